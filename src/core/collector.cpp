@@ -1,0 +1,30 @@
+#include "core/collector.hpp"
+
+#include "core/error.hpp"
+
+namespace vmafx {
+
+void FeatureCollector::append(std::string_view name, unsigned index, double value) {
+  auto it = index_.find(std::string(name));
+  if (it == index_.end()) {
+    it = index_.emplace(std::string(name), series_.size()).first;
+    series_.push_back({std::string(name), {}, {}});
+  }
+  Series& s = series_[it->second];
+  if (index >= s.value.size()) {
+    s.value.resize(index + 1, 0.0);
+    s.written.resize(index + 1, 0);
+  }
+  if (s.written[index])
+    throw Error("internal: feature " + s.name + " written twice at frame " + std::to_string(index));
+  s.value[index] = value;
+  s.written[index] = 1;
+  if (index + 1 > capacity_) capacity_ = index + 1;
+}
+
+const FeatureCollector::Series* FeatureCollector::find(std::string_view name) const {
+  auto it = index_.find(std::string(name));
+  return it == index_.end() ? nullptr : &series_[it->second];
+}
+
+}  // namespace vmafx

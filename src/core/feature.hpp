@@ -1,0 +1,63 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "core/options.hpp"
+#include "core/picture.hpp"
+
+namespace vmafx {
+
+// Where an extractor writes its scores. `name` is libvmaf's internal feature
+// name (e.g. "VMAF_integer_feature_vif_scale0_score"); the engine turns it into
+// the output name (alias, e.g. "integer_vif_scale0", plus the option suffix).
+// `index` is the frame index the value belongs to; a temporal extractor may
+// write for an earlier frame than the one it was handed.
+class FeatureSink {
+ public:
+  virtual ~FeatureSink() = default;
+  // As libvmaf's append_with_dict: alias + option suffix.
+  virtual void put(std::string_view name, unsigned index, double value) = 0;
+  // As libvmaf's plain append: the name is used as given (alias only).
+  virtual void put_plain(std::string_view name, unsigned index, double value) = 0;
+};
+
+// One instance per requested (extractor, options). Instances of extractors not
+// flagged kTemporal must be safe to call from several threads at once on
+// different frames (keep per-call scratch on the stack or in thread-local
+// storage, or allocate it per call from a pool); temporal ones are called in
+// frame order from one thread at a time.
+class Extractor {
+ public:
+  virtual ~Extractor() = default;
+  virtual void extract(const Picture& ref, const Picture& dis, unsigned index,
+                       FeatureSink& out) = 0;
+  // Called once after the last frame (temporal extractors emit their last values).
+  virtual void flush(FeatureSink& /*out*/) {}
+};
+
+enum ExtractorFlags : unsigned {
+  kTemporal = 1u << 0,  // keeps state across frames; frames arrive in order
+};
+
+struct ExtractorDescriptor {
+  std::string_view name;                  // libvmaf's extractor name: "vif", "adm", ...
+  std::span<const OptionSpec> options;    // option table
+  std::span<const std::string_view> provided;  // internal feature names it writes
+  unsigned flags = 0;
+  // Throws Error if the format is unsupported (message names the extractor).
+  std::unique_ptr<Extractor> (*create)(const OptionSet& opts, const PictureFormat& fmt);
+};
+
+// The registry: the one list of extractors (feature/registry.cpp).
+std::span<const ExtractorDescriptor* const> all_extractors();
+const ExtractorDescriptor* find_extractor(std::string_view name);
+// The extractor that provides a feature, as libvmaf's lookup by feature name.
+const ExtractorDescriptor* find_extractor_by_feature(std::string_view feature_name);
+
+// libvmaf's alias table: "VMAF_integer_feature_vif_scale0_score" -> "integer_vif_scale0".
+// Names without an alias are returned unchanged.
+std::string_view feature_alias(std::string_view name);
+
+}  // namespace vmafx

@@ -1,0 +1,28 @@
+#include "core/picture.hpp"
+
+#include <cstdlib>
+#include <new>
+
+namespace vmafx {
+
+namespace {
+constexpr std::size_t kAlign = 64;
+std::size_t round_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+}  // namespace
+
+void Picture::Free::operator()(std::uint8_t* p) const { std::free(p); }
+
+Picture::Picture(const PictureFormat& fmt) : fmt_(fmt) {
+  std::size_t total = 0;
+  for (int p = 0; p < fmt.plane_count(); ++p) {
+    stride_[p] = static_cast<std::ptrdiff_t>(
+        round_up(std::size_t(fmt.plane_width(p)) * fmt.bytes_per_sample()));
+    offset_[p] = total;
+    total += std::size_t(stride_[p]) * fmt.plane_height(p);
+  }
+  void* mem = std::aligned_alloc(kAlign, round_up(total ? total : kAlign));
+  if (!mem) throw std::bad_alloc();
+  buf_.reset(static_cast<std::uint8_t*>(mem));
+}
+
+}  // namespace vmafx

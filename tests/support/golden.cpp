@@ -1,0 +1,135 @@
+#include "support/golden.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace vmafx::test {
+
+using nlohmann::json;
+
+std::string data_dir() { return VMAFX_TEST_DATA_DIR; }
+
+namespace {
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  return json::parse(in);
+}
+
+std::optional<double> number_or_null(const json& v) {
+  if (v.is_null()) return std::nullopt;
+  return v.get<double>();
+}
+
+ChromaFormat chroma_of(const std::string& s) {
+  if (s == "420") return ChromaFormat::k420;
+  if (s == "422") return ChromaFormat::k422;
+  if (s == "444") return ChromaFormat::k444;
+  throw std::runtime_error("bad chroma " + s);
+}
+
+}  // namespace
+
+GoldenRun load_golden(const std::string& path) {
+  json j = read_json(path);
+  GoldenRun g;
+  g.path = path;
+  const json& frames = j.at("frames");
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const json& f = frames[i];
+    g.frame_nums.push_back(f.at("frameNum").get<unsigned>());
+    for (auto it = f.at("metrics").begin(); it != f.at("metrics").end(); ++it) {
+      if (i == 0) g.names.push_back(it.key());
+      auto& v = g.frames[it.key()];
+      v.resize(frames.size());
+      v[i] = number_or_null(it.value());
+    }
+  }
+  for (auto it = j.at("pooled_metrics").begin(); it != j.at("pooled_metrics").end(); ++it)
+    for (auto m = it.value().begin(); m != it.value().end(); ++m) g.pooled[it.key()][m.key()] = number_or_null(m.value());
+  if (j.contains("aggregate_metrics"))
+    for (auto it = j["aggregate_metrics"].begin(); it != j["aggregate_metrics"].end(); ++it)
+      g.aggregate[it.key()] = it.value().get<double>();
+  return g;
+}
+
+std::vector<GoldenPair> golden_pairs() {
+  static const std::vector<GoldenPair> pairs = [] {
+    std::vector<GoldenPair> out;
+    const std::string root = data_dir() + "/golden/";
+    json m = read_json(root + "manifest.json");
+    for (const json& p : m.at("pairs")) {
+      GoldenPair g;
+      g.name = p.at("name").get<std::string>();
+      g.ref = root + p.at("ref").at("file").get<std::string>();
+      g.dis = root + p.at("dis").at("file").get<std::string>();
+      g.width = p.at("ref").at("width").get<int>();
+      g.height = p.at("ref").at("height").get<int>();
+      g.bpc = p.at("ref").at("bitdepth").get<int>();
+      g.frames = p.at("ref").at("frames").get<int>();
+      g.chroma = p.at("ref").at("chroma").get<std::string>();
+      if (!p.at("raw_yuv_args").is_null()) {
+        const json& r = p["raw_yuv_args"];
+        g.raw = RawFormat{r.at("width").get<int>(), r.at("height").get<int>(),
+                          chroma_of(r.at("pixel_format").get<std::string>()), r.at("bitdepth").get<int>()};
+      }
+      out.push_back(std::move(g));
+    }
+    return out;
+  }();
+  return pairs;
+}
+
+const GoldenPair& golden_pair(const std::string& name) {
+  for (const GoldenPair& p : golden_pairs())
+    if (p.name == name) return p;
+  throw std::runtime_error("no golden pair " + name);
+}
+
+std::string golden_oracle_path(const std::string& pair, const std::string& run) {
+  static const json manifest = read_json(data_dir() + "/golden/manifest.json");
+  for (const json& p : manifest.at("pairs")) {
+    if (p.at("name") != pair) continue;
+    for (const json& o : p.at("oracle")) {
+      if (o.at("run") != run) continue;
+      std::string file = o.at("file").get<std::string>();
+      if (o.contains("scalar_path") && !o["scalar_path"].value("identical", true))
+        file = o["scalar_path"].at("file").get<std::string>();
+      return data_dir() + "/golden/" + file;
+    }
+  }
+  throw std::runtime_error("no golden run " + pair + "." + run);
+}
+
+bool golden_run_exists(const std::string& pair, const std::string& run) {
+  try {
+    golden_oracle_path(pair, run);
+    return true;
+  } catch (const std::runtime_error&) {
+    return false;
+  }
+}
+
+FeatureCollector run_features(const GoldenPair& pair, const std::vector<FeatureRequest>& requests,
+                              EngineOptions opts) {
+  auto ref = open_video(pair.ref, pair.raw);
+  auto dis = open_video(pair.dis, pair.raw);
+  Engine engine(ref->format(), opts);
+  for (const FeatureRequest& r : requests) engine.use(r);
+  for (;;) {
+    auto a = engine.acquire();
+    auto b = engine.acquire();
+    bool ra = ref->read(*a);
+    bool rb = dis->read(*b);
+    if (!ra || !rb) break;
+    engine.push(std::move(a), std::move(b));
+  }
+  engine.finish();
+  return std::move(engine.collector());
+}
+
+}  // namespace vmafx::test
