@@ -133,3 +133,58 @@ FeatureCollector run_features(const GoldenPair& pair, const std::vector<FeatureR
 }
 
 }  // namespace vmafx::test
+
+#include <cmath>
+#include <cstdio>
+#include <regex>
+
+namespace vmafx::test {
+
+namespace {
+std::string g17(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+}  // namespace
+
+::testing::AssertionResult frames_equal(const FeatureCollector& got, const GoldenRun& want,
+                                        const std::vector<std::string>& names) {
+  std::size_t compared = 0;
+  for (const std::string& name : names) {
+    auto w = want.frames.find(name);
+    if (w == want.frames.end())
+      return ::testing::AssertionFailure() << want.path << ": golden has no " << name;
+    const FeatureCollector::Series* s = got.find(name);
+    if (!s) return ::testing::AssertionFailure() << want.path << ": we produced no " << name;
+    for (std::size_t i = 0; i < want.frame_nums.size(); ++i) {
+      const unsigned fn = want.frame_nums[i];
+      const std::optional<double>& exp = w->second[i];
+      if (!s->has(fn))
+        return ::testing::AssertionFailure() << want.path << ": " << name << " frame " << fn << " missing";
+      const double v = s->value[fn];
+      if (!exp) {
+        if (std::isfinite(v))
+          return ::testing::AssertionFailure()
+                 << want.path << ": " << name << " frame " << fn << ": want non-finite, got " << g17(v);
+      } else if (!(v == *exp)) {
+        return ::testing::AssertionFailure() << want.path << ": " << name << " frame " << fn << ": want "
+                                             << g17(*exp) << ", got " << g17(v) << " (diff "
+                                             << g17(v - *exp) << ")";
+      }
+      ++compared;
+    }
+  }
+  if (compared == 0) return ::testing::AssertionFailure() << want.path << ": nothing compared";
+  return ::testing::AssertionSuccess() << compared << " values equal";
+}
+
+std::vector<std::string> golden_names(const GoldenRun& want, const std::string& regex) {
+  std::vector<std::string> out;
+  std::regex re(regex);
+  for (const std::string& n : want.names)
+    if (std::regex_match(n, re)) out.push_back(n);
+  return out;
+}
+
+}  // namespace vmafx::test

@@ -44,3 +44,15 @@ FeatureCollector run_features(const GoldenPair& pair, const std::vector<FeatureR
                               EngineOptions opts = {});
 
 }  // namespace vmafx::test
+
+#include <gtest/gtest.h>
+namespace vmafx::test {
+// Compares, with == on doubles, every per-frame value of each name in `names`
+// that `want` lists, against `got` (frame numbers as the JSON lists them).
+// null in the JSON must be a non-finite value in `got`. On failure the message
+// names the file, the feature, the frame and both values as %.17g.
+::testing::AssertionResult frames_equal(const FeatureCollector& got, const GoldenRun& want,
+                                        const std::vector<std::string>& names);
+// Names of `want` matching a regular expression (ECMAScript).
+std::vector<std::string> golden_names(const GoldenRun& want, const std::string& regex);
+}  // namespace vmafx::test
