@@ -24,10 +24,15 @@ class FeatureCollector {
   // One past the highest index written by any series.
   unsigned capacity() const { return capacity_; }
 
+  // Whole-clip metrics, in order of writing.
+  void append_aggregate(std::string_view name, double value) { aggregate_.emplace_back(name, value); }
+  const std::vector<std::pair<std::string, double>>& aggregate() const { return aggregate_; }
+
  private:
   std::vector<Series> series_;
   std::unordered_map<std::string, std::size_t> index_;
   unsigned capacity_ = 0;
+  std::vector<std::pair<std::string, double>> aggregate_;
 };
 
 }  // namespace vmafx

@@ -15,6 +15,9 @@ class Engine::Sink final : public FeatureSink {
   void put_plain(std::string_view name, unsigned index, double value) override {
     out_.push_back({std::string(feature_alias(name)), index, value});
   }
+  void put_aggregate(std::string_view name, double value) override {
+    out_.push_back({std::string(name), kAggregate, value});
+  }
 
  private:
   std::vector<Record>& out_;
@@ -154,7 +157,7 @@ void Engine::commit_ready() {
     if (!error_) {
       try {
         for (auto& recs : f->records)
-          for (Record& r : recs) collector_.append(r.name, r.index, r.value);
+          for (Record& r : recs) commit(r);
       } catch (...) {
         error_ = std::current_exception();
       }
@@ -188,8 +191,15 @@ void Engine::finish() {
     recs.clear();
     Sink sink(recs, in.suffix);
     in.ex->flush(sink);
-    for (Record& r : recs) collector_.append(r.name, r.index, r.value);
+    for (Record& r : recs) commit(r);
   }
+}
+
+void Engine::commit(const Record& r) {
+  if (r.index == kAggregate)
+    collector_.append_aggregate(r.name, r.value);
+  else
+    collector_.append(r.name, r.index, r.value);
 }
 
 }  // namespace vmafx

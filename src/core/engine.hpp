@@ -56,6 +56,7 @@ class Engine {
   unsigned max_in_flight() const { return max_in_flight_; }
 
  private:
+  static constexpr unsigned kAggregate = ~0u;
   struct Record {
     std::string name;
     unsigned index;
@@ -79,6 +80,7 @@ class Engine {
   void run_frame(Frame& f, bool temporal);
   void worker();
   void commit_ready();  // caller holds mu_
+  void commit(const Record& r);
   void rethrow_if_failed();
 
   PictureFormat fmt_;

@@ -21,6 +21,8 @@ class FeatureSink {
   virtual void put(std::string_view name, unsigned index, double value) = 0;
   // As libvmaf's plain append: the name is used as given (alias only).
   virtual void put_plain(std::string_view name, unsigned index, double value) = 0;
+  // A whole-clip metric (libvmaf's aggregate metrics, e.g. apsnr_y), written on flush.
+  virtual void put_aggregate(std::string_view /*name*/, double /*value*/) {}
 };
 
 // One instance per requested (extractor, options). Instances of extractors not

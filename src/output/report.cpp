@@ -1,0 +1,223 @@
+#include "output/report.hpp"
+
+#include <cmath>
+#include <string_view>
+
+#include "core/error.hpp"
+
+namespace vmafx {
+
+const char* pool_method_name(PoolMethod m) {
+  switch (m) {
+    case PoolMethod::kMin: return "min";
+    case PoolMethod::kMax: return "max";
+    case PoolMethod::kMean: return "mean";
+    case PoolMethod::kHarmonicMean: return "harmonic_mean";
+  }
+  return "?";
+}
+
+std::optional<double> pool(const FeatureCollector::Series& s, PoolMethod m, unsigned frames,
+                           unsigned subsample) {
+  if (frames == 0) return std::nullopt;
+  unsigned n = 0;
+  double lo = 0, hi = 0, sum = 0, inv_sum = 0;
+  for (unsigned i = 0; i < frames; ++i) {
+    if (subsample > 1 && i % subsample) continue;
+    if (!s.has(i)) return std::nullopt;
+    const double v = s.value[i];
+    ++n;
+    sum += v;
+    inv_sum += 1.0 / (v + 1.0);
+    if (i == 0 || v < lo) lo = v;
+    if (i == 0 || v > hi) hi = v;
+  }
+  switch (m) {
+    case PoolMethod::kMin: return lo;
+    case PoolMethod::kMax: return hi;
+    case PoolMethod::kMean: return sum / n;
+    case PoolMethod::kHarmonicMean: return n / inv_sum - 1.0;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// libvmaf counts the zeros right after the decimal point to choose between
+// 6 and 16 decimals.
+int leading_zeros(double x) {
+  x = std::fabs(x);
+  double frac = x - double(static_cast<long long>(x));
+  int n = 0;
+  while (frac < 1.0 && frac != 0) {
+    frac *= 10;
+    ++n;
+  }
+  return n;
+}
+
+class Out {
+ public:
+  explicit Out(std::FILE* f) : f_(f) {}
+  template <class... A>
+  void operator()(const char* fmt, A... a) {
+    if (std::fprintf(f_, fmt, a...) < 0) failed_ = true;
+  }
+  void str(std::string_view s) {
+    if (std::fwrite(s.data(), 1, s.size(), f_) != s.size()) failed_ = true;
+  }
+  bool failed() const { return failed_ || std::ferror(f_); }
+
+ private:
+  std::FILE* f_;
+  bool failed_ = false;
+};
+
+bool frame_has_any(const FeatureCollector& fc, unsigned i) {
+  for (const auto& s : fc.all())
+    if (s.has(i)) return true;
+  return false;
+}
+
+bool skipped(unsigned i, unsigned subsample) { return subsample > 1 && i % subsample; }
+
+void write_xml(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
+  const Precision& p = info.precision;
+  o("<VMAF version=\"%s\">\n", "3.2.0");
+  o("  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", info.width, info.height);
+  o("  <fyi fps=\"%.2f\" />\n", info.fps);
+  o("  <frames>\n");
+  for (unsigned i = 0; i < fc.capacity(); ++i) {
+    if (skipped(i, info.subsample) || !frame_has_any(fc, i)) continue;
+    o("    <frame frameNum=\"%u\" ", i);
+    for (const auto& s : fc.all())
+      if (s.has(i)) o("%s=\"%s\" ", s.name.c_str(), p.format(s.value[i]).c_str());
+    o("/>\n");
+  }
+  o("  </frames>\n");
+  o("  <pooled_metrics>\n");
+  for (const auto& s : fc.all()) {
+    o("    <metric name=\"%s\" ", s.name.c_str());
+    for (PoolMethod m : kPoolMethods)
+      if (auto v = pool(s, m, info.frames, info.subsample))
+        o("%s=\"%s\" ", pool_method_name(m), p.format(*v).c_str());
+    o("/>\n");
+  }
+  o("  </pooled_metrics>\n");
+  o("  <aggregate_metrics ");
+  for (const auto& [name, v] : fc.aggregate()) o("%s=\"%s\" ", name.c_str(), p.format(v).c_str());
+  o("/>\n");
+  o("</VMAF>\n");
+}
+
+std::string json_number(const Precision& p, double v) {
+  return std::isfinite(v) ? p.format(v) : std::string("null");
+}
+
+void write_json(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
+  const Precision& p = info.precision;
+  o("{\n");
+  o("  \"version\": \"%s\",\n", "3.2.0");
+  if (std::isfinite(info.fps))
+    o("  \"fps\": %.2f,\n", info.fps);
+  else
+    o("  \"fps\": null,\n");
+  o("  \"frames\": [");
+  for (unsigned i = 0; i < fc.capacity(); ++i) {
+    if (skipped(i, info.subsample)) continue;
+    unsigned cnt = 0;
+    for (const auto& s : fc.all()) cnt += s.has(i);
+    if (!cnt) continue;
+    o("%s", i > 0 ? ",\n" : "\n");
+    o("    {\n");
+    o("      \"frameNum\": %u,\n", i);
+    o("      \"metrics\": {\n");
+    unsigned k = 0;
+    for (const auto& s : fc.all()) {
+      if (!s.has(i)) continue;
+      ++k;
+      const double v = s.value[i];
+      // libvmaf ends a null entry without a newline; the file is still valid JSON.
+      if (std::isfinite(v))
+        o("        \"%s\": %s%s\n", s.name.c_str(), p.format(v).c_str(), k < cnt ? "," : "");
+      else
+        o("        \"%s\": null%s", s.name.c_str(), k < cnt ? "," : "");
+    }
+    o("      }\n");
+    o("    }");
+  }
+  o("\n  ],\n");
+  o("  \"pooled_metrics\": {");
+  bool first = true;
+  for (const auto& s : fc.all()) {
+    o("%s", first ? "\n" : ",\n");
+    first = false;
+    o("    \"%s\": {", s.name.c_str());
+    bool first_m = true;
+    for (PoolMethod m : kPoolMethods) {
+      auto v = pool(s, m, info.frames, info.subsample);
+      if (!v) continue;
+      o("%s", first_m ? "\n" : ",\n");
+      first_m = false;
+      o("      \"%s\": %s", pool_method_name(m), json_number(p, *v).c_str());
+    }
+    o("\n");
+    o("    }");
+  }
+  o("\n  },\n");
+  o("  \"aggregate_metrics\": {");
+  const auto& agg = fc.aggregate();
+  for (std::size_t i = 0; i < agg.size(); ++i) {
+    o("\n    \"%s\": %s", agg[i].first.c_str(), json_number(p, agg[i].second).c_str());
+    o("%s", i + 1 < agg.size() ? "," : "");
+  }
+  o("\n  }\n");
+  o("}\n");
+}
+
+void write_csv(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
+  o("Frame,");
+  for (const auto& s : fc.all()) o("%s,", s.name.c_str());
+  o("\n");
+  for (unsigned i = 0; i < fc.capacity(); ++i) {
+    if (skipped(i, info.subsample) || !frame_has_any(fc, i)) continue;
+    o("%u,", i);
+    for (const auto& s : fc.all())
+      if (s.has(i)) o("%s,", info.precision.format(s.value[i]).c_str());
+    o("\n");
+  }
+}
+
+void write_sub(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
+  for (unsigned i = 0; i < fc.capacity(); ++i) {
+    if (skipped(i, info.subsample) || !frame_has_any(fc, i)) continue;
+    o("{%u}{%u}frame: %u|", i, i + 1, i);
+    for (const auto& s : fc.all())
+      if (s.has(i)) o("%s: %s|", s.name.c_str(), info.precision.format(s.value[i]).c_str());
+    o("\n");
+  }
+}
+
+}  // namespace
+
+std::string Precision::format(double v) const {
+  char buf[512];
+  if (digits > 0)
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  else
+    std::snprintf(buf, sizeof buf, leading_zeros(v) <= 6 ? "%.6f" : "%.16f", v);
+  return buf;
+}
+
+void write_report(std::FILE* f, OutputFormat fmt, const FeatureCollector& fc, const ReportInfo& info) {
+  Out o(f);
+  switch (fmt) {
+    case OutputFormat::kXml: write_xml(o, fc, info); break;
+    case OutputFormat::kJson: write_json(o, fc, info); break;
+    case OutputFormat::kCsv: write_csv(o, fc, info); break;
+    case OutputFormat::kSub: write_sub(o, fc, info); break;
+  }
+  if (std::fflush(f) != 0 || o.failed()) throw Error("write failed");
+}
+
+}  // namespace vmafx
