@@ -4,6 +4,7 @@
 #include <charconv>
 #include <bit>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -176,6 +177,8 @@ PictureFormat parse_y4m_header(const std::string& fields, const std::string& pat
 }
 
 std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<RawFormat>& raw) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a clip");
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw Error(path + ": cannot open: " + std::strerror(errno));
   char magic[10];
