@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <tuple>
@@ -583,6 +584,8 @@ Model Model::builtin(std::string_view version, const ModelOptions& opts) {
 }
 
 Model Model::from_file(const std::string& path, const ModelOptions& opts) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": cannot open model file: it is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open model file: " + std::strerror(errno));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -484,6 +484,8 @@ TEST(ModelErrors, UnreadablePath) {
   expect_error([] { Model::from_file("/nonexistent/dir/m.json", {}); },
                {"/nonexistent/dir/m.json: cannot open model file"});
   expect_error([] { Model::from_file("/nonexistent/dir/m.pkl", {}); }, {"/nonexistent/dir/m.pkl: "});
+  const std::string dir = fs::temp_directory_path().string();
+  expect_error([&] { Model::from_file(dir, {}); }, {dir + ": cannot open model file: it is a directory"});
 }
 
 TEST(ModelErrors, FromFileWorksAndNamesThePath) {
