@@ -115,6 +115,7 @@ void Engine::push(std::shared_ptr<Picture> ref, std::shared_ptr<Picture> dis) {
     std::lock_guard lk(mu_);
     frames_.push_back(std::move(frame));
     commit_ready();
+    rethrow_if_failed();
     return;
   }
   {

@@ -42,6 +42,8 @@ class Engine {
   // As libvmaf's vmaf_use_features_from_model: the extractor that provides
   // `feature` with `opts`. Returns the output name the feature will have.
   std::string use_feature(const std::string& feature, const std::map<std::string, std::string>& opts);
+  // Registers an extractor that need not be in the registry (tests, plug-ins).
+  void use(const ExtractorDescriptor& d, const std::map<std::string, std::string>& opts) { instance_for(&d, opts); }
 
   // A picture to fill; blocks while max_in_flight() pairs are in use.
   std::shared_ptr<Picture> acquire();

@@ -1,0 +1,150 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "core/engine.hpp"
+#include "core/error.hpp"
+
+namespace vmafx {
+namespace {
+
+// A frame-parallel extractor writing two values per frame (luma of pixel 0),
+// with a random delay so that workers finish out of order.
+class Spatial final : public Extractor {
+ public:
+  explicit Spatial(double gain) : gain_(gain) {}
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    std::this_thread::sleep_for(std::chrono::microseconds((index * 7919) % 5 * 300));
+    out.put("VMAF_feature_adm2_score", index, ref.row<std::uint8_t>(0, 0)[0] * gain_);
+    // A plain name ignores options: only one instance may write it.
+    if (gain_ != 2.5) out.put_plain("spatial_dis", index, dis.row<std::uint8_t>(0, 0)[0]);
+  }
+
+ private:
+  double gain_;
+};
+
+// A temporal extractor: writes, at frame i, the difference to frame i-1 for
+// index i-1 (like motion2), and the last one on flush.
+class Temporal final : public Extractor {
+ public:
+  void extract(const Picture& ref, const Picture&, unsigned index, FeatureSink& out) override {
+    const int v = ref.row<std::uint8_t>(0, 0)[0];
+    if (index > 0) out.put("delayed", index - 1, v - prev_);
+    prev_ = v;
+    last_ = index;
+  }
+  void flush(FeatureSink& out) override {
+    out.put("delayed", last_, 0);
+    out.put_aggregate("total", 42);
+  }
+
+ private:
+  int prev_ = 0;
+  unsigned last_ = 0;
+};
+
+constexpr OptionSpec kOpts[] = {
+    {.name = "gain", .alias = "g", .type = OptionType::kDouble, .default_num = 1, .min = 0, .max = 10,
+     .feature_param = true},
+};
+constexpr std::string_view kSpatialProvided[] = {"VMAF_feature_adm2_score"};
+const ExtractorDescriptor kSpatialDesc{
+    "spatial", kOpts, kSpatialProvided, 0,
+    [](const OptionSet& o, const PictureFormat&) -> std::unique_ptr<Extractor> {
+      return std::make_unique<Spatial>(o.get_double("gain"));
+    }};
+const ExtractorDescriptor kTemporalDesc{
+    "temporal", {}, {}, kTemporal,
+    [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> { return std::make_unique<Temporal>(); }};
+
+FeatureCollector run(unsigned threads, unsigned subsample, int frames) {
+  const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+  Engine e(fmt, {.threads = threads, .subsample = subsample});
+  e.use(kSpatialDesc, {});
+  e.use(kTemporalDesc, {});
+  e.use(kSpatialDesc, {{"gain", "2.5"}});
+  e.use(kSpatialDesc, {{"g", "1"}});  // the default: same instance as the first
+  for (int i = 0; i < frames; ++i) {
+    auto a = e.acquire();
+    auto b = e.acquire();
+    a->row<std::uint8_t>(0, 0)[0] = std::uint8_t(i * i);
+    b->row<std::uint8_t>(0, 0)[0] = std::uint8_t(200 - i);
+    e.push(std::move(a), std::move(b));
+  }
+  e.finish();
+  return std::move(e.collector());
+}
+
+TEST(Engine, OrderNamesAndValues) {
+  FeatureCollector fc = run(0, 1, 5);
+  std::vector<std::string> names;
+  for (const auto& s : fc.all()) names.push_back(s.name);
+  // Frame 0: spatial (alias applied), temporal (nothing yet), spatial with the
+  // suffixed option; "delayed" first appears at frame 1.
+  EXPECT_EQ(names, (std::vector<std::string>{"adm2", "spatial_dis", "adm2_g_2.5", "delayed"}));
+  ASSERT_EQ(fc.capacity(), 5u);
+  EXPECT_EQ(fc.find("adm2")->value[3], 9.0);
+  EXPECT_EQ(fc.find("adm2_g_2.5")->value[4], 16.0 * 2.5);
+  EXPECT_EQ(fc.find("spatial_dis")->value[4], 196.0);
+  EXPECT_EQ(fc.find("delayed")->value[2], 9.0 - 4.0);
+  EXPECT_EQ(fc.find("delayed")->value[4], 0.0);
+  ASSERT_EQ(fc.aggregate().size(), 1u);
+  EXPECT_EQ(fc.aggregate()[0].first, "total");
+}
+
+TEST(Engine, SpatialDisWrittenTwiceIsAnError) {
+  // Two instances writing the same plain name collide, as in libvmaf.
+  const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+  Engine e(fmt, {});
+  e.use(kSpatialDesc, {});
+  e.use(kSpatialDesc, {{"gain", "3"}});  // writes spatial_dis too
+  auto a = e.acquire();
+  auto b = e.acquire();
+  EXPECT_THROW(e.push(std::move(a), std::move(b)), Error);
+}
+
+TEST(Engine, IdenticalForEveryThreadCount) {
+  for (unsigned sub : {1u, 3u}) {
+    FeatureCollector base = run(0, sub, 23);
+    for (unsigned t : {1u, 2u, 7u}) {
+      FeatureCollector fc = run(t, sub, 23);
+      ASSERT_EQ(fc.all().size(), base.all().size());
+      for (std::size_t i = 0; i < fc.all().size(); ++i) {
+        EXPECT_EQ(fc.all()[i].name, base.all()[i].name);
+        EXPECT_EQ(fc.all()[i].value, base.all()[i].value);
+        EXPECT_EQ(fc.all()[i].written, base.all()[i].written);
+      }
+    }
+  }
+}
+
+TEST(Engine, SubsampleSkipsSpatialNotTemporal) {
+  FeatureCollector fc = run(0, 2, 5);
+  EXPECT_TRUE(fc.find("adm2")->has(2));
+  EXPECT_FALSE(fc.find("adm2")->has(1));
+  EXPECT_TRUE(fc.find("delayed")->has(1));
+}
+
+TEST(Engine, BoundedPictures) {
+  const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+  Engine e(fmt, {.threads = 2});
+  EXPECT_EQ(e.max_in_flight(), 4u);
+  std::vector<std::shared_ptr<Picture>> held;
+  for (unsigned i = 0; i < 2 * e.max_in_flight(); ++i) held.push_back(e.acquire());
+  std::atomic<bool> got{false};
+  std::thread t([&] {
+    auto p = e.acquire();
+    got = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(got.load());
+  held.pop_back();
+  t.join();
+  EXPECT_TRUE(got.load());
+}
+
+}  // namespace
+}  // namespace vmafx
