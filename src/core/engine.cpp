@@ -45,7 +45,17 @@ Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d,
   for (Instance& in : instances_)
     if (in.desc == d && in.key == set.key()) return in;
   if (next_index_ > 0) throw std::logic_error("Engine::use after the first frame");
-  auto ex = d->create(set, fmt_);
+  std::unique_ptr<Extractor> ex;
+  if (opts_.backend) {
+    ex = opts_.backend->create_twin(*d, set, fmt_);
+    if (!ex) {
+      if (!opts_.cpu_fallback)
+        throw Error(std::string(d->name) + ": no " + std::string(opts_.backend->name()) +
+                    " twin for this extractor (use --backend cpu or auto)");
+      fallbacks_.emplace_back(d->name);
+    }
+  }
+  if (!ex) ex = d->create(set, fmt_);
   instances_.push_back({d, set.key(), set.name_suffix(), std::move(ex)});
   return instances_.back();
 }

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/collector.hpp"
 #include "core/feature.hpp"
 #include "core/picture.hpp"
@@ -23,6 +24,11 @@ struct FeatureRequest {
 struct EngineOptions {
   unsigned threads = 0;    // 0: everything on the calling thread
   unsigned subsample = 1;  // non-temporal extractors see every n-th frame
+  // Device backend for twins; nullptr = CPU only. Not owned.
+  Backend* backend = nullptr;
+  // With a backend: an extractor without a twin runs on the CPU (true) or is
+  // an Error (false).
+  bool cpu_fallback = false;
 };
 
 // Runs extractors over frame pairs and fills a FeatureCollector. Frames may be
@@ -56,6 +62,8 @@ class Engine {
   FeatureCollector& collector() { return collector_; }
   unsigned frames() const { return next_index_; }
   unsigned max_in_flight() const { return max_in_flight_; }
+  // Extractors that run on the CPU although a backend was given (fallbacks).
+  const std::vector<std::string>& cpu_fallbacks() const { return fallbacks_; }
 
  private:
   static constexpr unsigned kAggregate = ~0u;
@@ -88,6 +96,7 @@ class Engine {
   PictureFormat fmt_;
   EngineOptions opts_;
   std::vector<Instance> instances_;
+  std::vector<std::string> fallbacks_;
   FeatureCollector collector_;
   unsigned next_index_ = 0;
   unsigned max_in_flight_ = 2;

@@ -1,0 +1,28 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/feature.hpp"
+
+namespace vmafx {
+
+// A compute device that runs twins of CPU extractors (CUDA, OpenCL). A twin is
+// an Extractor with the same name, options and outputs as the CPU reference,
+// and must write the very same doubles. The engine calls a twin exactly as it
+// calls the CPU extractor: non-temporal twins from several worker threads at
+// once (one frame each; a backend keeps per-thread streams/queues and device
+// buffers, and uploads a frame's planes once for all its twins), temporal twins
+// in frame order from the reading thread.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view name() const = 0;    // "cuda", "opencl"
+  virtual std::string device_name() const = 0;  // for notices and reports
+  // The twin of `d`, or nullptr when this backend has none for it (or not for
+  // this format). Throws Error on a device failure.
+  virtual std::unique_ptr<Extractor> create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
+                                                 const PictureFormat& fmt) = 0;
+};
+
+}  // namespace vmafx
