@@ -1,0 +1,270 @@
+// One test per class of bad input: the CLI must exit non-zero with a single
+// line on stderr that names the input and the problem, and leave no report.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status;
+  std::string err;
+};
+
+class CliErrors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("vmafx_errors_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // A Y4M clip of `frames` frames; `header` replaces the stream header's fields.
+  std::string y4m(const std::string& name, int w, int h, int frames, const std::string& tags = "C420jpeg",
+                  int bytes_per_sample = 1, std::size_t chop = 0) {
+    std::string data = "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " F25:1 Ip A1:1 " + tags + "\n";
+    const std::size_t cw = (w + 1) / 2, ch = (h + 1) / 2;
+    const std::size_t frame = (std::size_t(w) * h + 2 * cw * ch) * bytes_per_sample;
+    for (int i = 0; i < frames; ++i) {
+      data += "FRAME\n";
+      for (std::size_t k = 0; k < frame; ++k) data.push_back(char((k * 7 + i) & (bytes_per_sample == 2 ? 0x03 : 0xff)));
+    }
+    data.resize(data.size() - chop);
+    return write(name, data);
+  }
+  std::string write(const std::string& name, const std::string& bytes) {
+    std::ofstream(path(name), std::ios::binary) << bytes;
+    return path(name);
+  }
+
+  Result run(const std::vector<std::string>& args) {
+    std::string cmd = std::string("'") + VMAFX_CLI_PATH + "'";
+    for (const auto& a : args) cmd += " '" + a + "'";
+    const std::string err = path("stderr.txt");
+    cmd += " >/dev/null 2>'" + err + "'";
+    int rc = std::system(cmd.c_str());
+    std::ifstream in(err);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128, ss.str()};
+  }
+
+  // Runs with -o, checks failure, one line, the expected text, and no report.
+  void expect_error(std::vector<std::string> args, const std::string& needle) {
+    const std::string out = path("out.json");
+    args.insert(args.end(), {"--json", "-o", out, "-q"});
+    Result r = run(args);
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "stderr: " << r.err;
+    EXPECT_FALSE(fs::exists(out)) << "a report was written";
+    for (const auto& e : fs::directory_iterator(dir_))
+      EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "temporary left: " << e.path();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CliErrors, MissingFile) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", path("nope.y4m"), "-d", ok}, path("nope.y4m") + ": cannot open: No such file or directory");
+}
+
+TEST_F(CliErrors, DirectoryAsClip) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", ok, "-d", dir_.string()}, dir_.string() + ": is a directory");
+}
+
+TEST_F(CliErrors, BadY4mWidth) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  std::string bad = write("b.y4m", "YUV4MPEG2 Wabc H16 C420jpeg\nFRAME\n");
+  expect_error({"-r", ok, "-d", bad}, bad + ": bad Y4M width 'abc'");
+}
+
+TEST_F(CliErrors, Y4mWithoutHeight) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  std::string bad = write("b.y4m", "YUV4MPEG2 W16 C420\n");
+  expect_error({"-r", ok, "-d", bad}, bad + ": Y4M header has no height (H)");
+}
+
+TEST_F(CliErrors, UnsupportedColourSpace) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  std::string bad = write("b.y4m", "YUV4MPEG2 W16 H16 C411\n");
+  expect_error({"-r", ok, "-d", bad}, bad + ": unsupported Y4M colour space 'C411'");
+}
+
+TEST_F(CliErrors, TruncatedY4mHeader) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  std::string bad = write("b.y4m", "YUV4MPEG2 W16 H16");
+  expect_error({"-r", ok, "-d", bad}, bad + ": truncated Y4M header");
+}
+
+TEST_F(CliErrors, TruncatedFrame) {
+  std::string ok = y4m("a.y4m", 16, 16, 2);
+  std::string bad = y4m("b.y4m", 16, 16, 2, "C420jpeg", 1, 10);
+  expect_error({"-r", ok, "-d", bad}, bad + ": frame 1: truncated frame data");
+}
+
+TEST_F(CliErrors, MissingFrameMarker) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  std::string bad = write("b.y4m", "YUV4MPEG2 W16 H16 C420\nFRAMX\n");
+  expect_error({"-r", ok, "-d", bad}, bad + ": frame 0: missing FRAME marker");
+}
+
+TEST_F(CliErrors, SizeMismatch) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  std::string b = y4m("b.y4m", 32, 16, 1);
+  expect_error({"-r", a, "-d", b}, "videos are incompatible: " + a + " is 16x16 420 8-bit, " + b + " is 32x16 420 8-bit");
+}
+
+TEST_F(CliErrors, DepthMismatch) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  std::string b = y4m("b.y4m", 16, 16, 1, "C420p10", 2);
+  expect_error({"-r", a, "-d", b}, "is 16x16 420 10-bit");
+}
+
+TEST_F(CliErrors, SampleOutOfRange) {
+  std::string a = y4m("a.y4m", 16, 16, 1, "C420p10", 2);
+  std::string data = "YUV4MPEG2 W16 H16 C420p10\nFRAME\n" + std::string(2 * (256 + 128), '\xff');
+  std::string b = write("b.y4m", data);
+  expect_error({"-r", a, "-d", b}, b + ": frame 0: sample value 65535 exceeds 10-bit range");
+}
+
+TEST_F(CliErrors, FrameCountMismatch) {
+  std::string a = y4m("a.y4m", 16, 16, 3);
+  std::string b = y4m("b.y4m", 16, 16, 2);
+  expect_error({"-r", a, "-d", b, "-n", "--feature", "psnr"}, b + ": ended after 2 frames, but " + a + " has more");
+}
+
+TEST_F(CliErrors, RawNeedsAllGeometry) {
+  std::string a = write("a.yuv", std::string(384, '\x10'));
+  expect_error({"-r", a, "-d", a, "-w", "16", "-h", "16"}, "raw .yuv input needs all of");
+}
+
+TEST_F(CliErrors, RawNotY4mWithoutGeometry) {
+  std::string a = write("a.yuv", std::string(384, '\x10'));
+  expect_error({"-r", a, "-d", a}, a + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
+}
+
+TEST_F(CliErrors, RawSizeNotMultipleOfFrame) {
+  std::string a = write("a.yuv", std::string(384 + 5, '\x10'));
+  expect_error({"-r", a, "-d", a, "-w", "16", "-h", "16", "-p", "420", "-b", "8", "-n", "--feature", "psnr"},
+               a + ": frame 1: truncated frame data");
+}
+
+TEST_F(CliErrors, BadPixelFormat) {
+  std::string a = write("a.yuv", std::string(384, '\x10'));
+  expect_error({"-r", a, "-d", a, "-w", "16", "-h", "16", "-p", "411", "-b", "8"},
+               "-p/--pixel_format 411: expected 420, 422 or 444");
+}
+
+TEST_F(CliErrors, UnknownModel) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "--model", "version=vmaf_v9"}, "vmaf_v9");
+}
+
+TEST_F(CliErrors, UnreadableModelFile) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "--model", "path=" + path("none.json")}, path("none.json"));
+}
+
+TEST_F(CliErrors, MalformedModelFile) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  std::string m = write("m.json", "{ not json");
+  expect_error({"-r", a, "-d", a, "--model", "path=" + m}, m);
+}
+
+TEST_F(CliErrors, BadModelKey) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "--model", "version=vmaf_v0.6.1:colour=red"}, "unknown key 'colour'");
+}
+
+TEST_F(CliErrors, DuplicateModelNames) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "--model", "version=vmaf_v0.6.1", "--model", "version=vmaf_v0.6.1neg"},
+               "two models are named 'vmaf'");
+}
+
+TEST_F(CliErrors, UnknownFeature) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "sharpness"}, "unknown feature extractor 'sharpness'");
+}
+
+TEST_F(CliErrors, UnknownFeatureOption) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr=colour=1"}, "psnr: unknown option 'colour'");
+}
+
+TEST_F(CliErrors, MalformedFeatureOption) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr=enable_mse"}, "psnr: malformed option 'enable_mse'");
+}
+
+TEST_F(CliErrors, BadFeatureOptionValue) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr=enable_mse=maybe"},
+               "psnr: option enable_mse=maybe: expected true or false");
+}
+
+TEST_F(CliErrors, BadPrecision) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "--precision", "99"}, "--precision 99: expected 1..17 or max");
+}
+
+TEST_F(CliErrors, UnknownBackend) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "--backend", "metal"}, "--backend metal");
+}
+
+TEST_F(CliErrors, SkipBeyondEnd) {
+  std::string a = y4m("a.y4m", 16, 16, 2);
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr", "--frame_skip_ref", "5"},
+               a + ": has only 2 frames, cannot skip 5");
+}
+
+TEST_F(CliErrors, OutputDirectoryMissing) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  Result r = run({"-r", a, "-d", a, "-n", "--feature", "psnr", "-o", path("no/such/dir/out.xml")});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find(path("no/such/dir/out.xml") + ": cannot create output file"), std::string::npos) << r.err;
+}
+
+TEST_F(CliErrors, ExistingReportUntouchedOnError) {
+  std::string a = y4m("a.y4m", 16, 16, 2);
+  std::string b = y4m("b.y4m", 16, 16, 2, "C420jpeg", 1, 3);
+  const std::string out = write("keep.json", "previous");
+  Result r = run({"-r", a, "-d", b, "-n", "--feature", "psnr", "--json", "-o", out});
+  EXPECT_NE(r.status, 0);
+  std::ifstream in(out);
+  std::string s((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(s, "previous");
+}
+
+TEST_F(CliErrors, MissingReferenceFlag) {
+  Result r = run({"-d", "x.y4m"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "vmaf: -r/--reference is required (see --help)\n");
+}
+
+TEST_F(CliErrors, UnknownFlag) {
+  Result r = run({"-r", "a", "-d", "b", "--colour"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--colour"), std::string::npos) << r.err;
+}
+
+}  // namespace

@@ -1,0 +1,175 @@
+// End to end: every oracle run of the golden set through our `vmaf` CLI with
+// the oracle's own command line (plus --precision max), every per-frame,
+// pooled and aggregate value compared with == and the metric order compared.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/feature.hpp"
+#include "support/golden.hpp"
+
+namespace vmafx::test {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// Extractors of the golden runs that this project does not implement yet, and
+// the metrics they write. Their --feature arguments are dropped from the
+// command line and their metrics from the comparison; every other value must
+// be present and equal. An implemented extractor is never dropped (the
+// registry is asked), so this list only shrinks the test while it is stale.
+const std::vector<std::pair<std::string, std::string>> kMetricsOf = {
+    {"psnr_hvs", "psnr_hvs(_y|_cb|_cr)?"},
+    {"ciede", "ciede2000"},
+    {"cambi", "cambi"},
+    {"float_vif", "vif_scale[0-3](_egl_1)?"},
+    {"float_adm", "(adm2|aim|adm3|adm_scale[0-3])(_egl_1)?"},
+    {"float_motion", "motion|motion2|motion3"},
+    {"float_psnr", "float_psnr"},
+    {"float_ansnr", "float_ansnr|float_anpsnr"},
+    {"float_moment", "float_moment_(ref|dis)(1st|2nd)"},
+};
+
+struct Run {
+  std::string pair, run, expected_file;
+  std::vector<std::string> argv;
+};
+
+std::vector<Run> all_runs() {
+  std::vector<Run> out;
+  std::ifstream in(data_dir() + "/golden/manifest.json");
+  json m = json::parse(in);
+  for (const json& p : m.at("pairs")) {
+    for (const json& o : p.at("oracle")) {
+      Run r;
+      r.pair = p.at("name");
+      r.run = o.at("run");
+      r.expected_file = golden_oracle_path(r.pair, r.run);
+      for (const json& a : o.at("argv")) r.argv.push_back(a);
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+class CliGolden : public ::testing::TestWithParam<Run> {};
+
+TEST_P(CliGolden, EveryValueEqual) {
+  const Run& r = GetParam();
+  std::vector<std::string> argv = r.argv;
+  std::vector<std::regex> dropped;
+  std::vector<std::string> dropped_names;
+  std::vector<std::string> cmd{VMAFX_CLI_PATH};
+  const fs::path out = fs::temp_directory_path() / ("vmafx_golden_" + r.pair + "." + r.run + ".json");
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    if (argv[i] == "-o") {
+      cmd.push_back("-o");
+      cmd.push_back(out.string());
+      ++i;
+      continue;
+    }
+    if (argv[i] == "--feature") {
+      const std::string name = argv[i + 1].substr(0, argv[i + 1].find('='));
+      if (!find_extractor(name)) {
+        for (const auto& [ex, re] : kMetricsOf)
+          if (ex == name) dropped.emplace_back(re);
+        dropped_names.push_back(name);
+        ++i;
+        continue;
+      }
+    }
+    cmd.push_back(argv[i]);
+  }
+  cmd.push_back("--precision");
+  cmd.push_back("max");
+  std::string line = "cd " + quote(data_dir() + "/golden") + " &&";
+  for (const std::string& a : cmd) line += " " + quote(a);
+  line += " 2>" + quote(out.string() + ".err");
+  fs::remove(out);
+  const int rc = std::system(line.c_str());
+  std::ifstream err(out.string() + ".err");
+  std::stringstream errs;
+  errs << err.rdbuf();
+  ASSERT_EQ(rc, 0) << line << "\n" << errs.str();
+
+  const GoldenRun want = load_golden(r.expected_file);
+  const GoldenRun got = load_golden(out.string());
+  auto is_dropped = [&](const std::string& n) {
+    for (const auto& re : dropped)
+      if (std::regex_match(n, re)) return true;
+    return false;
+  };
+  std::vector<std::string> names;
+  for (const std::string& n : want.names)
+    if (!is_dropped(n)) names.push_back(n);
+  ASSERT_FALSE(names.empty()) << "nothing left to compare";
+
+  // Order of metrics, per frame count, per-frame values.
+  EXPECT_EQ(got.names, names) << "metric order differs";
+  ASSERT_EQ(got.frame_nums, want.frame_nums);
+  std::size_t compared = 0;
+  auto same = [](const std::optional<double>& a, const std::optional<double>& b) {
+    return a.has_value() == b.has_value() && (!a || *a == *b);
+  };
+  auto show = [](const std::optional<double>& v) {
+    char b[64];
+    if (!v) return std::string("null");
+    std::snprintf(b, sizeof b, "%.17g", *v);
+    return std::string(b);
+  };
+  for (const std::string& n : names) {
+    auto g = got.frames.find(n);
+    ASSERT_NE(g, got.frames.end()) << "missing " << n;
+    const auto& w = want.frames.at(n);
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      EXPECT_TRUE(same(g->second[i], w[i]))
+          << n << " frame " << want.frame_nums[i] << ": want " << show(w[i]) << " got " << show(g->second[i]);
+      ++compared;
+    }
+    const auto& wp = want.pooled.at(n);
+    auto gp = got.pooled.find(n);
+    ASSERT_NE(gp, got.pooled.end()) << "no pooled " << n;
+    EXPECT_EQ(gp->second.size(), wp.size()) << "pooled methods of " << n;
+    for (const auto& [method, v] : wp) {
+      auto it = gp->second.find(method);
+      ASSERT_NE(it, gp->second.end()) << n << " pooled " << method << " missing";
+      EXPECT_TRUE(same(it->second, v)) << n << " pooled " << method << ": want " << show(v) << " got " << show(it->second);
+      ++compared;
+    }
+  }
+  for (const auto& [name, v] : want.aggregate) {
+    auto it = got.aggregate.find(name);
+    ASSERT_NE(it, got.aggregate.end()) << "aggregate " << name << " missing";
+    EXPECT_EQ(it->second, v) << "aggregate " << name;
+    ++compared;
+  }
+  fs::remove(out);
+  fs::remove(out.string() + ".err");
+  RecordProperty("values_compared", int(compared));
+  if (!dropped_names.empty()) {
+    std::string d;
+    for (const auto& n : dropped_names) d += " " + n;
+    RecordProperty("not_implemented", d);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CliGolden, ::testing::ValuesIn(all_runs()),
+                         [](const ::testing::TestParamInfo<Run>& i) {
+                           std::string n = i.param.pair + "__" + i.param.run;
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace vmafx::test
