@@ -23,6 +23,9 @@ class Backend {
   // this format). Throws Error on a device failure.
   virtual std::unique_ptr<Extractor> create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
                                                  const PictureFormat& fmt) = 0;
+  // Memory for the engine's picture pool (e.g. page-locked for fast uploads);
+  // nullptr = the default heap. Pictures are allocated once and reused.
+  virtual const HostAllocator* host_allocator() const { return nullptr; }
 };
 
 }  // namespace vmafx

@@ -86,7 +86,7 @@ std::shared_ptr<Picture> Engine::acquire() {
     p = std::move(free_.back());
     free_.pop_back();
   } else {
-    p = std::make_unique<Picture>(fmt_);
+    p = std::make_unique<Picture>(fmt_, opts_.backend ? opts_.backend->host_allocator() : nullptr);
   }
   ++pictures_out_;
   return std::shared_ptr<Picture>(p.release(), [this](Picture* q) {

@@ -10,9 +10,14 @@ constexpr std::size_t kAlign = 64;
 std::size_t round_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 }  // namespace
 
-void Picture::Free::operator()(std::uint8_t* p) const { std::free(p); }
+void Picture::Free::operator()(std::uint8_t* p) const {
+  if (a.free)
+    a.free(p, a.ctx);
+  else
+    std::free(p);
+}
 
-Picture::Picture(const PictureFormat& fmt) : fmt_(fmt) {
+Picture::Picture(const PictureFormat& fmt, const HostAllocator* allocator) : fmt_(fmt) {
   std::size_t total = 0;
   for (int p = 0; p < fmt.plane_count(); ++p) {
     stride_[p] = static_cast<std::ptrdiff_t>(
@@ -20,9 +25,17 @@ Picture::Picture(const PictureFormat& fmt) : fmt_(fmt) {
     offset_[p] = total;
     total += std::size_t(stride_[p]) * fmt.plane_height(p);
   }
-  void* mem = std::aligned_alloc(kAlign, round_up(total ? total : kAlign));
+  const std::size_t bytes = round_up(total ? total : kAlign);
+  Free f{};
+  void* mem = nullptr;
+  if (allocator && allocator->alloc) {
+    mem = allocator->alloc(bytes, allocator->ctx);
+    f.a = *allocator;
+  } else {
+    mem = std::aligned_alloc(kAlign, bytes);
+  }
   if (!mem) throw std::bad_alloc();
-  buf_.reset(static_cast<std::uint8_t*>(mem));
+  buf_ = std::unique_ptr<std::uint8_t[], Free>(static_cast<std::uint8_t*>(mem), f);
 }
 
 }  // namespace vmafx

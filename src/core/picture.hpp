@@ -50,13 +50,22 @@ struct PlaneView {
   }
 };
 
+// Where picture memory comes from: the default heap, or a device backend's
+// page-locked host memory (faster uploads). `alloc` returns 64-byte aligned
+// memory or nullptr.
+struct HostAllocator {
+  void* (*alloc)(std::size_t bytes, void* ctx) = nullptr;
+  void (*free)(void* p, void* ctx) = nullptr;
+  void* ctx = nullptr;
+};
+
 // An owning picture: up to three planes in one 64-byte aligned allocation,
 // each row starting on a 64-byte boundary. Pictures are reused through a pool;
 // allocation happens once per buffer, never per frame.
 class Picture {
  public:
   Picture() = default;
-  explicit Picture(const PictureFormat& fmt);
+  explicit Picture(const PictureFormat& fmt, const HostAllocator* allocator = nullptr);
 
   const PictureFormat& format() const { return fmt_; }
   int width() const { return fmt_.width; }
@@ -80,6 +89,7 @@ class Picture {
 
  private:
   struct Free {
+    HostAllocator a;
     void operator()(std::uint8_t* p) const;
   };
   PictureFormat fmt_{};
