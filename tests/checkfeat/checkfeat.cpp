@@ -1,0 +1,255 @@
+// checkfeat: every twin of every feature against the CPU reference, in the
+// spirit of dav1d's checkasm. For each device backend of this build (CUDA,
+// OpenCL) and each extractor configuration that the backend has a twin for,
+// random and edge inputs (flat, max contrast, noise, odd sizes, every bit
+// depth and chroma format, first/last frames for temporal features) are scored
+// by both and every output is compared with ==. A mismatch prints a
+// reproducer. `--bench` also prints the time per frame of the CPU and each twin.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backend/backends.hpp"
+#include "core/engine.hpp"
+#include "core/error.hpp"
+#include "io/video_reader.hpp"
+
+namespace vmafx {
+namespace {
+
+bool g_bench = false;
+
+struct Config {
+  std::string extractor;
+  std::map<std::string, std::string> opts;
+  std::string label() const {
+    std::string s = extractor;
+    for (const auto& [k, v] : opts) s += ":" + k + "=" + v;
+    return s;
+  }
+};
+
+// The configurations checked: the model features with the options the shipped
+// models use, and the companion features with each output option.
+const std::vector<Config>& configs() {
+  static const std::vector<Config> c = {
+      {"vif", {}},
+      {"vif", {{"vif_enhn_gain_limit", "1"}}},
+      {"adm", {}},
+      {"adm", {{"adm_enhn_gain_limit", "1"}}},
+      {"motion", {}},
+      {"psnr", {}},
+      {"psnr", {{"enable_mse", "true"}, {"enable_apsnr", "true"}}},
+      {"ssim", {}},
+      {"float_ssim", {}},
+      {"float_ssim", {{"enable_lcs", "true"}}},
+      {"float_ssim", {{"scale", "2"}}},
+      {"float_ssim", {{"scale", "3"}}},
+      {"float_ms_ssim", {{"enable_lcs", "true"}}},
+  };
+  return c;
+}
+
+enum class Content { kNoise, kFlat, kMaxContrast, kGradient, kIdentical };
+const char* content_name(Content c) {
+  switch (c) {
+    case Content::kNoise: return "noise";
+    case Content::kFlat: return "flat";
+    case Content::kMaxContrast: return "maxcontrast";
+    case Content::kGradient: return "gradient";
+    case Content::kIdentical: return "identical";
+  }
+  return "?";
+}
+
+struct Input {
+  PictureFormat fmt;
+  Content content;
+  unsigned seed;
+  int frames;
+  std::string label() const {
+    return std::to_string(fmt.width) + "x" + std::to_string(fmt.height) + " " + chroma_name(fmt.chroma) + " " +
+           std::to_string(fmt.bpc) + "-bit " + content_name(content) + " seed=" + std::to_string(seed) +
+           " frames=" + std::to_string(frames);
+  }
+};
+
+std::vector<Input> inputs() {
+  std::vector<Input> in;
+  unsigned seed = 1;
+  const std::pair<int, int> sizes[] = {{64, 48}, {65, 37}, {176, 144}, {241, 177}, {352, 288}};
+  for (auto [w, h] : sizes)
+    for (int bpc : {8, 10, 12, 16})
+      in.push_back({{w, h, bpc, ChromaFormat::k420}, Content::kNoise, seed++, 3});
+  for (ChromaFormat c : {ChromaFormat::k422, ChromaFormat::k444})
+    for (int bpc : {8, 10})
+      in.push_back({{97, 61, bpc, c}, Content::kNoise, seed++, 3});
+  for (Content c : {Content::kFlat, Content::kMaxContrast, Content::kGradient, Content::kIdentical})
+    for (int bpc : {8, 16})
+      in.push_back({{64, 64, bpc, ChromaFormat::k420}, c, seed++, 3});
+  // Tiny and very thin frames: every pixel is a border pixel.
+  in.push_back({{8, 8, 8, ChromaFormat::k444}, Content::kNoise, seed++, 2});
+  in.push_back({{33, 9, 10, ChromaFormat::k420}, Content::kNoise, seed++, 2});
+  // One longer run for temporal features.
+  in.push_back({{96, 64, 8, ChromaFormat::k420}, Content::kNoise, seed++, 7});
+  return in;
+}
+
+void fill(Picture& ref, Picture& dis, const Input& in, int frame, std::mt19937& rng) {
+  const PictureFormat& f = in.fmt;
+  const int maxv = (1 << f.bpc) - 1;
+  std::uniform_int_distribution<int> any(0, maxv);
+  std::uniform_int_distribution<int> delta(-maxv / 16, maxv / 16);
+  for (int p = 0; p < f.plane_count(); ++p) {
+    for (int y = 0; y < f.plane_height(p); ++y) {
+      for (int x = 0; x < f.plane_width(p); ++x) {
+        int r = 0, d = 0;
+        switch (in.content) {
+          case Content::kNoise: r = any(rng); d = std::clamp(r + delta(rng), 0, maxv); break;
+          case Content::kFlat: r = maxv / 3; d = maxv / 3 + (frame & 1); break;
+          case Content::kMaxContrast: r = ((x + y + frame) & 1) ? maxv : 0; d = ((x + y) & 1) ? 0 : maxv; break;
+          case Content::kGradient: r = (x * maxv) / std::max(1, f.plane_width(p) - 1); d = (y * maxv) / std::max(1, f.plane_height(p) - 1); break;
+          case Content::kIdentical: r = any(rng); d = r; break;
+        }
+        if (f.bpc == 8) {
+          ref.row<std::uint8_t>(p, y)[x] = std::uint8_t(r);
+          dis.row<std::uint8_t>(p, y)[x] = std::uint8_t(d);
+        } else {
+          ref.row<std::uint16_t>(p, y)[x] = std::uint16_t(r);
+          dis.row<std::uint16_t>(p, y)[x] = std::uint16_t(d);
+        }
+      }
+    }
+  }
+}
+
+struct Outcome {
+  bool ran = false;
+  std::string error;
+  FeatureCollector fc;
+  double seconds = 0;
+};
+
+Outcome score(const Config& c, const Input& in, Backend* backend) {
+  Outcome o;
+  try {
+    Engine e(in.fmt, {.threads = 0, .subsample = 1, .backend = backend, .cpu_fallback = false});
+    e.use({c.extractor, c.opts});
+    std::mt19937 rng(in.seed);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < in.frames; ++i) {
+      auto a = e.acquire();
+      auto b = e.acquire();
+      fill(*a, *b, in, i, rng);
+      e.push(std::move(a), std::move(b));
+    }
+    e.finish();
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    o.fc = std::move(e.collector());
+    o.ran = true;
+  } catch (const Error& err) {
+    o.error = err.what();
+  }
+  return o;
+}
+
+std::string g17(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+
+struct Param {
+  std::string backend;
+  Config config;
+};
+
+class Twin : public ::testing::TestWithParam<Param> {};
+
+TEST_P(Twin, EqualsCpuOnEveryInput) {
+  const Param& p = GetParam();
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = create_backend(p.backend, 0);
+  } catch (const Error& e) {
+    GTEST_SKIP() << "no " << p.backend << " device: " << e.what();
+  }
+  const ExtractorDescriptor* d = find_extractor(p.config.extractor);
+  if (!d) GTEST_SKIP() << p.config.extractor << " has no CPU reference in this build";
+  {
+    OptionSet set(d->options, p.config.opts, d->name);
+    if (!backend->create_twin(*d, set, {64, 48, 8, ChromaFormat::k420}))
+      GTEST_SKIP() << p.backend << " has no twin of " << p.config.label() << " yet";
+  }
+  int compared_inputs = 0;
+  std::size_t values = 0;
+  for (const Input& in : inputs()) {
+    Outcome cpu = score(p.config, in, nullptr);
+    Outcome gpu = score(p.config, in, backend.get());
+    if (!cpu.ran) {
+      // The reference rejects this input (e.g. too small): the twin must too.
+      EXPECT_FALSE(gpu.ran) << p.config.label() << " on " << in.label() << ": CPU refused (" << cpu.error
+                            << ") but the twin scored it";
+      continue;
+    }
+    ASSERT_TRUE(gpu.ran) << p.config.label() << " on " << in.label() << ": twin failed: " << gpu.error;
+    ++compared_inputs;
+    const auto& a = cpu.fc.all();
+    const auto& b = gpu.fc.all();
+    ASSERT_EQ(a.size(), b.size()) << p.config.label() << " on " << in.label() << ": different outputs";
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      ASSERT_EQ(a[k].name, b[k].name) << in.label();
+      ASSERT_EQ(a[k].written, b[k].written) << a[k].name << " on " << in.label();
+      for (std::size_t i = 0; i < a[k].value.size(); ++i) {
+        if (!a[k].written[i]) continue;
+        ++values;
+        const double x = a[k].value[i], y = b[k].value[i];
+        EXPECT_TRUE(x == y || (x != x && y != y))
+            << "MISMATCH " << p.backend << " " << a[k].name << " frame " << i << ": cpu " << g17(x) << " twin "
+            << g17(y) << "\n  reproduce: vmafx_checkfeat --gtest_filter='*" << p.backend << "*' ; config "
+            << p.config.label() << " ; input " << in.label();
+      }
+    }
+    ASSERT_EQ(cpu.fc.aggregate(), gpu.fc.aggregate()) << in.label();
+    if (g_bench) {
+      const double px = double(in.fmt.width) * in.fmt.height * in.frames;
+      std::printf("  bench %-40s %-36s cpu %8.3f ms/frame  %s %8.3f ms/frame  (%.1f Mpx)\n", p.config.label().c_str(),
+                  in.label().c_str(), 1e3 * cpu.seconds / in.frames, p.backend.c_str(), 1e3 * gpu.seconds / in.frames,
+                  px / 1e6);
+    }
+  }
+  EXPECT_GT(compared_inputs, 0) << "no input was accepted by the reference";
+  RecordProperty("values_compared", int(values));
+}
+
+std::vector<Param> params() {
+  std::vector<Param> out;
+  for (const char* b : {"cuda", "opencl"})
+    for (const Config& c : configs()) out.push_back({b, c});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Twin, ::testing::ValuesIn(params()), [](const ::testing::TestParamInfo<Param>& i) {
+  std::string n = i.param.backend + "_" + i.param.config.label();
+  for (char& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+});
+
+}  // namespace
+}  // namespace vmafx
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--bench") == 0) vmafx::g_bench = true;
+  return RUN_ALL_TESTS();
+}
