@@ -92,6 +92,11 @@ TEST_P(CliGolden, EveryValueEqual) {
   }
   cmd.push_back("--precision");
   cmd.push_back("max");
+  // VMAFX_GOLDEN_EXTRA_ARGS="--backend cuda" replays the set on a device backend.
+  if (const char* extra = std::getenv("VMAFX_GOLDEN_EXTRA_ARGS")) {
+    std::istringstream words(extra);
+    for (std::string w; words >> w;) cmd.push_back(w);
+  }
   std::string line = "cd " + quote(data_dir() + "/golden") + " &&";
   for (const std::string& a : cmd) line += " " + quote(a);
   line += " 2>" + quote(out.string() + ".err");
