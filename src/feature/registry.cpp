@@ -11,11 +11,15 @@ namespace vmafx {
 // Descriptors, defined in feature/<f>.cpp.
 // (keep sorted as libvmaf's feature_extractor_list is not: order here is only
 // the order of --list-features)
+extern const ExtractorDescriptor kMotionExtractor;
+extern const ExtractorDescriptor kPsnrExtractor;
 // @@DESCRIPTOR_DECLS@@
 
 namespace {
 
 constexpr const ExtractorDescriptor* kExtractors[] = {
+    &kMotionExtractor,
+    &kPsnrExtractor,
     // @@DESCRIPTOR_LIST@@
     nullptr,
 };

@@ -1,0 +1,285 @@
+#include "feature/motion.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "core/error.hpp"
+#include "feature/motion_tables.h"
+
+namespace vmafx {
+namespace motion {
+namespace {
+
+constexpr int kTaps = VMAFX_MOTION_TAPS;
+constexpr int kRadius = VMAFX_MOTION_RADIUS;
+
+// Whole-sample symmetric extension without repeating the edge sample
+// (-1 -> 1, n -> n-2); valid for offsets up to the filter radius when n >= 3.
+inline int reflect(int i, int n) {
+  if (i < 0) return -i;
+  if (i >= n) return 2 * n - i - 2;
+  return i;
+}
+
+// Horizontal pass at column j with reflected taps (borders only).
+inline std::int32_t x_filter_edge(const std::int32_t* row, int j, int w) {
+  std::int64_t acc = 0;
+  for (int k = 0; k < kTaps; ++k)
+    acc += std::int64_t(vmafx_motion_taps[k]) * row[reflect(j - kRadius + k, w)];
+  return std::int32_t((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT);
+}
+
+// Acc: wide enough for 65536 * max|difference| (int32 for 8-bit samples).
+template <class T, class Acc>
+std::uint64_t sad_impl(const PlaneView& prev, const PlaneView& cur, int shift, std::int32_t* row) {
+  const int w = cur.width;
+  const int h = cur.height;
+  const Acc y_round = Acc(1) << (shift - 1);
+  const Acc t0 = vmafx_motion_taps[0], t1 = vmafx_motion_taps[1], t2 = vmafx_motion_taps[2],
+                t3 = vmafx_motion_taps[3], t4 = vmafx_motion_taps[4];
+  static_assert(kTaps == 5);
+
+  std::uint64_t total = 0;
+  for (int i = 0; i < h; ++i) {
+    const T* p[kTaps];
+    const T* c[kTaps];
+    for (int k = 0; k < kTaps; ++k) {
+      const int r = reflect(i - kRadius + k, h);
+      p[k] = prev.row<T>(r);
+      c[k] = cur.row<T>(r);
+    }
+
+    // Vertical pass on the difference; remember whether the row is all zero.
+    std::int32_t any = 0;
+    for (int j = 0; j < w; ++j) {
+      Acc acc = t0 * Acc(std::int32_t(p[0][j]) - std::int32_t(c[0][j]));
+      acc += t1 * Acc(std::int32_t(p[1][j]) - std::int32_t(c[1][j]));
+      acc += t2 * Acc(std::int32_t(p[2][j]) - std::int32_t(c[2][j]));
+      acc += t3 * Acc(std::int32_t(p[3][j]) - std::int32_t(c[3][j]));
+      acc += t4 * Acc(std::int32_t(p[4][j]) - std::int32_t(c[4][j]));
+      const std::int32_t v = std::int32_t((acc + y_round) >> shift);
+      row[j] = v;
+      any |= v;
+    }
+    if (!any) continue;
+
+    // Horizontal pass, absolute value, row sum (32-bit, as libvmaf).
+    std::uint32_t row_sum = 0;
+    const int lo = std::min(kRadius, w);
+    const int hi = std::max(lo, w - kRadius);
+    for (int j = 0; j < lo; ++j) row_sum += std::uint32_t(std::abs(x_filter_edge(row, j, w)));
+    for (int j = lo; j < hi; ++j) {
+      const std::int32_t* r = row + j - kRadius;
+      const std::int64_t acc = std::int64_t(t0) * r[0] + std::int64_t(t1) * r[1] +
+                               std::int64_t(t2) * r[2] + std::int64_t(t3) * r[3] +
+                               std::int64_t(t4) * r[4];
+      row_sum += std::uint32_t(
+          std::abs(std::int32_t((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT)));
+    }
+    for (int j = hi; j < w; ++j) row_sum += std::uint32_t(std::abs(x_filter_edge(row, j, w)));
+    total += row_sum;
+  }
+  return total;
+}
+
+}  // namespace
+
+std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc, std::int32_t* row) {
+  if (bpc == 8) return sad_impl<std::uint8_t, std::int32_t>(prev, cur, 8, row);
+  return sad_impl<std::uint16_t, std::int64_t>(prev, cur, bpc, row);
+}
+
+double sad_score(std::uint64_t sad, unsigned width, unsigned height, const Params& p) {
+  const unsigned pixels = width * height;  // unsigned product, as libvmaf
+  const double s = double(sad) / VMAFX_MOTION_SAD_SCALE / double(pixels) * p.fps_weight;
+  return s < p.max_val ? s : p.max_val;
+}
+
+double blend(double motion_score, double blend_factor, double blend_offset) {
+  const double low = blend_offset < motion_score ? blend_offset : motion_score;
+  return motion_score * blend_factor + (1 - blend_factor) * low;
+}
+
+Series finish(std::span<const double> sad, const Params& p) {
+  Series out;
+  const unsigned n = unsigned(sad.size());
+  out.motion2.resize(n);
+  out.motion3.resize(n);
+  const unsigned step = p.five_frame_window ? 2 : 1;
+  const unsigned first = p.five_frame_window ? 2 : 1;  // first frame with a SAD
+
+  auto processed = [&](double m) {
+    const double b = blend(m, p.blend_factor, p.blend_offset);
+    return b < p.max_val ? b : p.max_val;
+  };
+
+  // Frames before `first` take motion3 from the first real SAD.
+  const double stamp = n > first ? processed(sad[first]) : 0.0;
+
+  double prev = 0.0;
+  for (unsigned i = 0; i < n; ++i) {
+    double m2;
+    if (i < first) {
+      m2 = 0.0;
+    } else {
+      const int lo = int(i) - int(step - 1);
+      const unsigned hi = i + 1;
+      if (hi >= n)
+        m2 = sad[i];
+      else if (lo >= int(first))
+        m2 = sad[unsigned(lo)] < sad[hi] ? sad[unsigned(lo)] : sad[hi];
+      else
+        m2 = sad[hi];
+    }
+    out.motion2[i] = m2;
+
+    double m3;
+    if (i < first) {
+      m3 = stamp;
+      prev = stamp;
+    } else {
+      const double cur = processed(m2);
+      m3 = p.moving_average ? (cur + prev) / 2.0 : cur;
+      prev = cur;
+    }
+    out.motion3[i] = m3;
+  }
+  return out;
+}
+
+}  // namespace motion
+
+namespace {
+
+constexpr std::string_view kSadName = "VMAF_integer_feature_motion_sad_score";
+constexpr std::string_view kDebugName = "VMAF_integer_feature_motion_score";
+constexpr std::string_view kMotion2Name = "VMAF_integer_feature_motion2_score";
+constexpr std::string_view kMotion3Name = "VMAF_integer_feature_motion3_score";
+
+constexpr OptionSpec kOptions[] = {
+    {.name = "motion_force_zero", .alias = "force_0", .help = "write 0 for every motion score",
+     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
+    {.name = "motion_blend_factor", .alias = "mbf",
+     .help = "weight of the raw score when blending with min(score, offset)",
+     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.0, .max = 1.0, .feature_param = true},
+    {.name = "motion_blend_offset", .alias = "mbo", .help = "score above which blending applies",
+     .type = OptionType::kDouble, .default_num = 40.0, .min = 0.0, .max = 1000.0, .feature_param = true},
+    {.name = "motion_fps_weight", .alias = "mfw", .help = "multiplier for the frame-rate correction",
+     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.0, .max = 5.0, .feature_param = true},
+    {.name = "motion_max_val", .alias = "mmxv", .help = "upper clip for motion scores",
+     .type = OptionType::kDouble, .default_num = 10000.0, .min = 0.0, .max = 10000.0,
+     .feature_param = true},
+    {.name = "motion_five_frame_window", .alias = "mffw",
+     .help = "compare with the frame two back (five-frame window)", .type = OptionType::kBool,
+     .default_num = 0, .feature_param = true},
+    {.name = "motion_moving_average", .alias = "mma",
+     .help = "average motion3 with the previous frame's value", .type = OptionType::kBool,
+     .default_num = 0, .feature_param = true},
+    {.name = "debug", .help = "also write integer_motion (same as the SAD score)",
+     .type = OptionType::kBool, .default_num = 0},
+};
+
+constexpr std::string_view kProvided[] = {kSadName, kDebugName, kMotion2Name, kMotion3Name};
+
+class MotionExtractor final : public Extractor {
+ public:
+  MotionExtractor(const OptionSet& o, const PictureFormat& f)
+      : force_zero_(o.get_bool("motion_force_zero")),
+        debug_(o.get_bool("debug")),
+        w_(f.width),
+        h_(f.height),
+        bpc_(f.bpc),
+        row_bytes_(std::size_t(f.width) * f.bytes_per_sample()) {
+    p_.max_val = o.get_double("motion_max_val");
+    p_.blend_factor = o.get_double("motion_blend_factor");
+    p_.blend_offset = o.get_double("motion_blend_offset");
+    p_.fps_weight = o.get_double("motion_fps_weight");
+    p_.five_frame_window = o.get_bool("motion_five_frame_window");
+    p_.moving_average = o.get_bool("motion_moving_average");
+    if (!force_zero_) {
+      for (auto& b : hist_) b.resize(row_bytes_ * std::size_t(h_));
+      row_.resize(std::size_t(w_));
+    }
+  }
+
+  void extract(const Picture& ref, const Picture& /*dis*/, unsigned index, FeatureSink& out) override {
+    double score = 0.0;
+    if (!force_zero_) {
+      const unsigned first = p_.five_frame_window ? 2 : 1;
+      if (index >= first) {
+        if (stored_ < first) throw std::logic_error("motion: frames must arrive in order");
+        // hist_[last_] holds the previous reference, hist_[1 - last_] the one before.
+        const int back = p_.five_frame_window ? 1 - last_ : last_;
+        const PlaneView prev{hist_[back].data(), std::ptrdiff_t(row_bytes_), w_, h_};
+        const std::uint64_t s = motion::sad(prev, ref.plane(0), bpc_, row_.data());
+        score = motion::sad_score(s, unsigned(w_), unsigned(h_), p_);
+      }
+      remember(ref);
+    }
+    if (index >= sad_.size()) {
+      sad_.resize(index + 1, 0.0);
+      have_.resize(index + 1, 0);
+    }
+    sad_[index] = score;
+    have_[index] = 1;
+    out.put(kSadName, index, score);
+    if (debug_) out.put(kDebugName, index, score);
+  }
+
+  void flush(FeatureSink& out) override {
+    // As libvmaf, only the run of SAD scores starting at frame 0 counts.
+    std::size_t n = 0;
+    while (n < have_.size() && have_[n]) ++n;
+    const motion::Series s = motion::finish(std::span<const double>(sad_.data(), n), p_);
+    for (unsigned i = 0; i < n; ++i) {
+      out.put(kMotion2Name, i, s.motion2[i]);
+      out.put(kMotion3Name, i, s.motion3[i]);
+    }
+  }
+
+ private:
+  void remember(const Picture& ref) {
+    const int slot = 1 - last_;
+    const PlaneView y = ref.plane(0);
+    std::uint8_t* dst = hist_[slot].data();
+    for (int r = 0; r < h_; ++r) std::memcpy(dst + std::size_t(r) * row_bytes_, y.row<std::uint8_t>(r), row_bytes_);
+    last_ = slot;
+    ++stored_;
+  }
+
+  motion::Params p_;
+  bool force_zero_, debug_;
+  int w_, h_, bpc_;
+  std::size_t row_bytes_;
+  std::vector<std::uint8_t> hist_[2];  // luma of the last two references
+  int last_ = 1;                       // slot of the most recent one
+  unsigned stored_ = 0;
+  std::vector<std::int32_t> row_;
+  std::vector<double> sad_;
+  std::vector<char> have_;
+};
+
+std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {
+  if (fmt.bpc < 8 || fmt.bpc > 16)
+    throw Error("motion: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
+  if (fmt.width < 3 || fmt.height < 3)
+    throw Error("motion: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+                " is too small (the 5-tap filter needs at least 3x3)");
+  return std::make_unique<MotionExtractor>(opts, fmt);
+}
+
+}  // namespace
+
+const ExtractorDescriptor kMotionExtractor{
+    .name = "motion",
+    .options = kOptions,
+    .provided = kProvided,
+    .flags = kTemporal,
+    .create = &create,
+};
+
+}  // namespace vmafx

@@ -1,0 +1,52 @@
+#pragma once
+// Integer motion ("motion" extractor of libvmaf 3.2.0, integer_motion.c).
+//
+// Per frame i it writes VMAF_integer_feature_motion_sad_score (and, with
+// debug=true, VMAF_integer_feature_motion_score, the same value): the mean
+// absolute low-pass-filtered luma difference between the reference of frame i
+// and the reference of frame i-1 (i-2 with motion_five_frame_window), 0 for
+// the first frame(s). VMAF_integer_feature_motion2_score and
+// VMAF_integer_feature_motion3_score of every frame are written only on flush.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/feature.hpp"
+#include "core/picture.hpp"
+
+namespace vmafx {
+
+extern const ExtractorDescriptor kMotionExtractor;
+
+namespace motion {
+
+struct Params {
+  double max_val = 10000.0;
+  double blend_factor = 1.0;
+  double blend_offset = 40.0;
+  double fps_weight = 1.0;
+  bool five_frame_window = false;
+  bool moving_average = false;
+};
+
+// Sum over the picture of |Y(X(prev - cur))| where Y and X are the vertical and
+// horizontal 5-tap filters (mirrored borders, libvmaf's rounding). `prev` and
+// `cur` are luma planes of the same size (at least 3x3) holding uint8_t
+// samples when bpc == 8, uint16_t otherwise. `row` has room for width values.
+std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc, std::int32_t* row);
+
+// The per-frame score from a SAD: min(sad / 256 / (w*h) * fps_weight, max_val).
+double sad_score(std::uint64_t sad, unsigned width, unsigned height, const Params& p);
+
+// motion_score * f + (1 - f) * min(offset, motion_score).
+double blend(double motion_score, double blend_factor, double blend_offset);
+
+// What flush writes: motion2 and motion3 of every frame from the per-frame
+// SAD scores of frames 0..n-1.
+struct Series {
+  std::vector<double> motion2, motion3;
+};
+Series finish(std::span<const double> sad_scores, const Params& p);
+
+}  // namespace motion
+}  // namespace vmafx

@@ -1,0 +1,163 @@
+#include "feature/psnr.hpp"
+
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace vmafx {
+namespace psnr {
+namespace {
+
+template <class T>
+std::uint64_t sse_impl(const PlaneView& ref, const PlaneView& dis) {
+  std::uint64_t total = 0;
+  for (int y = 0; y < ref.height; ++y) {
+    const T* a = ref.row<T>(y);
+    const T* b = dis.row<T>(y);
+    if constexpr (sizeof(T) == 1) {
+      // 8-bit: a row is summed in 32 bits (it wraps past 66051 samples, as libvmaf).
+      std::uint32_t row = 0;
+      for (int x = 0; x < ref.width; ++x) {
+        const std::int32_t e = std::int32_t(a[x]) - std::int32_t(b[x]);
+        row += std::uint32_t(e * e);
+      }
+      total += row;
+    } else {
+      std::uint64_t row = 0;
+      for (int x = 0; x < ref.width; ++x) {
+        const std::uint32_t e = std::uint32_t(std::abs(std::int32_t(a[x]) - std::int32_t(b[x])));
+        row += e * e;  // < 2^32 for 16-bit samples
+      }
+      total += row;
+    }
+  }
+  return total;
+}
+
+}  // namespace
+
+std::uint32_t peak(int bpc, bool reduced_hbd_peak) {
+  return reduced_hbd_peak ? (255u << (bpc - 8)) : ((1u << bpc) - 1u);
+}
+
+double max_psnr(int bpc, std::uint32_t peak, double min_sse, std::uint32_t n_pixels) {
+  if (min_sse == 0.0) return double(6 * bpc + 12);
+  const double floor_mse = min_sse / double(n_pixels);
+  const std::uint32_t pp = peak * peak;  // 32-bit product, as libvmaf
+  return std::ceil(10. * std::log10(double(pp) / floor_mse));
+}
+
+std::uint64_t sse(const PlaneView& ref, const PlaneView& dis, int bpc) {
+  return bpc == 8 ? sse_impl<std::uint8_t>(ref, dis) : sse_impl<std::uint16_t>(ref, dis);
+}
+
+double mse(std::uint64_t sse, std::uint32_t n_pixels) { return double(sse) / double(n_pixels); }
+
+double frame_psnr(double mse, std::uint32_t peak, double max_psnr) {
+  const std::uint32_t pp = peak * peak;
+  const double m = mse > 1e-16 ? mse : 1e-16;
+  const double v = 10. * std::log10(double(pp) / m);
+  return v < max_psnr ? v : max_psnr;
+}
+
+double aggregate_psnr(std::uint32_t peak, std::uint64_t n_pixels, std::uint64_t sse) {
+  const std::uint32_t pp = peak * peak;
+  const double v = 10 * (std::log10(double(pp)) + std::log10(double(n_pixels)) - std::log10(double(sse)));
+  const std::uint64_t cap_arg = std::uint64_t(pp) * n_pixels * 2u;  // wraps as libvmaf's
+  const double cap = std::ceil(10 * std::log10(double(cap_arg)));
+  return v < cap ? v : cap;
+}
+
+}  // namespace psnr
+
+namespace {
+
+constexpr std::string_view kPsnrNames[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
+constexpr std::string_view kMseNames[3] = {"mse_y", "mse_cb", "mse_cr"};
+constexpr std::string_view kApsnrNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+
+constexpr OptionSpec kOptions[] = {
+    {.name = "enable_chroma", .help = "also score the Cb and Cr planes", .type = OptionType::kBool,
+     .default_num = 1},
+    {.name = "enable_mse", .help = "also write mse_y/cb/cr", .type = OptionType::kBool, .default_num = 0},
+    {.name = "enable_apsnr", .help = "write whole-clip apsnr_y/cb/cr on flush", .type = OptionType::kBool,
+     .default_num = 0},
+    {.name = "reduced_hbd_peak", .help = "use 255 << (bpc - 8) as the peak for high bit depths",
+     .type = OptionType::kBool, .default_num = 0},
+    {.name = "min_sse", .help = "SSE floor that sets the PSNR ceiling (0: 6 * bpc + 12)",
+     .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = DBL_MAX},
+};
+
+constexpr std::string_view kProvided[] = {kPsnrNames[0], kPsnrNames[1], kPsnrNames[2]};
+
+class PsnrExtractor final : public Extractor {
+ public:
+  PsnrExtractor(const OptionSet& o, const PictureFormat& f)
+      : mse_(o.get_bool("enable_mse")),
+        apsnr_(o.get_bool("enable_apsnr")),
+        bpc_(f.bpc),
+        peak_(psnr::peak(f.bpc, o.get_bool("reduced_hbd_peak"))) {
+    planes_ = (o.get_bool("enable_chroma") && f.plane_count() == 3) ? 3 : 1;
+    const double min_sse = o.get_double("min_sse");
+    for (int p = 0; p < 3; ++p) {
+      // Chroma sizes are the actual (rounded-up) plane sizes; libvmaf uses
+      // w/2, h/2, which is the same for every size its reader accepts.
+      const int cp = f.plane_count() == 3 ? p : 0;
+      const std::uint32_t n = std::uint32_t(f.plane_width(cp)) * std::uint32_t(f.plane_height(cp));
+      max_[p] = psnr::max_psnr(f.bpc, peak_, min_sse, n);
+    }
+  }
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    for (int p = 0; p < planes_; ++p) {
+      const PlaneView r = ref.plane(p);
+      const PlaneView d = dis.plane(p);
+      const std::uint64_t s = psnr::sse(r, d, bpc_);
+      const std::uint32_t n = std::uint32_t(r.width) * std::uint32_t(r.height);
+      if (apsnr_) {
+        sum_sse_[p] += s;
+        sum_pixels_[p] += n;
+      }
+      const double m = psnr::mse(s, n);
+      out.put_plain(kPsnrNames[p], index, psnr::frame_psnr(m, peak_, max_[p]));
+      if (mse_) out.put_plain(kMseNames[p], index, m);
+    }
+  }
+
+  void flush(FeatureSink& out) override {
+    if (!apsnr_) return;
+    for (int p = 0; p < 3; ++p)
+      out.put_aggregate(kApsnrNames[p], psnr::aggregate_psnr(peak_, sum_pixels_[p], sum_sse_[p]));
+  }
+
+ private:
+  bool mse_, apsnr_;
+  int bpc_;
+  std::uint32_t peak_;
+  int planes_ = 1;
+  double max_[3] = {0, 0, 0};
+  std::uint64_t sum_sse_[3] = {0, 0, 0};
+  std::uint64_t sum_pixels_[3] = {0, 0, 0};
+};
+
+std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {
+  if (fmt.bpc < 8 || fmt.bpc > 16)
+    throw Error("psnr: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
+  return std::make_unique<PsnrExtractor>(opts, fmt);
+}
+
+}  // namespace
+
+const ExtractorDescriptor kPsnrExtractor{
+    .name = "psnr",
+    .options = kOptions,
+    .provided = kProvided,
+    .flags = kTemporal,
+    .create = &create,
+};
+
+}  // namespace vmafx
