@@ -38,18 +38,18 @@ const std::vector<std::pair<std::string, std::string>> kMetricsOf = {
     {"float_moment", "float_moment_(ref|dis)(1st|2nd)"},
 };
 
-struct Run {
+struct OracleRun {
   std::string pair, run, expected_file;
   std::vector<std::string> argv;
 };
 
-std::vector<Run> all_runs() {
-  std::vector<Run> out;
+std::vector<OracleRun> all_runs() {
+  std::vector<OracleRun> out;
   std::ifstream in(data_dir() + "/golden/manifest.json");
   json m = json::parse(in);
   for (const json& p : m.at("pairs")) {
     for (const json& o : p.at("oracle")) {
-      Run r;
+      OracleRun r;
       r.pair = p.at("name");
       r.run = o.at("run");
       r.expected_file = golden_oracle_path(r.pair, r.run);
@@ -62,10 +62,10 @@ std::vector<Run> all_runs() {
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
-class CliGolden : public ::testing::TestWithParam<Run> {};
+class CliGolden : public ::testing::TestWithParam<OracleRun> {};
 
 TEST_P(CliGolden, EveryValueEqual) {
-  const Run& r = GetParam();
+  const OracleRun& r = GetParam();
   std::vector<std::string> argv = r.argv;
   std::vector<std::regex> dropped;
   std::vector<std::string> dropped_names;
@@ -169,7 +169,7 @@ TEST_P(CliGolden, EveryValueEqual) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, CliGolden, ::testing::ValuesIn(all_runs()),
-                         [](const ::testing::TestParamInfo<Run>& i) {
+                         [](const ::testing::TestParamInfo<OracleRun>& i) {
                            std::string n = i.param.pair + "__" + i.param.run;
                            for (char& c : n)
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';

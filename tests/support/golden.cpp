@@ -9,6 +9,7 @@
 namespace vmafx::test {
 
 using nlohmann::json;
+using ordered = nlohmann::ordered_json;  // keeps the JSON's key order
 
 std::string data_dir() { return VMAFX_TEST_DATA_DIR; }
 
@@ -20,9 +21,10 @@ json read_json(const std::string& path) {
   return json::parse(in);
 }
 
-std::optional<double> number_or_null(const json& v) {
+template <class J>
+std::optional<double> number_or_null(const J& v) {
   if (v.is_null()) return std::nullopt;
-  return v.get<double>();
+  return v.template get<double>();
 }
 
 ChromaFormat chroma_of(const std::string& s) {
@@ -35,7 +37,9 @@ ChromaFormat chroma_of(const std::string& s) {
 }  // namespace
 
 GoldenRun load_golden(const std::string& path) {
-  json j = read_json(path);
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  ordered j = ordered::parse(in);
   GoldenRun g;
   g.path = path;
   const json& frames = j.at("frames");
@@ -57,7 +61,7 @@ GoldenRun load_golden(const std::string& path) {
   return g;
 }
 
-std::vector<GoldenPair> golden_pairs() {
+const std::vector<GoldenPair>& golden_pairs() {
   static const std::vector<GoldenPair> pairs = [] {
     std::vector<GoldenPair> out;
     const std::string root = data_dir() + "/golden/";

@@ -32,7 +32,7 @@ struct GoldenPair {
   int width = 0, height = 0, bpc = 8, frames = 0;
   std::string chroma;
 };
-std::vector<GoldenPair> golden_pairs();          // from tests/data/golden/manifest.json
+const std::vector<GoldenPair>& golden_pairs();          // from tests/data/golden/manifest.json
 const GoldenPair& golden_pair(const std::string& name);
 // tests/data/golden/oracle/<pair>.<run>.json, or the .cpumask255.json variant
 // when the manifest says libvmaf's plain C path differs for that run.
