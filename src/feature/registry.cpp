@@ -13,6 +13,7 @@ namespace vmafx {
 // the order of --list-features)
 extern const ExtractorDescriptor kMotionExtractor;
 extern const ExtractorDescriptor kPsnrExtractor;
+extern const ExtractorDescriptor kVifExtractor;
 // @@DESCRIPTOR_DECLS@@
 
 namespace {
@@ -20,6 +21,7 @@ namespace {
 constexpr const ExtractorDescriptor* kExtractors[] = {
     &kMotionExtractor,
     &kPsnrExtractor,
+    &kVifExtractor,
     // @@DESCRIPTOR_LIST@@
     nullptr,
 };
