@@ -10,8 +10,8 @@ if(NOT VMAFX_CUDA STREQUAL "OFF")
       set(CMAKE_CUDA_ARCHITECTURES 90)
     endif()
     enable_language(CUDA)
-    set(CMAKE_CUDA_STANDARD 20)
-    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    # CMake 3.25 does not know nvcc 13's dialect flags: pass the standard directly.
+    set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -std=c++20")
     find_package(CUDAToolkit REQUIRED)
     # Parity with the CPU: no fused multiply-add on the device either.
     set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --fmad=false -Xcompiler=-ffp-contract=off")
