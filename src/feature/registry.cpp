@@ -14,6 +14,7 @@ namespace vmafx {
 extern const ExtractorDescriptor kMotionExtractor;
 extern const ExtractorDescriptor kPsnrExtractor;
 extern const ExtractorDescriptor kVifExtractor;
+extern const ExtractorDescriptor kAdmExtractor;
 // @@DESCRIPTOR_DECLS@@
 
 namespace {
@@ -22,6 +23,7 @@ constexpr const ExtractorDescriptor* kExtractors[] = {
     &kMotionExtractor,
     &kPsnrExtractor,
     &kVifExtractor,
+    &kAdmExtractor,
     // @@DESCRIPTOR_LIST@@
     nullptr,
 };

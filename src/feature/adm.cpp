@@ -1,0 +1,958 @@
+// Integer ADM, the scalar reference. Every integer width, shift, rounding
+// constant and float/double conversion below follows libvmaf 3.2.0's plain C
+// code (integer_adm.c), including its wrap-arounds: int16 stores wrap, int32
+// sums wrap (done here through unsigned arithmetic, which C++20 defines), and
+// out-of-range double -> unsigned conversions behave as gcc's x86-64 code does.
+#include "feature/adm.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "feature/adm_tables.h"
+
+namespace vmafx {
+namespace adm {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// ---------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------
+
+// (uint16_t)x as gcc compiles it on x86-64: cvttsd2si to int32 (INT32_MIN when
+// out of range or NaN), keep the low 16 bits.
+std::uint16_t to_u16(double x) {
+  const std::int32_t v = (x > -2147483649.0 && x < 2147483648.0) ? static_cast<std::int32_t>(x)
+                                                                 : std::numeric_limits<std::int32_t>::min();
+  return static_cast<std::uint16_t>(v);
+}
+
+// (uint32_t)x as gcc compiles it on x86-64: cvttsd2si to int64, low 32 bits.
+std::uint32_t to_u32(double x) {
+  const std::int64_t v = (x > -9223372036854775808.0 && x < 9223372036854775808.0)
+                             ? static_cast<std::int64_t>(x)
+                             : std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::uint32_t>(v);
+}
+
+// ceil(log2(n)) for n >= 1, as libvmaf's ceil(log2(n)) on an integer gives.
+std::int32_t ceil_log2(std::int64_t n) {
+  return static_cast<std::int32_t>(std::bit_width(static_cast<std::uint64_t>(n - 1)));
+}
+
+// abs() of an int32 with gcc's wrap for INT32_MIN.
+inline std::int32_t abs32(std::int32_t x) {
+  const std::uint32_t u = static_cast<std::uint32_t>(x);
+  return static_cast<std::int32_t>(x < 0 ? 0u - u : u);
+}
+
+// int32 a - b with wrap-around.
+inline std::int32_t sub_wrap(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
+}
+
+struct Region {
+  int top, bottom, left, right;
+};
+
+// The region scored by the denominator and the masking stage.
+Region score_region(int w, int h) {
+  const int left = static_cast<int>(w * VMAFX_ADM_BORDER_FACTOR - 0.5);
+  const int top = static_cast<int>(h * VMAFX_ADM_BORDER_FACTOR - 0.5);
+  return {top, h - top, left, w - left};
+}
+
+// The region computed by the decouple and CSF stages (one more sample for the
+// 3x3 masking filter), clamped to the band.
+Region filter_region(int w, int h) {
+  int left = static_cast<int>(w * VMAFX_ADM_BORDER_FACTOR - 0.5 - 1);
+  int top = static_cast<int>(h * VMAFX_ADM_BORDER_FACTOR - 0.5 - 1);
+  int right = w - left + 2;
+  int bottom = h - top + 2;
+  if (left < 0) left = 0;
+  if (right > w) right = w;
+  if (top < 0) top = 0;
+  if (bottom > h) bottom = h;
+  return {top, bottom, left, right};
+}
+
+struct DivLookup {
+  std::int32_t v[VMAFX_ADM_DIV_LOOKUP_SIZE];
+  DivLookup() {
+    v[32768] = 0;
+    for (int i = 1; i <= 32768; ++i) {
+      const std::int32_t recip = static_cast<std::int32_t>(VMAFX_ADM_DIV_Q / i);
+      v[32768 + i] = recip;
+      v[32768 - i] = -recip;
+    }
+  }
+};
+const DivLookup kDiv;
+
+// DWT source indices for an input of n samples (n >= 5): 4 per output sample.
+// Index -1 mirrors to 1; past the end, n + k mirrors to n - 1 - k.
+void dwt_indices(int n, std::vector<int>& out) {
+  const int half = (n + 1) / 2;
+  out.resize(static_cast<std::size_t>(half) * 4);
+  for (int i = 0; i < half; ++i) {
+    int ind[4] = {2 * i - 1, 2 * i, 2 * i + 1, 2 * i + 2};
+    if (i == 0) {
+      ind[0] = 1;
+    } else if (i >= half - 2) {
+      for (int& x : ind)
+        if (x >= n) x = 2 * n - x - 1;
+    }
+    for (int k = 0; k < 4; ++k) out[static_cast<std::size_t>(i) * 4 + k] = ind[k];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// CSF factors
+// ---------------------------------------------------------------------------
+
+float watson_quant_step(int lambda, int theta, double nvd, int rdh) {
+  const float a = static_cast<float>(VMAFX_ADM_WATSON_A);
+  const float k = static_cast<float>(VMAFX_ADM_WATSON_K);
+  const float f0 = static_cast<float>(VMAFX_ADM_WATSON_F0);
+  const float r = static_cast<float>(nvd * rdh * kPi / 180.0);
+  const float temp = static_cast<float>(
+      std::log10(std::pow(2.0, lambda + 1) * static_cast<double>(f0) *
+                 static_cast<double>(vmafx_adm_watson_g[theta]) / static_cast<double>(r)));
+  const float kt2 = k * temp * temp;  // float
+  const float q = static_cast<float>(2.0 * static_cast<double>(a) * std::pow(10.0, static_cast<double>(kt2)) /
+                                     static_cast<double>(vmafx_adm_watson_amp[lambda][theta]));
+  return q;
+}
+
+float lerp_f(float lp, float lv, float rp, float rv, float sp) { return lv + ((rv - lv) / (rp - lp)) * (sp - lp); }
+
+float barten_mtf(float sf) {
+  float mtf = 0.0f;
+  for (int i = 0; i < 4; ++i) {
+    const float e = -vmafx_adm_barten_mtf_b[i] * sf;
+    mtf = static_cast<float>(static_cast<double>(mtf) +
+                             static_cast<double>(vmafx_adm_barten_mtf_a[i]) * std::exp(static_cast<double>(e)));
+  }
+  return mtf;
+}
+
+float barten_rod_cone_sens(float lum) {
+  const float drop = vmafx_adm_barten_sa[1];
+  const float slope = vmafx_adm_barten_sa[2];
+  const float low = vmafx_adm_barten_sa[3];
+  const double inner = std::pow(static_cast<double>(drop / lum), static_cast<double>(slope)) + 1;
+  return static_cast<float>(static_cast<double>(vmafx_adm_barten_sa[0]) * std::pow(inner, static_cast<double>(-low)));
+}
+
+float barten_csf(int lambda, double nvd, int rdh, double lum, double scale) {
+  const float r = static_cast<float>(nvd * rdh * kPi / 180.0);
+  const float sf = static_cast<float>(static_cast<double>(r) / std::pow(2.0, lambda + 1));
+  const double lo = vmafx_adm_barten_lum_anchor[0], hi = vmafx_adm_barten_lum_anchor[5];
+  const double clamped = lum > hi ? hi : (lum < lo ? lo : lum);
+  int li = 0, ri = 0;
+  for (int i = 0; i < 5; ++i) {
+    if (clamped >= vmafx_adm_barten_lum_anchor[i] && clamped <= vmafx_adm_barten_lum_anchor[i + 1]) {
+      li = i;
+      ri = i + 1;
+      break;
+    }
+  }
+  const float lp = static_cast<float>(std::log10(static_cast<double>(vmafx_adm_barten_lum_anchor[li])));
+  const float rp = static_cast<float>(std::log10(static_cast<double>(vmafx_adm_barten_lum_anchor[ri])));
+  const float sp = static_cast<float>(std::log10(clamped));
+  float p[4];
+  for (int k = 0; k < 4; ++k)
+    p[k] = lerp_f(lp, vmafx_adm_barten_params[li][k + 1], rp, vmafx_adm_barten_params[ri][k + 1], sp);
+  const float a =
+      static_cast<float>(1.0f + std::pow(static_cast<double>(p[0] * sf), static_cast<double>(p[1])));
+  const double sf7 = static_cast<double>(sf / 7);
+  const float b = static_cast<float>(
+      1.0f / std::pow(1 - std::exp(-std::pow(sf7, 2.0)), static_cast<double>(p[2])));
+  const float csf = static_cast<float>(static_cast<double>(p[3]) / std::pow(static_cast<double>(a * b), 0.5));
+  const float prod = csf * barten_mtf(sf) * barten_rod_cone_sens(static_cast<float>(lum));
+  return static_cast<float>(static_cast<double>(prod) * scale);
+}
+
+// Index into the blend tables, or -1 when libvmaf has none (it then uses -EINVAL
+// as the factor, which gives NaN scores).
+int blend_table(double nvd, int rdh) {
+  if (rdh == 1080 && nvd == 3.0) return 0;
+  if (rdh == 1080 && nvd == 5.0) return 1;
+  if (rdh == 2160 && nvd == 1.5) return 0;
+  if (rdh == 2160 && nvd == 3.0) return 2;
+  if (rdh == 2160 && nvd == 5.0) return 3;
+  if (rdh == 720 && nvd == 3.0) return 4;
+  if (rdh == 720 && nvd == 5.0) return 5;
+  if (rdh == 480 && nvd == 3.0) return 6;
+  if (rdh == 480 && nvd == 5.0) return 7;
+  return -1;
+}
+
+// ---------------------------------------------------------------------------
+// DWT
+// ---------------------------------------------------------------------------
+
+template <class T>
+struct Bands {
+  T* a;
+  T* h;
+  T* v;
+  T* d;
+};
+
+// Scale 0: samples -> int16 bands (w x h input, (w+1)/2 x (h+1)/2 output).
+template <class Pel>
+void dwt_s0(const PlaneView& src, int bpc, const Bands<std::int16_t>& out, int ostride, bool lo_only,
+            const std::vector<int>& iy, const std::vector<int>& ix, std::int16_t* tmplo, std::int16_t* tmphi) {
+  const int w = src.width, h = src.height;
+  const int hw = (w + 1) / 2, hh = (h + 1) / 2;
+  const std::int32_t* lo = vmafx_adm_dwt_lo;
+  const std::int32_t* hi = vmafx_adm_dwt_hi;
+  const std::int64_t add_v = std::int64_t{1} << (bpc - 1);
+  const std::int64_t offset = std::int64_t{VMAFX_ADM_DWT_LO_SUM} * add_v;
+  for (int i = 0; i < hh; ++i) {
+    const Pel* r0 = src.row<Pel>(iy[4 * i + 0]);
+    const Pel* r1 = src.row<Pel>(iy[4 * i + 1]);
+    const Pel* r2 = src.row<Pel>(iy[4 * i + 2]);
+    const Pel* r3 = src.row<Pel>(iy[4 * i + 3]);
+    // Vertical pass. The int32 sum of libvmaf may wrap for 16-bit input, but
+    // its final value fits, so the int64 sum gives the same result.
+    for (int j = 0; j < w; ++j) {
+      const std::int64_t u0 = r0[j], u1 = r1[j], u2 = r2[j], u3 = r3[j];
+      const std::int64_t al = lo[0] * u0 + lo[1] * u1 + lo[2] * u2 + lo[3] * u3 - offset;
+      tmplo[j] = static_cast<std::int16_t>((al + add_v) >> bpc);
+      if (!lo_only) {
+        const std::int64_t ah = hi[0] * u0 + hi[1] * u1 + hi[2] * u2 + hi[3] * u3;
+        tmphi[j] = static_cast<std::int16_t>((ah + add_v) >> bpc);
+      }
+    }
+    // Horizontal pass.
+    std::int16_t* oa = out.a + static_cast<std::ptrdiff_t>(i) * ostride;
+    std::int16_t* ov = lo_only ? nullptr : out.v + static_cast<std::ptrdiff_t>(i) * ostride;
+    std::int16_t* oh = lo_only ? nullptr : out.h + static_cast<std::ptrdiff_t>(i) * ostride;
+    std::int16_t* od = lo_only ? nullptr : out.d + static_cast<std::ptrdiff_t>(i) * ostride;
+    for (int j = 0; j < hw; ++j) {
+      const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
+      std::int32_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
+      std::int32_t acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
+      oa[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+      if (lo_only) continue;
+      acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
+      ov[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+      s0 = tmphi[j0];
+      s1 = tmphi[j1];
+      s2 = tmphi[j2];
+      s3 = tmphi[j3];
+      acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
+      oh[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+      acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
+      od[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+    }
+  }
+}
+
+// Scales 1..3: the previous scale's approximation band (int16 after scale 0,
+// int32 after) -> int32 bands.
+template <class In>
+void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<std::int32_t>& out, int ostride,
+              const std::vector<int>& iy, const std::vector<int>& ix, std::int32_t* tmplo, std::int32_t* tmphi) {
+  const int hw = (w + 1) / 2, hh = (h + 1) / 2;
+  const std::int32_t* lo = vmafx_adm_dwt_lo;
+  const std::int32_t* hi = vmafx_adm_dwt_hi;
+  const std::int64_t vr = vmafx_adm_s123_v_round[scale - 1];
+  const int vs = vmafx_adm_s123_v_shift[scale - 1];
+  const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
+  const int hs = vmafx_adm_s123_h_shift[scale - 1];
+  for (int i = 0; i < hh; ++i) {
+    const In* r0 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 0]) * sstride;
+    const In* r1 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 1]) * sstride;
+    const In* r2 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 2]) * sstride;
+    const In* r3 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 3]) * sstride;
+    for (int j = 0; j < w; ++j) {
+      const std::int64_t s0 = r0[j], s1 = r1[j], s2 = r2[j], s3 = r3[j];
+      const std::int64_t al = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
+      tmplo[j] = static_cast<std::int32_t>((al + vr) >> vs);
+      const std::int64_t ah = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
+      tmphi[j] = static_cast<std::int32_t>((ah + vr) >> vs);
+    }
+    std::int32_t* oa = out.a + static_cast<std::ptrdiff_t>(i) * ostride;
+    std::int32_t* ov = out.v + static_cast<std::ptrdiff_t>(i) * ostride;
+    std::int32_t* oh = out.h + static_cast<std::ptrdiff_t>(i) * ostride;
+    std::int32_t* od = out.d + static_cast<std::ptrdiff_t>(i) * ostride;
+    for (int j = 0; j < hw; ++j) {
+      const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
+      std::int64_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
+      oa[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
+      ov[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
+      s0 = tmphi[j0];
+      s1 = tmphi[j1];
+      s2 = tmphi[j2];
+      s3 = tmphi[j3];
+      oh[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
+      od[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Decoupling: split the distorted detail bands into the part explained by the
+// reference (restored, r) and the additive impairment (a = dis - r).
+// ---------------------------------------------------------------------------
+
+// cos(1 degree)^2, computed in double and stored as float.
+const float kCos1DegSq = static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
+
+inline bool angle_within_1deg(std::int64_t ot_dp, std::int64_t o_mag_sq, std::int64_t t_mag_sq) {
+  const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
+  if (!(dp >= 0.0f)) return false;
+  const double om = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
+  const double tm = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
+  return dp * dp >= static_cast<double>(kCos1DegSq) * om * tm;
+}
+
+// The enhancement-gain limit applied to a restored coefficient.
+template <class T>
+inline T limit_gain(T rst, float rst_f, T t, bool angle_flag, double egl) {
+  if (angle_flag && rst_f > 0.) {
+    const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
+    rst = static_cast<T>(x < y ? x : y);
+  }
+  if (angle_flag && rst_f < 0.) {
+    const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
+    rst = static_cast<T>(x > y ? x : y);
+  }
+  return rst;
+}
+
+void decouple_s0(const Bands<std::int16_t>& ref, const Bands<std::int16_t>& dis, const Bands<std::int16_t>& r,
+                 const Bands<std::int16_t>& a, int w, int h, int stride, double egl) {
+  const Region g = filter_region(w, h);
+  const std::int32_t* lut = kDiv.v;
+  auto one = [&](std::int16_t o, std::int16_t t, bool angle_flag, std::int16_t& ro, std::int16_t& ao) {
+    const std::int32_t tmp_k =
+        o == 0 ? 32768 : static_cast<std::int32_t>((static_cast<std::int64_t>(lut[o + 32768]) * t + 16384) >> 15);
+    const std::int32_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
+    std::int16_t rst = static_cast<std::int16_t>((k * o + 16384) >> 15);
+    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
+    rst = limit_gain<std::int16_t>(rst, rst_f, t, angle_flag, egl);
+    ro = rst;
+    ao = static_cast<std::int16_t>(t - rst);
+  };
+  for (int i = g.top; i < g.bottom; ++i) {
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
+    for (int j = g.left; j < g.right; ++j) {
+      const std::ptrdiff_t p = row + j;
+      const std::int16_t oh = ref.h[p], ov = ref.v[p], od = ref.d[p];
+      const std::int16_t th = dis.h[p], tv = dis.v[p], td = dis.d[p];
+      const std::int64_t ot_dp = std::int64_t{oh} * th + std::int64_t{ov} * tv;
+      const std::int64_t o_mag_sq = std::int64_t{oh} * oh + std::int64_t{ov} * ov;
+      const std::int64_t t_mag_sq = std::int64_t{th} * th + std::int64_t{tv} * tv;
+      const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq);
+      one(oh, th, angle_flag, r.h[p], a.h[p]);
+      one(ov, tv, angle_flag, r.v[p], a.v[p]);
+      one(od, td, angle_flag, r.d[p], a.d[p]);
+    }
+  }
+}
+
+// 15 significant bits of a value >= 32768, and the shift that drops the rest.
+inline std::uint16_t best15(std::uint32_t x, int& shift) {
+  const int k = 17 - std::countl_zero(x);
+  shift = k;
+  return static_cast<std::uint16_t>((x + (1u << (k - 1))) >> k);
+}
+
+void decouple_s123(const Bands<std::int32_t>& ref, const Bands<std::int32_t>& dis, const Bands<std::int32_t>& r,
+                   const Bands<std::int32_t>& a, int w, int h, int stride, double egl) {
+  const Region g = filter_region(w, h);
+  const std::int32_t* lut = kDiv.v;
+  auto one = [&](std::int32_t o, std::int32_t t, bool angle_flag, std::int32_t& ro, std::int32_t& ao) {
+    std::int64_t tmp_k = 32768;
+    if (o != 0) {
+      const std::uint32_t abs_o = static_cast<std::uint32_t>(abs32(o));
+      const std::int64_t sign = o < 0 ? -1 : 1;
+      int shift = 0;
+      const std::uint16_t msb = abs_o < 32768 ? static_cast<std::uint16_t>(abs_o) : best15(abs_o, shift);
+      tmp_k = ((static_cast<std::int64_t>(lut[msb + 32768]) * t) * sign + (std::int64_t{1} << (14 + shift))) >>
+              (15 + shift);
+    }
+    const std::int64_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
+    std::int32_t rst = static_cast<std::int32_t>((k * o + 16384) >> 15);
+    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
+    rst = limit_gain<std::int32_t>(rst, rst_f, t, angle_flag, egl);
+    ro = rst;
+    ao = sub_wrap(t, rst);
+  };
+  for (int i = g.top; i < g.bottom; ++i) {
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
+    for (int j = g.left; j < g.right; ++j) {
+      const std::ptrdiff_t p = row + j;
+      const std::int32_t oh = ref.h[p], ov = ref.v[p], od = ref.d[p];
+      const std::int32_t th = dis.h[p], tv = dis.v[p], td = dis.d[p];
+      const std::int64_t ot_dp = static_cast<std::int64_t>(static_cast<std::uint64_t>(std::int64_t{oh} * th) +
+                                                           static_cast<std::uint64_t>(std::int64_t{ov} * tv));
+      const std::int64_t o_mag_sq = static_cast<std::int64_t>(static_cast<std::uint64_t>(std::int64_t{oh} * oh) +
+                                                              static_cast<std::uint64_t>(std::int64_t{ov} * ov));
+      const std::int64_t t_mag_sq = static_cast<std::int64_t>(static_cast<std::uint64_t>(std::int64_t{th} * th) +
+                                                              static_cast<std::uint64_t>(std::int64_t{tv} * tv));
+      const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq);
+      one(oh, th, angle_flag, r.h[p], a.h[p]);
+      one(ov, tv, angle_flag, r.v[p], a.v[p]);
+      one(od, td, angle_flag, r.d[p], a.d[p]);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// CSF: weight the detail bands (dst) and prepare the masking-filter input (flt).
+// ---------------------------------------------------------------------------
+
+void csf_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& dst, const Bands<std::int16_t>& flt, int w,
+            int h, int stride, const std::uint16_t rf[3]) {
+  const Region g = filter_region(w, h);
+  std::int16_t* const s[3] = {src.h, src.v, src.d};
+  std::int16_t* const o[3] = {dst.h, dst.v, dst.d};
+  std::int16_t* const f[3] = {flt.h, flt.v, flt.d};
+  for (int theta = 0; theta < 3; ++theta) {
+    const std::int32_t factor = rf[theta];
+    const std::int32_t add = vmafx_adm_s0_csf_round[theta];
+    const int shift = vmafx_adm_s0_csf_shift[theta];
+    for (int i = g.top; i < g.bottom; ++i) {
+      const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
+      for (int j = g.left; j < g.right; ++j) {
+        const std::int32_t v = factor * static_cast<std::int32_t>(s[theta][row + j]);
+        const std::int16_t d = static_cast<std::int16_t>((v + add) >> shift);
+        o[theta][row + j] = d;
+        f[theta][row + j] = static_cast<std::int16_t>(
+            (VMAFX_ADM_S0_ONE_BY_30 * std::abs(static_cast<std::int32_t>(d)) + VMAFX_ADM_S0_FLT_ROUND) >>
+            VMAFX_ADM_S0_FLT_SHIFT);
+      }
+    }
+  }
+}
+
+void csf_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& dst, const Bands<std::int32_t>& flt, int w,
+              int h, int stride, const std::uint32_t rf[3]) {
+  const Region g = filter_region(w, h);
+  std::int32_t* const s[3] = {src.h, src.v, src.d};
+  std::int32_t* const o[3] = {dst.h, dst.v, dst.d};
+  std::int32_t* const f[3] = {flt.h, flt.v, flt.d};
+  for (int theta = 0; theta < 3; ++theta) {
+    const std::int64_t factor = rf[theta];
+    for (int i = g.top; i < g.bottom; ++i) {
+      const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
+      for (int j = g.left; j < g.right; ++j) {
+        const std::int32_t d = static_cast<std::int32_t>(
+            (factor * s[theta][row + j] + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
+        o[theta][row + j] = d;
+        f[theta][row + j] = static_cast<std::int32_t>(
+            (std::int64_t{VMAFX_ADM_S123_ONE_BY_30} * abs32(d) + std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
+            VMAFX_ADM_S123_FLT_SHIFT);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Denominator: the CSF-weighted energy (sum of |x|^3) of the reference bands.
+// ---------------------------------------------------------------------------
+
+float den_s0(const Bands<std::int16_t>& ref, int w, int h, int stride, const float rf[3], double noise_weight) {
+  const Region g = score_region(w, h);
+  std::int32_t shift_accum = ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) -
+                             VMAFX_ADM_S0_DEN_AREA_BIAS;
+  shift_accum = shift_accum > 0 ? shift_accum : 0;
+  const std::uint64_t add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
+  std::uint64_t acc[3] = {0, 0, 0};
+  const std::int16_t* const b[3] = {ref.h, ref.v, ref.d};
+  for (int i = g.top; i < g.bottom; ++i) {
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
+    std::uint64_t inner[3] = {0, 0, 0};
+    for (int j = g.left; j < g.right; ++j) {
+      for (int t = 0; t < 3; ++t) {
+        const std::uint64_t x = static_cast<std::uint16_t>(std::abs(static_cast<int>(b[t][row + j])));
+        inner[t] += (x * x) * x;
+      }
+    }
+    for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> shift_accum;
+  }
+  const double shift_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - shift_accum));
+  const float third = 1.0f / 3.0f;
+  const float powf_add = ::powf(
+      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
+  float den[3];
+  for (int t = 0; t < 3; ++t) {
+    const double csf = (static_cast<double>(acc[t]) / shift_csf) * std::pow(static_cast<double>(rf[t]), 3.0);
+    den[t] = ::powf(static_cast<float>(csf), third) + powf_add;
+  }
+  return den[0] + den[1] + den[2];
+}
+
+float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stride, const float rf[3],
+               double noise_weight) {
+  const Region g = score_region(w, h);
+  const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
+  const std::uint64_t sq_add = std::uint64_t{1} << sq_shift;  // sic: 1 << shift
+  const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
+  const std::uint64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
+  const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
+  const std::uint64_t add_accum = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
+  std::uint64_t acc[3] = {0, 0, 0};
+  const std::int32_t* const b[3] = {ref.h, ref.v, ref.d};
+  for (int i = g.top; i < g.bottom; ++i) {
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
+    std::uint64_t inner[3] = {0, 0, 0};
+    for (int j = g.left; j < g.right; ++j) {
+      for (int t = 0; t < 3; ++t) {
+        const std::uint64_t x = static_cast<std::uint32_t>(abs32(b[t][row + j]));
+        inner[t] += ((((x * x) + sq_add) >> sq_shift) * x + add_cub) >> shift_cub;
+      }
+    }
+    for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_accum) >> shift_accum;
+  }
+  // Unsigned exponent, as in libvmaf.
+  const std::uint32_t e =
+      static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
+  const double shift_csf = std::pow(2.0, static_cast<double>(e));
+  const float third = 1.0f / 3.0f;
+  const float powf_add = ::powf(
+      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
+  float den[3];
+  for (int t = 0; t < 3; ++t) {
+    const double csf = (static_cast<double>(acc[t]) / shift_csf) * std::pow(static_cast<double>(rf[t]), 3.0);
+    den[t] = ::powf(static_cast<float>(csf), third) + powf_add;
+  }
+  return den[0] + den[1] + den[2];
+}
+
+// ---------------------------------------------------------------------------
+// Contrast masking: sum of |x|^3 of the CSF-weighted bands of `src` after
+// subtracting a threshold from a 3x3 neighbourhood of the masker (`ang`, the
+// CSF-weighted masker, at the centre; `flt`, its filter input, around it).
+// Borders mirror: -1 -> 1 and n -> n - 1.
+// ---------------------------------------------------------------------------
+
+// Drives the row/column loops and the per-row rounding shared by both
+// pipelines. pixel(i, im, ip, j, jm, jp, inner[3]) adds the three band terms.
+template <class Pixel>
+void cm_loops(int w, int h, const Region& g, std::int64_t add_rows, int shift_rows, std::int64_t acc[3],
+              Pixel&& pixel) {
+  for (int i = g.top; i < g.bottom; ++i) {
+    const int im = i == 0 ? 1 : i - 1;
+    const int ip = i == h - 1 ? h - 1 : i + 1;
+    std::int64_t inner[3] = {0, 0, 0};
+    for (int j = g.left; j < g.right; ++j) {
+      const int jm = j == 0 ? 1 : j - 1;
+      const int jp = j == w - 1 ? w - 1 : j + 1;
+      pixel(i, im, ip, j, jm, jp, inner);
+    }
+    for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_rows) >> shift_rows;
+  }
+}
+
+template <class T>
+inline std::int32_t neighbours(const T* fm, const T* f0, const T* fp, int jm, int j, int jp) {
+  // libvmaf sums these in int32 (wrap-around; the order does not matter).
+  const std::uint32_t s = static_cast<std::uint32_t>(fm[jm]) + static_cast<std::uint32_t>(fm[j]) +
+                          static_cast<std::uint32_t>(fm[jp]) + static_cast<std::uint32_t>(f0[jm]) +
+                          static_cast<std::uint32_t>(f0[jp]) + static_cast<std::uint32_t>(fp[jm]) +
+                          static_cast<std::uint32_t>(fp[j]) + static_cast<std::uint32_t>(fp[jp]);
+  return static_cast<std::int32_t>(s);
+}
+
+float cm_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& ang, const Bands<std::int16_t>& flt, int w,
+            int h, int stride, const std::uint16_t rf[3], double noise_weight) {
+  const Region g = score_region(w, h);
+  std::uint32_t shift_cub[3], add_cub[3];
+  for (int t = 0; t < 3; ++t) {
+    shift_cub[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
+    add_cub[t] = to_u32(std::pow(2.0, static_cast<double>(shift_cub[t] - 1u)));
+  }
+  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
+  const std::uint32_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+  const std::int16_t* const sb[3] = {src.h, src.v, src.d};
+  const std::int16_t* const ab[3] = {ang.h, ang.v, ang.d};
+  const std::int16_t* const fb[3] = {flt.h, flt.v, flt.d};
+  std::int32_t factor[3];
+  for (int t = 0; t < 3; ++t) factor[t] = rf[t];
+
+  std::int64_t acc[3] = {0, 0, 0};
+  cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
+           [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
+             const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
+             const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
+             const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
+             std::uint32_t thr = 0;
+             for (int t = 0; t < 3; ++t) {
+               const std::int16_t centre = static_cast<std::int16_t>(
+                   (VMAFX_ADM_S0_ONE_BY_15 * std::abs(static_cast<std::int32_t>(ab[t][r0 + j])) +
+                    VMAFX_ADM_S0_FLT_ROUND) >>
+                   VMAFX_ADM_S0_FLT_SHIFT);
+               thr += static_cast<std::uint32_t>(neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp)) +
+                      static_cast<std::uint32_t>(static_cast<std::int32_t>(centre));
+             }
+             for (int t = 0; t < 3; ++t) {
+               const std::int32_t x0 = static_cast<std::int32_t>(sb[t][r0 + j]) * factor[t];
+               std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr << vmafx_adm_s0_thr_shift[t]));
+               x = x < 0 ? 0 : x;
+               const std::int32_t x_sq = static_cast<std::int32_t>(
+                   (static_cast<std::int64_t>(x) * x + vmafx_adm_s0_sq_round[t]) >> vmafx_adm_s0_sq_shift[t]);
+               inner[t] += (static_cast<std::int64_t>(x_sq) * x + add_cub[t]) >> shift_cub[t];
+             }
+           });
+
+  const float third = 1.0f / 3.0f;
+  const float noise = ::powf(
+      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
+  float num[3];
+  for (int t = 0; t < 3; ++t) {
+    const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s0_num_exp[t]) - shift_cub[t] - shift_rows;
+    const float f = static_cast<float>(static_cast<double>(acc[t]) / std::pow(2.0, static_cast<double>(e)));
+    num[t] = ::powf(f, third) + noise;
+  }
+  return num[0] + num[1] + num[2];
+}
+
+float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, const Bands<std::int32_t>& flt,
+              int scale, int w, int h, int stride, const std::uint32_t rf[3], double noise_weight) {
+  const Region g = score_region(w, h);
+  const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
+  const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
+  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
+  const std::int64_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+  const float final_shift = static_cast<float>(std::pow(
+      2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
+                               shift_rows)));
+  const std::int32_t* const sb[3] = {src.h, src.v, src.d};
+  const std::int32_t* const ab[3] = {ang.h, ang.v, ang.d};
+  const std::int32_t* const fb[3] = {flt.h, flt.v, flt.d};
+  std::int64_t factor[3];
+  for (int t = 0; t < 3; ++t) factor[t] = rf[t];
+
+  std::int64_t acc[3] = {0, 0, 0};
+  cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
+           [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
+             const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
+             const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
+             const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
+             std::uint32_t thr = 0;
+             for (int t = 0; t < 3; ++t) {
+               const std::int32_t centre = static_cast<std::int32_t>(
+                   (std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(ab[t][r0 + j]) +
+                    std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
+                   VMAFX_ADM_S123_FLT_SHIFT);
+               thr += static_cast<std::uint32_t>(neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp)) +
+                      static_cast<std::uint32_t>(centre);
+             }
+             for (int t = 0; t < 3; ++t) {
+               const std::int32_t x0 = static_cast<std::int32_t>(
+                   (sb[t][r0 + j] * factor[t] + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
+               std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr));
+               x = x < 0 ? 0 : x;
+               const std::int32_t x_sq = static_cast<std::int32_t>(
+                   (static_cast<std::int64_t>(x) * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
+               inner[t] += (static_cast<std::int64_t>(x_sq) * x + add_cub) >> shift_cub;
+             }
+           });
+
+  const float third = 1.0f / 3.0f;
+  const float noise = ::powf(
+      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
+  float num[3];
+  for (int t = 0; t < 3; ++t) {
+    const float f = static_cast<float>(acc[t]) / final_shift;
+    num[t] = ::powf(f, third) + noise;
+  }
+  return num[0] + num[1] + num[2];
+}
+
+// ---------------------------------------------------------------------------
+// Per-call scratch (thread-local, grown as needed).
+// ---------------------------------------------------------------------------
+
+struct Scratch {
+  std::vector<std::int16_t> b16;
+  std::vector<std::int32_t> b32;
+  std::vector<std::int16_t> t16;
+  std::vector<std::int32_t> t32;
+  std::vector<int> iy, ix;
+};
+
+template <class T>
+Bands<T> take(T*& p, std::size_t plane, bool with_a = true) {
+  Bands<T> b{};
+  if (with_a) {
+    b.a = p;
+    p += plane;
+  }
+  b.h = p;
+  p += plane;
+  b.v = p;
+  p += plane;
+  b.d = p;
+  p += plane;
+  return b;
+}
+
+template <class Pel>
+Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const Params& prm, const Factors& fac) {
+  int w = ref.width, h = ref.height;
+  const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
+
+  thread_local Scratch s;
+  // Scale 0 bands: stride w0, h0 rows; scales 1..3: stride w1, h1 rows.
+  const int w0 = (w + 1) / 2, h0 = (h + 1) / 2;
+  const int w1 = (w0 + 1) / 2, h1 = (h0 + 1) / 2;
+  const std::size_t p0 = static_cast<std::size_t>(w0) * h0;
+  const std::size_t p1 = static_cast<std::size_t>(w1) * h1;
+  if (s.b16.size() < 20 * p0) s.b16.resize(20 * p0);
+  if (s.b32.size() < 22 * p1) s.b32.resize(22 * p1);
+  if (s.t16.size() < 2 * static_cast<std::size_t>(w)) s.t16.resize(2 * static_cast<std::size_t>(w));
+  if (s.t32.size() < 2 * static_cast<std::size_t>(w0)) s.t32.resize(2 * static_cast<std::size_t>(w0));
+
+  std::int16_t* q16 = s.b16.data();
+  const Bands<std::int16_t> ref16 = take(q16, p0), dis16 = take(q16, p0);
+  const Bands<std::int16_t> r16 = take(q16, p0, false), a16 = take(q16, p0, false);
+  const Bands<std::int16_t> csfa16 = take(q16, p0, false), csff16 = take(q16, p0, false);
+  std::int32_t* q32 = s.b32.data();
+  Bands<std::int32_t> ref32 = take(q32, p1), dis32 = take(q32, p1);
+  std::int32_t* ref_a_alt = q32;
+  q32 += p1;
+  std::int32_t* dis_a_alt = q32;
+  q32 += p1;
+  const Bands<std::int32_t> r32 = take(q32, p1, false), a32 = take(q32, p1, false);
+  const Bands<std::int32_t> csfa32 = take(q32, p1, false), csff32 = take(q32, p1, false);
+
+  Scores out;
+  double num = 0, den = 0, aim_num = 0;
+  for (int scale = 0; scale < 4; ++scale) {
+    float num_scale = 0.0f, den_scale = 0.0f, aim_scale = 0.0f;
+    dwt_indices(h, s.iy);
+    dwt_indices(w, s.ix);
+    if (scale == 0) {
+      const bool lo_only = prm.skip_scale0;
+      dwt_s0<Pel>(ref, bpc, ref16, w0, lo_only, s.iy, s.ix, s.t16.data(), s.t16.data() + w);
+      dwt_s0<Pel>(dis, bpc, dis16, w0, lo_only, s.iy, s.ix, s.t16.data(), s.t16.data() + w);
+      w = (w + 1) / 2;
+      h = (h + 1) / 2;
+      if (prm.skip_scale0) {
+        den_scale = 1e-10f;
+      } else {
+        decouple_s0(ref16, dis16, r16, a16, w, h, w0, prm.enhn_gain_limit);
+        den_scale = den_s0(ref16, w, h, w0, fac.rfactor[0], prm.noise_weight);
+        csf_s0(a16, csfa16, csff16, w, h, w0, fac.s0_rfactor);
+        num_scale = cm_s0(r16, csfa16, csff16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
+        if (!prm.skip_aim) {
+          csf_s0(r16, csff16, csfa16, w, h, w0, fac.s0_rfactor);
+          aim_scale = cm_s0(a16, csff16, csfa16, w, h, w0, fac.s0_rfactor, 0.0);
+        }
+      }
+    } else {
+      // Input: the approximation band of the previous scale (int16 after
+      // scale 0). From scale 2 on, the new approximation goes to the other
+      // buffer of the pair, which then becomes the current one.
+      Bands<std::int32_t> ro = ref32, dout = dis32;
+      if (scale >= 2) {
+        ro.a = ref_a_alt;
+        dout.a = dis_a_alt;
+      }
+      if (scale == 1) {
+        dwt_s123<std::int16_t>(ref16.a, w0, w, h, scale, ro, w1, s.iy, s.ix, s.t32.data(), s.t32.data() + w);
+        dwt_s123<std::int16_t>(dis16.a, w0, w, h, scale, dout, w1, s.iy, s.ix, s.t32.data(), s.t32.data() + w);
+      } else {
+        dwt_s123<std::int32_t>(ref32.a, w1, w, h, scale, ro, w1, s.iy, s.ix, s.t32.data(), s.t32.data() + w);
+        dwt_s123<std::int32_t>(dis32.a, w1, w, h, scale, dout, w1, s.iy, s.ix, s.t32.data(), s.t32.data() + w);
+        std::swap(ref_a_alt, ref32.a);
+        std::swap(dis_a_alt, dis32.a);
+      }
+      w = (w + 1) / 2;
+      h = (h + 1) / 2;
+      decouple_s123(ref32, dis32, r32, a32, w, h, w1, prm.enhn_gain_limit);
+      den_scale = den_s123(ref32, scale, w, h, w1, fac.rfactor[scale], prm.noise_weight);
+      csf_s123(a32, csfa32, csff32, w, h, w1, fac.s123_rfactor[scale - 1]);
+      num_scale = cm_s123(r32, csfa32, csff32, scale, w, h, w1, fac.s123_rfactor[scale - 1], prm.noise_weight);
+      if (!prm.skip_aim) {
+        csf_s123(r32, csff32, csfa32, w, h, w1, fac.s123_rfactor[scale - 1]);
+        aim_scale = cm_s123(a32, csff32, csfa32, scale, w, h, w1, fac.s123_rfactor[scale - 1], 0.0);
+      }
+    }
+    num += num_scale;
+    den += den_scale;
+    aim_num += aim_scale;
+    out.num_scale[scale] = num_scale;
+    out.den_scale[scale] = den_scale;
+  }
+
+  num = num < numden_limit ? 0 : num;
+  den = den < numden_limit ? 0 : den;
+  if (den == 0.0) {
+    out.adm2 = 1.0f;
+    out.aim = 0.0;  // libvmaf leaves it uninitialised
+  } else {
+    out.aim = aim_num / den;
+    out.adm2 = num / den;
+  }
+  out.num = num;
+  out.den = den;
+  const double adm3 = out.adm2 * prm.dlm_weight + (1 - out.aim) * (1 - prm.dlm_weight);
+  out.adm3 = adm3 > prm.min_val ? adm3 : prm.min_val;
+  return out;
+}
+
+}  // namespace
+
+Factors csf_factors(const Params& p) {
+  if (p.norm_view_dist * p.ref_display_height < 3.0 * 1080)
+    throw Error("adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 (3.0 * 1080); got " +
+                std::to_string(p.norm_view_dist) + " * " + std::to_string(p.ref_display_height));
+  if ((p.csf_mode == 2 || p.csf_mode == 3) && blend_table(p.norm_view_dist, p.ref_display_height) < 0)
+    throw Error("adm: adm_csf_mode=" + std::to_string(p.csf_mode) +
+                " has no CSF table for adm_ref_display_height=" + std::to_string(p.ref_display_height) +
+                " and adm_norm_view_dist=" + std::to_string(p.norm_view_dist) +
+                " (supported: 1080 at 3 or 5, 2160 at 1.5, 3 or 5)");
+  Factors f{};
+  for (int scale = 0; scale < 4; ++scale) {
+    float f1 = 0, f2 = 0;
+    switch (p.csf_mode) {
+      case 1:
+        f1 = barten_csf(scale, p.norm_view_dist, p.ref_display_height, VMAFX_ADM_BARTEN_LUM, p.csf_scale);
+        f2 = barten_csf(scale, p.norm_view_dist, p.ref_display_height, VMAFX_ADM_BARTEN_LUM, p.csf_diag_scale);
+        break;
+      case 2:
+      case 3: {
+        const int t = blend_table(p.norm_view_dist, p.ref_display_height);
+        const auto& table = p.csf_mode == 2 ? vmafx_adm_blend_csf : vmafx_adm_blend_csf_mae;
+        f1 = table[t][0][scale];
+        f2 = table[t][1][scale];
+        break;
+      }
+      default:
+        f1 = 1.0f / watson_quant_step(scale, 1, p.norm_view_dist, p.ref_display_height);
+        f2 = 1.0f / watson_quant_step(scale, 2, p.norm_view_dist, p.ref_display_height);
+        break;
+    }
+    f.rfactor[scale][0] = f1;
+    f.rfactor[scale][1] = f1;
+    f.rfactor[scale][2] = f2;
+  }
+  if (std::fabs(p.norm_view_dist * p.ref_display_height - 3.0 * 1080) < 1.0e-8 && p.csf_mode == 0) {
+    for (int t = 0; t < 3; ++t) f.s0_rfactor[t] = vmafx_adm_s0_rfactor_default[t];
+  } else {
+    const double p21 = std::pow(2.0, 21), p23 = std::pow(2.0, 23);
+    f.s0_rfactor[0] = to_u16(static_cast<double>(f.rfactor[0][0]) * p21);
+    f.s0_rfactor[1] = to_u16(static_cast<double>(f.rfactor[0][1]) * p21);
+    f.s0_rfactor[2] = to_u16(static_cast<double>(f.rfactor[0][2]) * p23);
+  }
+  const double p32 = std::pow(2.0, 32);
+  for (int scale = 1; scale < 4; ++scale)
+    for (int t = 0; t < 3; ++t) f.s123_rfactor[scale - 1][t] = to_u32(static_cast<double>(f.rfactor[scale][t]) * p32);
+  return f;
+}
+
+Scores compute(const PlaneView& ref, const PlaneView& dis, int bpc, const Params& p, const Factors& f) {
+  return bpc == 8 ? compute_impl<std::uint8_t>(ref, dis, bpc, p, f) : compute_impl<std::uint16_t>(ref, dis, bpc, p, f);
+}
+
+}  // namespace adm
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"debug", "", "debug mode: enable additional output", OptionType::kBool, 0, {}, 0, 1, false},
+    {"adm_csf_scale", "scf", "scale coefficient for the horizontal & vertical direction terms of CSF",
+     OptionType::kDouble, 1.0, {}, 0.0, 50.0, true},
+    {"adm_csf_diag_scale", "scfd", "scale coefficient for the diagonal direction term of CSF", OptionType::kDouble,
+     1.0, {}, 0.0, 50.0, true},
+    {"adm_dlm_weight", "dlmw", "linear weighting between DLM and AIM; 1 corresponds to DLM-only",
+     OptionType::kDouble, 0.5, {}, 0.0, 1.0, true},
+    {"adm_enhn_gain_limit", "egl",
+     "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is completely disabled",
+     OptionType::kDouble, 100.0, {}, 1.0, 100.0, true},
+    {"adm_norm_view_dist", "nvd", "normalized viewing distance = viewing distance / ref display's physical height",
+     OptionType::kDouble, 3.0, {}, 0.75, 24.0, true},
+    {"adm_ref_display_height", "rdh", "reference display height in pixels", OptionType::kInt, 1080, {}, 1, 4320,
+     true},
+    {"adm_csf_mode", "csf", "contrast sensitivity function", OptionType::kInt, 0, {}, 0, 3, true},
+    {"adm_noise_weight", "nw", "noise weight", OptionType::kDouble, 0.03125, {}, 0.0, 1500.0, true},
+    {"adm_skip_aim", "", "skip the calculation of AIM", OptionType::kBool, 0, {}, 0, 1, false},
+    {"adm_skip_scale0", "ssz", "skip the calculation of scale 0", OptionType::kBool, 0, {}, 0, 1, true},
+    {"adm_min_val", "min", "minimum value allowed; lower values will be clipped to this value", OptionType::kDouble,
+     0.0, {}, 0.0, 1.0, true},
+};
+
+constexpr std::string_view kProvided[] = {
+    "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score", "VMAF_integer_feature_adm3_score",
+    "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
+    "integer_adm", "integer_adm_num", "integer_adm_den",
+    "integer_adm_num_scale0", "integer_adm_den_scale0", "integer_adm_num_scale1",
+    "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
+    "integer_adm_num_scale3", "integer_adm_den_scale3",
+};
+
+class AdmExtractor final : public Extractor {
+ public:
+  AdmExtractor(const adm::Params& p, bool debug) : p_(p), f_(adm::csf_factors(p)), debug_(debug) {}
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    const adm::Scores s = adm::compute(ref.plane(0), dis.plane(0), ref.bpc(), p_, f_);
+    out.put("VMAF_integer_feature_adm2_score", index, s.adm2);
+    out.put("VMAF_integer_feature_aim_score", index, s.aim);
+    out.put("VMAF_integer_feature_adm3_score", index, s.adm3);
+    out.put("integer_adm_scale0", index, s.num_scale[0] / s.den_scale[0]);
+    out.put("integer_adm_scale1", index, s.num_scale[1] / s.den_scale[1]);
+    out.put("integer_adm_scale2", index, s.num_scale[2] / s.den_scale[2]);
+    out.put("integer_adm_scale3", index, s.num_scale[3] / s.den_scale[3]);
+    if (!debug_) return;
+    out.put("integer_adm", index, s.adm2);
+    out.put("integer_adm_num", index, s.num);
+    out.put("integer_adm_den", index, s.den);
+    static constexpr std::string_view kNum[4] = {"integer_adm_num_scale0", "integer_adm_num_scale1",
+                                                 "integer_adm_num_scale2", "integer_adm_num_scale3"};
+    static constexpr std::string_view kDen[4] = {"integer_adm_den_scale0", "integer_adm_den_scale1",
+                                                 "integer_adm_den_scale2", "integer_adm_den_scale3"};
+    for (int k = 0; k < 4; ++k) {
+      out.put(kNum[k], index, s.num_scale[k]);
+      out.put(kDen[k], index, s.den_scale[k]);
+    }
+  }
+
+ private:
+  adm::Params p_;
+  adm::Factors f_;
+  bool debug_;
+};
+
+std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) {
+  if (fmt.bpc < 8 || fmt.bpc > 16)
+    throw Error("adm: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16 bits)");
+  if (fmt.width < VMAFX_ADM_MIN_SIZE || fmt.height < VMAFX_ADM_MIN_SIZE)
+    throw Error("adm: frame size " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+                " is too small (at least " + std::to_string(VMAFX_ADM_MIN_SIZE) + "x" +
+                std::to_string(VMAFX_ADM_MIN_SIZE) + " luma samples)");
+  adm::Params p;
+  p.enhn_gain_limit = o.get_double("adm_enhn_gain_limit");
+  p.norm_view_dist = o.get_double("adm_norm_view_dist");
+  p.ref_display_height = o.get_int("adm_ref_display_height");
+  p.csf_mode = o.get_int("adm_csf_mode");
+  p.csf_scale = o.get_double("adm_csf_scale");
+  p.csf_diag_scale = o.get_double("adm_csf_diag_scale");
+  p.noise_weight = o.get_double("adm_noise_weight");
+  p.dlm_weight = o.get_double("adm_dlm_weight");
+  p.min_val = o.get_double("adm_min_val");
+  p.skip_aim = o.get_bool("adm_skip_aim");
+  p.skip_scale0 = o.get_bool("adm_skip_scale0");
+  return std::make_unique<AdmExtractor>(p, o.get_bool("debug"));
+}
+
+}  // namespace
+
+const ExtractorDescriptor kAdmExtractor{"adm", kOptions, kProvided, 0, &create};
+
+}  // namespace vmafx
