@@ -1,0 +1,21 @@
+/* Selects the qualifier and integer-type shim of the compiler that reads this
+ * file. Everything under src/exact/ is written in the common subset of C++20,
+ * CUDA C++ and OpenCL C 1.2: no templates, no references, no fp64 type, no
+ * 64-bit mul_hi. The OpenCL program is built from these very files. */
+#ifndef VMAFX_EXACT_COMPAT_H
+#define VMAFX_EXACT_COMPAT_H
+
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#include "compat_opencl.h"
+#elif defined(__CUDACC__)
+#include "compat_cuda.h"
+#else
+#include "compat_host.h"
+#endif
+
+#define VMAFX_U64_ONE ((vmafx_u64)1)
+#define VMAFX_I64_MAX_ ((vmafx_i64)VMAFX_U64C(0x7FFFFFFFFFFFFFFF))
+#define VMAFX_I64_MIN (-VMAFX_I64_MAX_ - 1)
+#define VMAFX_I32_MIN (-2147483647 - 1)
+
+#endif

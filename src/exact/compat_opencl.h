@@ -1,0 +1,16 @@
+/* OpenCL C 1.2: long/ulong are 64 bits wide by definition; clz() is a builtin
+ * that returns 64 for a zero ulong. */
+#ifndef VMAFX_EXACT_COMPAT_OPENCL_H
+#define VMAFX_EXACT_COMPAT_OPENCL_H
+
+#define VMAFX_FN static inline
+#define VMAFX_U64C(x) x##UL
+
+typedef ulong vmafx_u64;
+typedef long vmafx_i64;
+typedef uint vmafx_u32;
+typedef int vmafx_i32;
+
+VMAFX_FN int vmafx_clz64(vmafx_u64 x) { return (int)clz(x); }
+
+#endif
