@@ -10,8 +10,14 @@ if(NOT VMAFX_CUDA STREQUAL "OFF")
       set(CMAKE_CUDA_ARCHITECTURES 90)
     endif()
     enable_language(CUDA)
-    # CMake 3.25 does not know nvcc 13's dialect flags: pass the standard directly.
-    set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -std=c++20")
+    # CMake 3.25 does not know nvcc 13's C++20 dialect: teach it the flag.
+    if(NOT "cuda_std_20" IN_LIST CMAKE_CUDA_COMPILE_FEATURES)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+      list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
+    endif()
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
     # Parity with the CPU: no fused multiply-add on the device either.
     set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --fmad=false -Xcompiler=-ffp-contract=off")
