@@ -15,6 +15,7 @@ extern const ExtractorDescriptor kMotionExtractor;
 extern const ExtractorDescriptor kPsnrExtractor;
 extern const ExtractorDescriptor kVifExtractor;
 extern const ExtractorDescriptor kAdmExtractor;
+extern const ExtractorDescriptor kFloatSsimExtractor, kFloatMsSsimExtractor, kSsimExtractor;
 // @@DESCRIPTOR_DECLS@@
 
 namespace {
@@ -24,6 +25,7 @@ constexpr const ExtractorDescriptor* kExtractors[] = {
     &kPsnrExtractor,
     &kVifExtractor,
     &kAdmExtractor,
+    &kFloatSsimExtractor, &kFloatMsSsimExtractor, &kSsimExtractor,
     // @@DESCRIPTOR_LIST@@
     nullptr,
 };
