@@ -53,7 +53,7 @@ function(vmafx_exact_tests target)
     target_compile_options(vmafx_exact_cuda_tests PRIVATE
       $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false -Xcompiler=-ffp-contract=off>)
     set_target_properties(vmafx_exact_cuda_tests PROPERTIES CUDA_ARCHITECTURES 90
-                          CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON)
+                          CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
     target_link_libraries(vmafx_exact_cuda_tests PRIVATE GTest::gtest_main CUDA::cudart)
     add_test(NAME exact_cuda COMMAND vmafx_exact_cuda_tests)
   endif()
