@@ -1,0 +1,296 @@
+// The CUDA backend: device selection and listing, per-thread streams and
+// buffers, page-locked picture memory, error translation.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "backend/backends.hpp"
+#include "backend/cuda/cuda_runtime.hpp"
+#include "core/error.hpp"
+#include "feature/cuda/twins.hpp"
+
+namespace vmafx {
+namespace cuda {
+
+std::string error_message(cudaError_t e, std::string_view what) {
+  const char* kind;
+  switch (e) {
+    case cudaErrorNoDevice: kind = "no CUDA device"; break;
+    case cudaErrorInsufficientDriver: kind = "no usable CUDA driver (driver missing or older than the runtime)"; break;
+    case cudaErrorMemoryAllocation: kind = "out of device memory"; break;
+    case cudaErrorInvalidDevice: kind = "no such CUDA device"; break;
+    case cudaErrorDevicesUnavailable: kind = "CUDA device busy or unavailable"; break;
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorUnsupportedPtxVersion:
+      kind = "this build has no kernels for the device (built for sm_90)";
+      break;
+    case cudaErrorLaunchOutOfResources: kind = "kernel launch out of resources"; break;
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+      kind = "device failure";
+      break;
+    default: kind = "CUDA driver/runtime failure"; break;
+  }
+  std::string m = "cuda: ";
+  m += what;
+  m += ": ";
+  m += kind;
+  m += " (";
+  m += cudaGetErrorName(e);
+  m += ")";
+  return m;
+}
+
+void fail(cudaError_t e, std::string_view what) {
+  (void)cudaGetLastError();  // clear a non-sticky error
+  throw Error(error_message(e, what));
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (p_) cudaFree(p_);
+}
+
+void* DeviceBuffer::ensure(std::size_t bytes) {
+  if (bytes <= n_ && p_) return p_;
+  if (p_) cudaFree(p_);
+  p_ = nullptr;
+  n_ = 0;
+  check(cudaMalloc(&p_, bytes ? bytes : 1), "cudaMalloc of " + std::to_string(bytes) + " bytes");
+  n_ = bytes;
+  return p_;
+}
+
+PinnedBuffer::~PinnedBuffer() {
+  if (p_) cudaFreeHost(p_);
+}
+
+void* PinnedBuffer::ensure(std::size_t bytes) {
+  if (bytes <= n_ && p_) return p_;
+  if (p_) cudaFreeHost(p_);
+  p_ = nullptr;
+  n_ = 0;
+  check(cudaHostAlloc(&p_, bytes ? bytes : 1, cudaHostAllocPortable),
+        "cudaHostAlloc of " + std::to_string(bytes) + " bytes");
+  n_ = bytes;
+  return p_;
+}
+
+ThreadContext::ThreadContext(CudaBackend& backend, int device) : backend_(backend), device_(device) {
+  check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+}
+
+ThreadContext::~ThreadContext() {
+  if (stream_) {
+    cudaStreamSynchronize(stream_);
+    cudaStreamDestroy(stream_);
+  }
+}
+
+const void* ThreadContext::plane(const Picture& pic, unsigned index, int p) {
+  ++tick_;
+  const std::uint64_t epoch = backend_.epoch();
+  Entry* victim = &cache_[0];
+  for (Entry& e : cache_) {
+    if (e.pic == &pic && e.index == index && e.plane == p && e.ptr && e.epoch == epoch) {
+      e.used = tick_;
+      return e.ptr;
+    }
+    if (e.used < victim->used) victim = &e;
+  }
+  victim->pic = &pic;
+  victim->index = index;
+  victim->plane = p;
+  victim->used = tick_;
+  victim->ptr = nullptr;
+  victim->epoch = epoch;
+  if (p == 0) {
+    if (const void* shared = backend_.claim_luma(pic, index, stream_)) {
+      victim->ptr = shared;
+      return shared;
+    }
+  }
+  const PlaneView v = pic.plane(p);
+  const std::size_t bytes = std::size_t(v.stride) * std::size_t(v.height);
+  void* d = victim->buf.ensure(bytes);
+  // Stream-ordered: earlier kernels reading this slot finish first.
+  check(cudaMemcpyAsync(d, v.data, bytes, cudaMemcpyHostToDevice, stream_), "upload of a plane");
+  victim->ptr = d;
+  return d;
+}
+
+void* ThreadContext::device(const void* owner, int slot, std::size_t bytes) {
+  return dev_[{owner, slot}].ensure(bytes);
+}
+
+void* ThreadContext::pinned(const void* owner, int slot, std::size_t bytes) {
+  return pin_[{owner, slot}].ensure(bytes);
+}
+
+void ThreadContext::sync(std::string_view what) {
+  check(cudaStreamSynchronize(stream_), what);
+}
+
+namespace {
+
+int device_count() {
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  check(e, "cudaGetDeviceCount");
+  return n;
+}
+
+std::string describe(int i) {
+  cudaDeviceProp p{};
+  check(cudaGetDeviceProperties(&p, i), "cudaGetDeviceProperties");
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %.1f GiB)", p.name, p.major, p.minor,
+                double(p.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
+  return buf;
+}
+
+}  // namespace
+
+CudaBackend::CudaBackend(int device) : device_(device) {
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) fail(e, "--backend cuda");
+  if (n == 0) fail(cudaErrorNoDevice, "--backend cuda");
+  if (device < 0 || device >= n)
+    throw Error("cuda: --gpu " + std::to_string(device) + ": no such CUDA device (" + std::to_string(n) +
+                " found; see --list-devices)");
+  check(cudaSetDevice(device_), "cudaSetDevice");
+  cudaDeviceProp p{};
+  check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties");
+  if (p.major < 9)
+    throw Error("cuda: device " + std::to_string(device) + " (" + p.name + ", sm_" + std::to_string(p.major) +
+                std::to_string(p.minor) + "): this build has kernels for sm_90 only");
+  // Creates the primary context now, so that a broken driver fails here.
+  check(cudaFree(nullptr), "context creation");
+  device_name_ = "cuda " + std::to_string(device) + ": " + describe(device);
+  allocator_ = HostAllocator{&CudaBackend::pinned_alloc, &CudaBackend::pinned_free, this};
+}
+
+CudaBackend::~CudaBackend() {
+  contexts_.clear();
+  for (auto& [pic, m] : mirrors_)
+    if (m->ready) cudaEventDestroy(m->ready);
+  mirrors_.clear();
+  for (auto& [size, p] : pinned_free_) cudaFreeHost(p);
+}
+
+ThreadContext& CudaBackend::context() {
+  check(cudaSetDevice(device_), "cudaSetDevice");
+  std::lock_guard lk(mu_);
+  auto& slot = contexts_[std::this_thread::get_id()];
+  if (!slot) slot = std::make_unique<ThreadContext>(*this, device_);
+  return *slot;
+}
+
+const void* CudaBackend::publish_luma(const Picture& pic, unsigned index, cudaStream_t s) {
+  Mirror* m;
+  {
+    std::lock_guard lk(mirror_mu_);
+    auto& slot = mirrors_[&pic];
+    if (!slot) {
+      slot = std::make_unique<Mirror>();
+      check(cudaEventCreateWithFlags(&slot->ready, cudaEventDisableTiming), "cudaEventCreate");
+    }
+    m = slot.get();
+    m->claimable = false;
+  }
+  const PlaneView v = pic.plane(0);
+  const std::size_t bytes = std::size_t(v.stride) * std::size_t(v.height);
+  void* d = m->buf.ensure(bytes);
+  check(cudaMemcpyAsync(d, v.data, bytes, cudaMemcpyHostToDevice, s), "upload of a luma plane");
+  check(cudaEventRecord(m->ready, s), "cudaEventRecord");
+  std::lock_guard lk(mirror_mu_);
+  m->index = index;
+  m->epoch = epoch();
+  m->claimable = true;
+  return d;
+}
+
+const void* CudaBackend::claim_luma(const Picture& pic, unsigned index, cudaStream_t s) {
+  std::lock_guard lk(mirror_mu_);
+  auto it = mirrors_.find(&pic);
+  if (it == mirrors_.end()) return nullptr;
+  Mirror& m = *it->second;
+  if (!m.claimable || m.index != index || m.epoch != epoch()) return nullptr;
+  m.claimable = false;
+  check(cudaStreamWaitEvent(s, m.ready, 0), "cudaStreamWaitEvent");
+  return m.buf.get();
+}
+
+void CudaBackend::drop_published() {
+  std::lock_guard lk(mirror_mu_);
+  for (auto& [pic, m] : mirrors_) {
+    if (m->ready) {
+      cudaEventSynchronize(m->ready);
+      cudaEventDestroy(m->ready);
+    }
+  }
+  mirrors_.clear();
+}
+
+void* CudaBackend::pinned_alloc(std::size_t bytes, void* ctx) {
+  auto* self = static_cast<CudaBackend*>(ctx);
+  {
+    std::lock_guard lk(self->mu_);
+    auto it = self->pinned_free_.find(bytes);
+    if (it != self->pinned_free_.end()) {
+      void* p = it->second;
+      self->pinned_free_.erase(it);
+      return p;
+    }
+  }
+  cudaSetDevice(self->device_);
+  void* p = nullptr;
+  if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;  // the Picture throws bad_alloc
+  }
+  std::lock_guard lk(self->mu_);
+  self->pinned_size_[p] = bytes;
+  return p;
+}
+
+void CudaBackend::pinned_free(void* p, void* ctx) {
+  auto* self = static_cast<CudaBackend*>(ctx);
+  std::lock_guard lk(self->mu_);
+  auto it = self->pinned_size_.find(p);
+  if (it == self->pinned_size_.end()) return;
+  self->pinned_free_.emplace(it->second, p);
+}
+
+std::unique_ptr<Extractor> CudaBackend::create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
+                                                    const PictureFormat& fmt) {
+  if (std::getenv("VMAFX_CUDA_DISABLE") && std::strstr(std::getenv("VMAFX_CUDA_DISABLE"), std::string(d.name).c_str()))
+    return nullptr;
+  epoch_.fetch_add(1, std::memory_order_acq_rel);
+  if (d.name == "motion") return make_motion_twin(*this, opts, fmt);
+  if (d.name == "vif") return make_vif_twin(*this, opts, fmt);
+  if (d.name == "adm") return make_adm_twin(*this, opts, fmt);
+  return nullptr;
+}
+
+}  // namespace cuda
+
+std::unique_ptr<Backend> make_cuda_backend(int gpu) { return std::make_unique<cuda::CudaBackend>(gpu); }
+
+std::vector<std::string> list_cuda_devices() {
+  std::vector<std::string> out;
+  const int n = cuda::device_count();
+  for (int i = 0; i < n; ++i) out.push_back("cuda " + std::to_string(i) + ": " + cuda::describe(i));
+  return out;
+}
+
+}  // namespace vmafx

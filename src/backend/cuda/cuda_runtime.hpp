@@ -1,0 +1,169 @@
+#pragma once
+// The CUDA backend's runtime: error translation, device and pinned buffers,
+// per-thread streams with a per-frame plane cache, and the Backend itself.
+// Host-only header (the twins' glue includes it; kernels do not).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/picture.hpp"
+
+namespace vmafx::cuda {
+
+// One line for a failed CUDA call: "cuda: <what>: <kind> (<cudaGetErrorString>)",
+// where <kind> names the class of failure (no device, out of device memory,
+// driver failure, ...). Exposed for tests.
+std::string error_message(cudaError_t e, std::string_view what);
+// Throws vmafx::Error(error_message(e, what)).
+[[noreturn]] void fail(cudaError_t e, std::string_view what);
+inline void check(cudaError_t e, std::string_view what) {
+  if (e != cudaSuccess) fail(e, what);
+}
+
+// Device memory that only grows: ensure() reallocates when a larger size is
+// asked for (the first frame), and is a no-op after that.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer();
+  void* ensure(std::size_t bytes);
+  void* get() const { return p_; }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// Page-locked host memory, same growth rule.
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer();
+  void* ensure(std::size_t bytes);
+  void* get() const { return p_; }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// Everything one engine thread uses on the device: its stream, its scratch
+// buffers (keyed by owner and slot, reused for the whole run) and the device
+// copies of the planes of the frame it is working on. Used by one thread only.
+class CudaBackend;
+
+class ThreadContext {
+ public:
+  ThreadContext(CudaBackend& backend, int device);
+  ~ThreadContext();
+  ThreadContext(const ThreadContext&) = delete;
+  ThreadContext& operator=(const ThreadContext&) = delete;
+
+  cudaStream_t stream() const { return stream_; }
+
+  // The device copy of plane `p` of `pic` for frame `index`: uploaded
+  // asynchronously on this thread's stream the first time a twin of this
+  // thread asks for it, then shared by the thread's other twins. The copy has
+  // the picture's row stride (bytes).
+  const void* plane(const Picture& pic, unsigned index, int p);
+
+  // Scratch memory of twin `owner`, slot `slot`; stable while the size is.
+  void* device(const void* owner, int slot, std::size_t bytes);
+  void* pinned(const void* owner, int slot, std::size_t bytes);
+
+  // Waits for this thread's stream; throws on an asynchronous failure.
+  void sync(std::string_view what);
+
+
+ private:
+  struct Entry {
+    const Picture* pic = nullptr;
+    unsigned index = 0;
+    int plane = 0;
+    std::uint64_t used = 0;
+    const void* ptr = nullptr;  // buf, or a published luma plane
+    std::uint64_t epoch = 0;
+    DeviceBuffer buf;
+  };
+  CudaBackend& backend_;
+  int device_;
+  cudaStream_t stream_ = nullptr;
+  Entry cache_[4];
+  std::uint64_t tick_ = 0;
+  std::map<std::pair<const void*, int>, DeviceBuffer> dev_;
+  std::map<std::pair<const void*, int>, PinnedBuffer> pin_;
+};
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(int device);
+  ~CudaBackend() override;
+
+  std::string_view name() const override { return "cuda"; }
+  std::string device_name() const override { return device_name_; }
+  std::unique_ptr<Extractor> create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
+                                         const PictureFormat& fmt) override;
+  const HostAllocator* host_allocator() const override { return &allocator_; }
+
+  int device() const { return device_; }
+  // Bumped whenever a twin is created (a new engine): (picture, frame index)
+  // identifies a frame's content only within one engine, so cached device
+  // copies of older epochs are never reused.
+  std::uint64_t epoch() const { return epoch_.load(std::memory_order_acquire); }
+
+  // Luma planes shared across threads: the motion twin (reading thread)
+  // uploads a frame's reference luma once, into a device mirror of that pool
+  // picture, and the worker thread that takes the frame claims it instead of
+  // uploading it again. A mirror is rewritten only when its picture carries a
+  // new frame, i.e. after every twin of the old frame has returned.
+  const void* publish_luma(const Picture& pic, unsigned index, cudaStream_t s);
+  // The published luma of (pic, index), once; makes `s` wait for its upload.
+  // nullptr when there is none.
+  const void* claim_luma(const Picture& pic, unsigned index, cudaStream_t s);
+  // Frees the published planes (their publisher, the motion twin, is going
+  // away with its engine, whose worker threads have stopped).
+  void drop_published();
+  // The calling thread's context (created on first use). Also makes this
+  // backend's device current on the calling thread.
+  ThreadContext& context();
+
+ private:
+  static void* pinned_alloc(std::size_t bytes, void* ctx);
+  static void pinned_free(void* p, void* ctx);
+
+  int device_;
+  std::atomic<std::uint64_t> epoch_{1};
+  std::string device_name_;
+  HostAllocator allocator_;
+  std::mutex mu_;
+  std::map<std::thread::id, std::unique_ptr<ThreadContext>> contexts_;
+  // Freed page-locked blocks by size, reused by the next picture pool
+  // (cudaHostAlloc is slow; pools come and go with engines).
+  std::multimap<std::size_t, void*> pinned_free_;
+  std::map<void*, std::size_t> pinned_size_;
+  struct Mirror {
+    DeviceBuffer buf;
+    cudaEvent_t ready = nullptr;
+    unsigned index = 0;
+    std::uint64_t epoch = 0;
+    bool claimable = false;
+  };
+  std::mutex mirror_mu_;
+  std::map<const Picture*, std::unique_ptr<Mirror>> mirrors_;
+};
+
+}  // namespace vmafx::cuda
