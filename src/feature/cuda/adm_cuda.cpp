@@ -1,0 +1,302 @@
+// CUDA twin of the integer ADM extractor. The device returns, per scale, the
+// integer sums of the denominator, numerator and AIM stages (after the CPU's
+// per-row rounding); the float/double steps that turn them into the scale's
+// num and den, and the scores, run here on the host with the CPU reference's
+// operations in its order (same compiler flags, same libm).
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "backend/cuda/cuda_runtime.hpp"
+#include "feature/adm.hpp"
+#include "feature/adm_tables.h"
+#include "feature/cuda/adm_cuda.hpp"
+#include "feature/cuda/twins.hpp"
+
+namespace vmafx::cuda {
+namespace {
+
+using adm::Region;
+
+constexpr double kPi = 3.14159265358979323846;
+
+// The CPU reference's helpers (feature/adm.cpp), same definitions.
+std::uint32_t to_u32(double x) {
+  const std::int64_t v = (x > -9223372036854775808.0 && x < 9223372036854775808.0)
+                             ? static_cast<std::int64_t>(x)
+                             : std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::uint32_t>(v);
+}
+std::int32_t ceil_log2(std::int64_t n) {
+  return static_cast<std::int32_t>(std::bit_width(static_cast<std::uint64_t>(n - 1)));
+}
+Region score_region(int w, int h) {
+  const int left = static_cast<int>(w * VMAFX_ADM_BORDER_FACTOR - 0.5);
+  const int top = static_cast<int>(h * VMAFX_ADM_BORDER_FACTOR - 0.5);
+  return {top, h - top, left, w - left};
+}
+Region filter_region(int w, int h) {
+  int left = static_cast<int>(w * VMAFX_ADM_BORDER_FACTOR - 0.5 - 1);
+  int top = static_cast<int>(h * VMAFX_ADM_BORDER_FACTOR - 0.5 - 1);
+  int right = w - left + 2;
+  int bottom = h - top + 2;
+  if (left < 0) left = 0;
+  if (right > w) right = w;
+  if (top < 0) top = 0;
+  if (bottom > h) bottom = h;
+  return {top, bottom, left, right};
+}
+const float kCos1DegSq = static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
+
+// Integer constants of one scale's stages, as the CPU's den/cm functions form them.
+adm::StageParams stage_params(int scale, int w, int h, int stride, const vmafx::adm::Params& prm,
+                              const vmafx::adm::Factors& fac) {
+  adm::StageParams p{};
+  p.w = w;
+  p.h = h;
+  p.stride = stride;
+  p.filter = filter_region(w, h);
+  p.score = score_region(w, h);
+  p.egl = prm.enhn_gain_limit;
+  p.cos1_sq = kCos1DegSq;
+  p.aim = !prm.skip_aim;
+  const Region& g = p.score;
+  if (scale == 0) {
+    for (int t = 0; t < 3; ++t) p.rf[t] = fac.s0_rfactor[t];
+    std::int32_t shift_accum =
+        ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) - VMAFX_ADM_S0_DEN_AREA_BIAS;
+    shift_accum = shift_accum > 0 ? shift_accum : 0;
+    p.den_shift = shift_accum;
+    p.den_add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
+    for (int t = 0; t < 3; ++t) {
+      const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
+      p.cm_shift[t] = static_cast<int>(shift_cub);
+      p.cm_add[t] = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
+    }
+  } else {
+    for (int t = 0; t < 3; ++t) p.rf[t] = fac.s123_rfactor[scale - 1][t];
+    const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
+    p.den_sq_shift = static_cast<int>(sq_shift);
+    p.den_sq_add = std::uint64_t{1} << sq_shift;
+    const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
+    p.den_cub_shift = static_cast<int>(shift_cub);
+    p.den_cub_add = static_cast<long long>(std::uint64_t{to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)))});
+    const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
+    p.den_shift = static_cast<int>(shift_accum);
+    p.den_add = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
+    const std::uint32_t cm_cub = static_cast<std::uint32_t>(ceil_log2(w));
+    for (int t = 0; t < 3; ++t) {
+      p.cm_shift[t] = static_cast<int>(cm_cub);
+      p.cm_add[t] = to_u32(std::pow(2.0, static_cast<double>(cm_cub - 1u)));
+    }
+  }
+  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
+  p.row_shift = static_cast<int>(shift_rows);
+  p.row_add = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+  return p;
+}
+
+// The float tails of den_s0 / den_s123 / cm_s0 / cm_s123 (feature/adm.cpp).
+float den_float(int scale, const adm::StageParams& p, const unsigned long long acc[3], const float rf[3],
+                double noise_weight) {
+  const Region& g = p.score;
+  double shift_csf;
+  if (scale == 0) {
+    shift_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - p.den_shift));
+  } else {
+    const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) -
+                            static_cast<std::uint32_t>(p.den_shift) - static_cast<std::uint32_t>(p.den_cub_shift);
+    shift_csf = std::pow(2.0, static_cast<double>(e));
+  }
+  const float third = 1.0f / 3.0f;
+  const float powf_add = ::powf(
+      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
+  float den[3];
+  for (int t = 0; t < 3; ++t) {
+    const double csf = (static_cast<double>(acc[t]) / shift_csf) * std::pow(static_cast<double>(rf[t]), 3.0);
+    den[t] = ::powf(static_cast<float>(csf), third) + powf_add;
+  }
+  return den[0] + den[1] + den[2];
+}
+
+float cm_float(int scale, const adm::StageParams& p, const long long acc[3], double noise_weight) {
+  const Region& g = p.score;
+  const float third = 1.0f / 3.0f;
+  const float noise = ::powf(
+      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
+  float num[3];
+  const std::uint32_t shift_rows = static_cast<std::uint32_t>(p.row_shift);
+  if (scale == 0) {
+    for (int t = 0; t < 3; ++t) {
+      const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s0_num_exp[t]) -
+                              static_cast<std::uint32_t>(p.cm_shift[t]) - shift_rows;
+      const float f = static_cast<float>(static_cast<double>(acc[t]) / std::pow(2.0, static_cast<double>(e)));
+      num[t] = ::powf(f, third) + noise;
+    }
+  } else {
+    const std::uint32_t shift_cub = static_cast<std::uint32_t>(p.cm_shift[0]);
+    const float final_shift = static_cast<float>(std::pow(
+        2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
+                                 shift_rows)));
+    for (int t = 0; t < 3; ++t) {
+      const float f = static_cast<float>(acc[t]) / final_shift;
+      num[t] = ::powf(f, third) + noise;
+    }
+  }
+  return num[0] + num[1] + num[2];
+}
+
+class AdmTwin final : public Extractor {
+ public:
+  AdmTwin(CudaBackend& b, const vmafx::adm::Params& p, bool debug, const PictureFormat& f)
+      : b_(b), p_(p), f_(vmafx::adm::csf_factors(p)), debug_(debug), w_(f.width), h_(f.height), bpc_(f.bpc) {}
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    ThreadContext& ctx = b_.context();
+    cudaStream_t s = ctx.stream();
+    const void* r = ctx.plane(ref, index, 0);
+    const void* d = ctx.plane(dis, index, 0);
+    const int w0 = (w_ + 1) / 2, h0 = (h_ + 1) / 2;
+    const int w1 = (w0 + 1) / 2, h1 = (h0 + 1) / 2;
+    const std::size_t p0 = std::size_t(w0) * h0, p1 = std::size_t(w1) * h1;
+    auto* b16 = static_cast<std::int16_t*>(ctx.device(this, 0, 20 * p0 * sizeof(std::int16_t)));
+    auto* b32 = static_cast<std::int32_t*>(ctx.device(this, 1, 26 * p1 * sizeof(std::int32_t)));
+    auto* acc = static_cast<long long*>(ctx.device(this, 2, 36 * sizeof(long long)));
+    auto* host = static_cast<long long*>(ctx.pinned(this, 0, 36 * sizeof(long long)));
+    check(cudaMemsetAsync(acc, 0, 36 * sizeof(long long), s), "adm: memset");
+
+    adm::Bands<std::int16_t> ref16{{b16, b16 + p0, b16 + 2 * p0, b16 + 3 * p0}};
+    adm::Bands<std::int16_t> dis16{{b16 + 4 * p0, b16 + 5 * p0, b16 + 6 * p0, b16 + 7 * p0}};
+    std::int16_t* work16 = b16 + 8 * p0;
+    // Scales 1..3: ref and dis bands, approximation bands alternating between
+    // two pairs (the input of the next scale), work planes.
+    std::int32_t* q = b32;
+    adm::Bands<std::int32_t> ref32{{q, q + p1, q + 2 * p1, q + 3 * p1}};
+    adm::Bands<std::int32_t> dis32{{q + 4 * p1, q + 5 * p1, q + 6 * p1, q + 7 * p1}};
+    std::int32_t* ref_a_alt = q + 8 * p1;
+    std::int32_t* dis_a_alt = q + 9 * p1;
+    std::int32_t* work32 = q + 10 * p1;  // 12 planes, up to 22 * p1
+
+    const int bps = bpc_ > 8 ? 2 : 1;
+    adm::StageParams sp[4];
+    int w = w_, h = h_;
+    for (int scale = 0; scale < 4; ++scale) {
+      if (scale == 0) {
+        adm::dwt0(r, ref.stride(0) / bps, w, h, bpc_, p_.skip_scale0, ref16, w0, s);
+        adm::dwt0(d, dis.stride(0) / bps, w, h, bpc_, p_.skip_scale0, dis16, w0, s);
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+        sp[0] = stage_params(0, w, h, w0, p_, f_);
+        if (!p_.skip_scale0) adm::stage0(ref16, dis16, work16, sp[0], acc, s);
+      } else {
+        adm::Bands<std::int32_t> ro = ref32, dout = dis32;
+        if (scale >= 2) {
+          ro.b[0] = ref_a_alt;
+          dout.b[0] = dis_a_alt;
+        }
+        if (scale == 1) {
+          adm::dwt123(ref16.b[0], w0, w, h, scale, ro, w1, s);
+          adm::dwt123(dis16.b[0], w0, w, h, scale, dout, w1, s);
+        } else {
+          adm::dwt123(ref32.b[0], w1, w, h, scale, ro, w1, s);
+          adm::dwt123(dis32.b[0], w1, w, h, scale, dout, w1, s);
+          std::swap(ref_a_alt, ref32.b[0]);
+          std::swap(dis_a_alt, dis32.b[0]);
+        }
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+        sp[scale] = stage_params(scale, w, h, w1, p_, f_);
+        adm::stage123(ref32, dis32, work32, sp[scale], acc + 9 * scale, s);
+      }
+    }
+    check(cudaGetLastError(), "adm: kernel launch");
+    check(cudaMemcpyAsync(host, acc, 36 * sizeof(long long), cudaMemcpyDeviceToHost, s), "adm: readback");
+    ctx.sync("adm");
+
+    // As compute_impl's per-scale loop and tail.
+    const double numden_limit = 1e-10 * (w_ * h_) / (1920.0 * 1080.0);
+    vmafx::adm::Scores o;
+    double num = 0, den = 0, aim_num = 0;
+    for (int scale = 0; scale < 4; ++scale) {
+      float num_scale = 0.0f, den_scale = 0.0f, aim_scale = 0.0f;
+      const long long* a = host + 9 * scale;
+      if (scale == 0 && p_.skip_scale0) {
+        den_scale = 1e-10f;
+      } else {
+        unsigned long long dacc[3];
+        for (int t = 0; t < 3; ++t) dacc[t] = static_cast<unsigned long long>(a[t]);
+        den_scale = den_float(scale, sp[scale], dacc, f_.rfactor[scale], p_.noise_weight);
+        num_scale = cm_float(scale, sp[scale], a + 3, p_.noise_weight);
+        if (!p_.skip_aim) aim_scale = cm_float(scale, sp[scale], a + 6, 0.0);
+      }
+      num += num_scale;
+      den += den_scale;
+      aim_num += aim_scale;
+      o.num_scale[scale] = num_scale;
+      o.den_scale[scale] = den_scale;
+    }
+    num = num < numden_limit ? 0 : num;
+    den = den < numden_limit ? 0 : den;
+    if (den == 0.0) {
+      o.adm2 = 1.0f;
+      o.aim = 0.0;
+    } else {
+      o.aim = aim_num / den;
+      o.adm2 = num / den;
+    }
+    o.num = num;
+    o.den = den;
+    const double adm3 = o.adm2 * p_.dlm_weight + (1 - o.aim) * (1 - p_.dlm_weight);
+    o.adm3 = adm3 > p_.min_val ? adm3 : p_.min_val;
+
+    // As AdmExtractor::extract.
+    out.put("VMAF_integer_feature_adm2_score", index, o.adm2);
+    out.put("VMAF_integer_feature_aim_score", index, o.aim);
+    out.put("VMAF_integer_feature_adm3_score", index, o.adm3);
+    out.put("integer_adm_scale0", index, o.num_scale[0] / o.den_scale[0]);
+    out.put("integer_adm_scale1", index, o.num_scale[1] / o.den_scale[1]);
+    out.put("integer_adm_scale2", index, o.num_scale[2] / o.den_scale[2]);
+    out.put("integer_adm_scale3", index, o.num_scale[3] / o.den_scale[3]);
+    if (!debug_) return;
+    out.put("integer_adm", index, o.adm2);
+    out.put("integer_adm_num", index, o.num);
+    out.put("integer_adm_den", index, o.den);
+    static constexpr std::string_view kNum[4] = {"integer_adm_num_scale0", "integer_adm_num_scale1",
+                                                 "integer_adm_num_scale2", "integer_adm_num_scale3"};
+    static constexpr std::string_view kDen[4] = {"integer_adm_den_scale0", "integer_adm_den_scale1",
+                                                 "integer_adm_den_scale2", "integer_adm_den_scale3"};
+    for (int k = 0; k < 4; ++k) {
+      out.put(kNum[k], index, o.num_scale[k]);
+      out.put(kDen[k], index, o.den_scale[k]);
+    }
+  }
+
+ private:
+  CudaBackend& b_;
+  vmafx::adm::Params p_;
+  vmafx::adm::Factors f_;
+  bool debug_;
+  int w_, h_, bpc_;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_adm_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f) {
+  (void)kAdmExtractor.create(o, f);  // the CPU's format and option checks and errors
+  vmafx::adm::Params p;
+  p.enhn_gain_limit = o.get_double("adm_enhn_gain_limit");
+  p.norm_view_dist = o.get_double("adm_norm_view_dist");
+  p.ref_display_height = o.get_int("adm_ref_display_height");
+  p.csf_mode = o.get_int("adm_csf_mode");
+  p.csf_scale = o.get_double("adm_csf_scale");
+  p.csf_diag_scale = o.get_double("adm_csf_diag_scale");
+  p.noise_weight = o.get_double("adm_noise_weight");
+  p.dlm_weight = o.get_double("adm_dlm_weight");
+  p.min_val = o.get_double("adm_min_val");
+  p.skip_aim = o.get_bool("adm_skip_aim");
+  p.skip_scale0 = o.get_bool("adm_skip_scale0");
+  return std::make_unique<AdmTwin>(b, p, o.get_bool("debug"), f);
+}
+
+}  // namespace vmafx::cuda

@@ -1,0 +1,293 @@
+// Integer VIF on the device. Every step is integer arithmetic except the
+// log-branch gain terms, which are the CPU's double operations in the same
+// order (IEEE division, no contraction: --fmad=false); the per-pixel shares
+// are integers and their sums are order-independent, so the accumulators equal
+// the CPU's. The log2 table is the CPU's (feature/vif_tables.h).
+#include <climits>
+
+#include "feature/cuda/vif_cuda.hpp"
+
+#define VMAFX_VIF_CONST static __device__ const
+#include "feature/vif_tables.h"
+
+namespace vmafx::cuda::vif {
+namespace {
+
+constexpr int TX = 32;  // outputs per tile, x
+constexpr int TY = 8;   // outputs per tile, y
+constexpr int kThreads = TX * TY;
+constexpr std::int32_t kSigmaNsq = 65536 << 1;
+
+struct Params {
+  int w, h;
+  long long stride;  // samples
+  unsigned mu_round;
+  int mu_shift;
+  unsigned long long sq_round;
+  int sq_shift;
+  double gain_limit;
+  unsigned short c[VMAFX_VIF_MAX_TAPS];
+};
+
+// Mirror without repeating the edge; the filters never reach past one
+// reflection (every scale is at least 2x its filter's half width). Positions
+// past that belong to outputs outside the picture and are only clamped.
+__device__ __forceinline__ int mirror(int i, int n) {
+  if (i < 0) i = -i;
+  if (i >= n) i = 2 * (n - 1) - i;
+  return i < 0 ? 0 : (i >= n ? n - 1 : i);
+}
+
+__device__ __forceinline__ std::int32_t log2_q11(unsigned long long v) {
+  const int k = (64 - __clzll((long long)v)) - 16;
+  return std::int32_t(vmafx_vif_log2_table[(v >> k) - VMAFX_VIF_LOG2_BASE]) + 2048 * k;
+}
+
+__device__ __forceinline__ std::int32_t trunc_to_int32(double x) {
+  if (x > -2147483649.0 && x < 2147483648.0) return std::int32_t(x);
+  return INT_MIN;
+}
+
+struct Acc {
+  long long num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+};
+
+// One pixel's share, operation for operation as vif::accumulate / gain_terms.
+__device__ __forceinline__ void accumulate(Acc& a, std::int32_t s1, std::int32_t s2, std::int32_t s12,
+                                           double gain_limit) {
+  if (s2 < 0) s2 = 0;
+  if (s1 >= kSigmaNsq) {
+    a.den_log += log2_q11(std::uint32_t(kSigmaNsq) + std::uint32_t(s1)) - 2048 * 17;
+    if (s12 > 0 && s2 > 0) {
+      const double eps = 65536 * 1.0e-10;
+      double g = double(s12) / (double(s1) + eps);
+      std::int32_t sv_sq = trunc_to_int32(double(s2) - g * double(s12));
+      if (sv_sq < 0) sv_sq = 0;
+      g = g < gain_limit ? g : gain_limit;
+      const std::uint32_t noise = std::uint32_t(sv_sq) + std::uint32_t(kSigmaNsq);
+      const long long total = (long long)(g * g * double(s1)) + noise;
+      a.num_log += log2_q11((unsigned long long)total) - log2_q11(noise);
+    }
+  } else {
+    a.num_non_log += s2;
+    a.den_non_log++;
+  }
+}
+
+__device__ __forceinline__ long long block_sum(long long v, long long* sh) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  __syncthreads();
+  if (lane == 0) sh[warp] = v;
+  __syncthreads();
+  long long t = 0;
+  if (threadIdx.x == 0)
+    for (int k = 0; k < kThreads / 32; ++k) t += sh[k];
+  return t;
+}
+
+// Statistic of one scale: a TX x TY tile of outputs per block.
+template <class T, int TAPS>
+__global__ void __launch_bounds__(kThreads) stat_kernel(const T* __restrict__ ref, const T* __restrict__ dis,
+                                                        Params p, long long* __restrict__ acc) {
+  constexpr int H = TAPS / 2;
+  constexpr int IW = TX + 2 * H, IH = TY + 2 * H;
+  __shared__ std::uint32_t sr[IH][IW], sd[IH][IW];
+  __shared__ std::uint32_t vm1[TY][IW], vm2[TY][IW], vxx[TY][IW], vyy[TY][IW], vxy[TY][IW];
+  __shared__ long long red[kThreads / 32];
+  const int tid = threadIdx.x;
+  const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
+
+  for (int q = tid; q < IH * IW; q += kThreads) {
+    const int r = q / IW, c = q % IW;
+    const long long off = (long long)mirror(y0 - H + r, p.h) * p.stride + mirror(x0 - H + c, p.w);
+    sr[r][c] = ref[off];
+    sd[r][c] = dis[off];
+  }
+  __syncthreads();
+
+  for (int q = tid; q < TY * IW; q += kThreads) {
+    const int r = q / IW, c = q % IW;
+    std::uint32_t mu1 = 0, mu2 = 0;
+    unsigned long long xx = 0, yy = 0, xy = 0;
+#pragma unroll
+    for (int k = 0; k < TAPS; ++k) {
+      const std::uint32_t a = sr[r + k][c], b = sd[r + k][c];
+      const std::uint32_t ca = p.c[k] * a, cb = p.c[k] * b;
+      mu1 += ca;
+      mu2 += cb;
+      xx += (unsigned long long)ca * a;
+      yy += (unsigned long long)cb * b;
+      xy += (unsigned long long)ca * b;
+    }
+    vm1[r][c] = std::uint16_t((mu1 + p.mu_round) >> p.mu_shift);
+    vm2[r][c] = std::uint16_t((mu2 + p.mu_round) >> p.mu_shift);
+    vxx[r][c] = std::uint32_t((xx + p.sq_round) >> p.sq_shift);
+    vyy[r][c] = std::uint32_t((yy + p.sq_round) >> p.sq_shift);
+    vxy[r][c] = std::uint32_t((xy + p.sq_round) >> p.sq_shift);
+  }
+  __syncthreads();
+
+  Acc a;
+  const int tx = tid % TX, ty = tid / TX;
+  if (x0 + tx < p.w && y0 + ty < p.h) {
+    std::uint32_t mu1 = 0, mu2 = 0;
+    unsigned long long xx = 0, yy = 0, xy = 0;
+#pragma unroll
+    for (int k = 0; k < TAPS; ++k) {
+      const std::uint32_t ck = p.c[k];
+      mu1 += ck * vm1[ty][tx + k];
+      mu2 += ck * vm2[ty][tx + k];
+      xx += (unsigned long long)ck * vxx[ty][tx + k];
+      yy += (unsigned long long)ck * vyy[ty][tx + k];
+      xy += (unsigned long long)ck * vxy[ty][tx + k];
+    }
+    const auto sq = [](std::uint32_t u, std::uint32_t v) {
+      return std::uint32_t(((unsigned long long)u * v + 0x80000000ull) >> 32);
+    };
+    const std::uint32_t xx_f = std::uint32_t((xx + 32768) >> 16);
+    const std::uint32_t yy_f = std::uint32_t((yy + 32768) >> 16);
+    const std::uint32_t xy_f = std::uint32_t((xy + 32768) >> 16);
+    accumulate(a, std::int32_t(xx_f - sq(mu1, mu1)), std::int32_t(yy_f - sq(mu2, mu2)),
+               std::int32_t(xy_f - sq(mu1, mu2)), p.gain_limit);
+  }
+  const long long s0 = block_sum(a.num_log, red);
+  const long long s1 = block_sum(a.den_log, red);
+  const long long s2 = block_sum(a.num_non_log, red);
+  const long long s3 = block_sum(a.den_non_log, red);
+  if (tid == 0) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 0), (unsigned long long)s0);
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 1), (unsigned long long)s1);
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 2), (unsigned long long)s2);
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 3), (unsigned long long)s3);
+  }
+}
+
+// Low-pass with the next scale's filter and keep even rows and columns: a
+// TX x TY tile of the (w/2) x (h/2) output per block.
+template <class T, int TAPS>
+__global__ void __launch_bounds__(kThreads) subsample_kernel(const T* __restrict__ ref, const T* __restrict__ dis,
+                                                             Params p, std::uint16_t* __restrict__ out_ref,
+                                                             std::uint16_t* __restrict__ out_dis) {
+  constexpr int H = TAPS / 2;
+  constexpr int IW = 2 * TX + 2 * H, IH = 2 * TY + 2 * H;
+  __shared__ std::uint32_t sr[IH][IW], sd[IH][IW];
+  __shared__ std::uint32_t vr[TY][IW], vd[TY][IW];
+  const int tid = threadIdx.x;
+  const int ox0 = blockIdx.x * TX, oy0 = blockIdx.y * TY;
+  const int ow = p.w / 2, oh = p.h / 2;
+
+  for (int q = tid; q < IH * IW; q += kThreads) {
+    const int r = q / IW, c = q % IW;
+    const long long off = (long long)mirror(2 * oy0 - H + r, p.h) * p.stride + mirror(2 * ox0 - H + c, p.w);
+    sr[r][c] = ref[off];
+    sd[r][c] = dis[off];
+  }
+  __syncthreads();
+  for (int q = tid; q < TY * IW; q += kThreads) {
+    const int r = q / IW, c = q % IW;
+    std::uint32_t a = 0, b = 0;
+#pragma unroll
+    for (int k = 0; k < TAPS; ++k) {
+      a += p.c[k] * sr[2 * r + k][c];
+      b += p.c[k] * sd[2 * r + k][c];
+    }
+    vr[r][c] = std::uint16_t((a + p.mu_round) >> p.mu_shift);
+    vd[r][c] = std::uint16_t((b + p.mu_round) >> p.mu_shift);
+  }
+  __syncthreads();
+  const int tx = tid % TX, ty = tid / TX;
+  const int ox = ox0 + tx, oy = oy0 + ty;
+  if (ox < ow && oy < oh) {
+    std::uint32_t a = 0, b = 0;
+#pragma unroll
+    for (int k = 0; k < TAPS; ++k) {
+      a += p.c[k] * vr[ty][2 * tx + k];
+      b += p.c[k] * vd[ty][2 * tx + k];
+    }
+    out_ref[(long long)oy * ow + ox] = std::uint16_t((a + 32768) >> 16);
+    out_dis[(long long)oy * ow + ox] = std::uint16_t((b + 32768) >> 16);
+  }
+}
+
+Params params(int scale_filter, int shift_scale, int bpc, int w, int h, long long stride, double gain_limit,
+              const std::uint16_t (*filters)[17]) {
+  Params p{};
+  p.w = w;
+  p.h = h;
+  p.stride = stride;
+  if (shift_scale == 0) {
+    const int sq = 2 * (bpc - 8);
+    p.mu_round = 1u << (bpc - 1);
+    p.mu_shift = bpc;
+    p.sq_round = sq ? 1ull << (sq - 1) : 0;
+    p.sq_shift = sq;
+  } else {
+    p.mu_round = 32768u;
+    p.mu_shift = 16;
+    p.sq_round = 32768u;
+    p.sq_shift = 16;
+  }
+  p.gain_limit = gain_limit;
+  for (int k = 0; k < VMAFX_VIF_MAX_TAPS; ++k) p.c[k] = filters[scale_filter][k];
+  return p;
+}
+
+template <class T>
+void stat(const T* r, const T* d, const Params& p, int scale, long long* acc, cudaStream_t s) {
+  const dim3 grid((p.w + TX - 1) / TX, (p.h + TY - 1) / TY);
+  switch (scale) {
+    case 0: stat_kernel<T, 17><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
+    case 1: stat_kernel<T, 9><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
+    case 2: stat_kernel<T, 5><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
+    default: stat_kernel<T, 3><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
+  }
+}
+
+template <class T>
+void subsample(const T* r, const T* d, const Params& p, int from, std::uint16_t* o_r, std::uint16_t* o_d,
+               cudaStream_t s) {
+  const dim3 grid((p.w / 2 + TX - 1) / TX, (p.h / 2 + TY - 1) / TY);
+  switch (from) {
+    case 0: subsample_kernel<T, 9><<<grid, kThreads, 0, s>>>(r, d, p, o_r, o_d); break;
+    case 1: subsample_kernel<T, 5><<<grid, kThreads, 0, s>>>(r, d, p, o_r, o_d); break;
+    default: subsample_kernel<T, 3><<<grid, kThreads, 0, s>>>(r, d, p, o_r, o_d); break;
+  }
+}
+
+template <class T>
+void run(const T* ref, const T* dis, std::ptrdiff_t stride, int w, int h, int bpc, double limit, bool skip0,
+         const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc, cudaStream_t s) {
+  if (!skip0) stat<T>(ref, dis, params(0, 0, bpc, w, h, stride, limit, filters), 0, acc, s);
+  // Level buffers: two pairs of (ref, dis) planes of (w/2)(h/2) samples.
+  const std::size_t n1 = std::size_t(w / 2) * std::size_t(h / 2);
+  std::uint16_t* lv[2][2] = {{levels, levels + n1}, {levels + 2 * n1, levels + 3 * n1}};
+  subsample<T>(ref, dis, params(1, 0, bpc, w, h, stride, limit, filters), 0, lv[0][0], lv[0][1], s);
+  for (int scale = 1; scale < 4; ++scale) {
+    const int sw = w >> scale, sh = h >> scale;
+    std::uint16_t* const* cur = lv[(scale - 1) & 1];
+    stat<std::uint16_t>(cur[0], cur[1], params(scale, scale, bpc, sw, sh, sw, limit, filters), scale, acc + 4 * scale,
+                        s);
+    if (scale < 3) {
+      std::uint16_t* const* next = lv[scale & 1];
+      subsample<std::uint16_t>(cur[0], cur[1], params(scale + 1, scale, bpc, sw, sh, sw, limit, filters), scale,
+                               next[0], next[1], s);
+    }
+  }
+}
+
+}  // namespace
+
+void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double gain_limit,
+            bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc,
+            cudaStream_t s) {
+  if (bpc == 8)
+    run(static_cast<const std::uint8_t*>(ref), static_cast<const std::uint8_t*>(dis), stride, w, h, bpc, gain_limit,
+        skip_scale0, filters, levels, acc, s);
+  else
+    run(static_cast<const std::uint16_t*>(ref), static_cast<const std::uint16_t*>(dis), stride, w, h, bpc,
+        gain_limit, skip_scale0, filters, levels, acc, s);
+}
+
+}  // namespace vmafx::cuda::vif

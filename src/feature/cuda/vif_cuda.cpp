@@ -1,0 +1,90 @@
+// CUDA twin of the integer VIF extractor: the device computes each scale's
+// four int64 accumulators; vif::finish (the CPU's) turns them into num/den and
+// the outputs are written exactly as VifExtractor writes them.
+#include <array>
+
+#include "backend/cuda/cuda_runtime.hpp"
+#include "feature/cuda/twins.hpp"
+#include "feature/cuda/vif_cuda.hpp"
+#include "feature/vif.hpp"
+#include "feature/vif_tables.h"
+
+namespace vmafx::cuda {
+namespace {
+
+class VifTwin final : public Extractor {
+ public:
+  VifTwin(CudaBackend& b, double gain_limit, bool debug, bool skip_scale0, const PictureFormat& f)
+      : b_(b), gain_limit_(gain_limit), debug_(debug), skip_scale0_(skip_scale0), w_(f.width), h_(f.height),
+        bpc_(f.bpc) {}
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    ThreadContext& ctx = b_.context();
+    const void* r = ctx.plane(ref, index, 0);
+    const void* d = ctx.plane(dis, index, 0);
+    const std::size_t n1 = std::size_t(w_ / 2) * std::size_t(h_ / 2);
+    auto* levels = static_cast<std::uint16_t*>(ctx.device(this, 0, 4 * n1 * sizeof(std::uint16_t)));
+    auto* acc = static_cast<long long*>(ctx.device(this, 1, 16 * sizeof(long long)));
+    auto* host = static_cast<long long*>(ctx.pinned(this, 0, 16 * sizeof(long long)));
+    check(cudaMemsetAsync(acc, 0, 16 * sizeof(long long), ctx.stream()), "vif: memset");
+    const int bps = bpc_ > 8 ? 2 : 1;
+    cuda::vif::launch(r, d, ref.stride(0) / bps, w_, h_, bpc_, gain_limit_, skip_scale0_, vmafx_vif_filter, levels,
+                      acc, ctx.stream());
+    check(cudaGetLastError(), "vif: kernel launch");
+    check(cudaMemcpyAsync(host, acc, 16 * sizeof(long long), cudaMemcpyDeviceToHost, ctx.stream()),
+          "vif: readback");
+    ctx.sync("vif");
+
+    std::array<vmafx::vif::ScaleResult, 4> s{};
+    for (int k = 0; k < 4; ++k) {
+      if (k == 0 && skip_scale0_) continue;
+      vmafx::vif::Accum a;
+      a.num_log = host[4 * k + 0];
+      a.den_log = host[4 * k + 1];
+      a.num_non_log = host[4 * k + 2];
+      a.den_non_log = host[4 * k + 3];
+      s[k] = vmafx::vif::finish(a);
+    }
+    // From here on, as VifExtractor::extract.
+    out.put("VMAF_integer_feature_vif_scale0_score", index, skip_scale0_ ? 0.0 : double(s[0].num / s[0].den));
+    out.put("VMAF_integer_feature_vif_scale1_score", index, double(s[1].num / s[1].den));
+    out.put("VMAF_integer_feature_vif_scale2_score", index, double(s[2].num / s[2].den));
+    out.put("VMAF_integer_feature_vif_scale3_score", index, double(s[3].num / s[3].den));
+    if (!debug_) return;
+    double num, den;
+    if (skip_scale0_) {
+      num = double(s[1].num) + double(s[2].num) + double(s[3].num);
+      den = double(s[1].den) + double(s[2].den) + double(s[3].den);
+    } else {
+      num = double(s[0].num) + double(s[1].num) + double(s[2].num) + double(s[3].num);
+      den = double(s[0].den) + double(s[1].den) + double(s[2].den) + double(s[3].den);
+    }
+    out.put("integer_vif", index, den == 0.0 ? 1.0 : num / den);
+    out.put("integer_vif_num", index, num);
+    out.put("integer_vif_den", index, den);
+    out.put("integer_vif_num_scale0", index, skip_scale0_ ? 0.0 : double(s[0].num));
+    out.put("integer_vif_den_scale0", index, skip_scale0_ ? -1.0 : double(s[0].den));
+    out.put("integer_vif_num_scale1", index, double(s[1].num));
+    out.put("integer_vif_den_scale1", index, double(s[1].den));
+    out.put("integer_vif_num_scale2", index, double(s[2].num));
+    out.put("integer_vif_den_scale2", index, double(s[2].den));
+    out.put("integer_vif_num_scale3", index, double(s[3].num));
+    out.put("integer_vif_den_scale3", index, double(s[3].den));
+  }
+
+ private:
+  CudaBackend& b_;
+  double gain_limit_;
+  bool debug_, skip_scale0_;
+  int w_, h_, bpc_;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_vif_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f) {
+  (void)kVifExtractor.create(o, f);  // the CPU's format checks and errors
+  return std::make_unique<VifTwin>(b, o.get_double("vif_enhn_gain_limit"), o.get_bool("debug"),
+                                   o.get_bool("vif_skip_scale0"), f);
+}
+
+}  // namespace vmafx::cuda

@@ -1,0 +1,19 @@
+#pragma once
+// Device side of the integer VIF twin (vif.cu).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace vmafx::cuda::vif {
+
+// The four scales of one luma pair. Writes, per scale s, libvmaf's four int64
+// accumulators (num_log, den_log, num_non_log, den_non_log) to acc[4 s ..],
+// which must be zero on entry. `filters` are the host's vmafx_vif_filter rows.
+// `levels` holds the decimated pictures: 2 * (w/2) * (h/2) * 2 uint16 values.
+// Asynchronous on `s`.
+void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double gain_limit,
+            bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc,
+            cudaStream_t s);
+
+}  // namespace vmafx::cuda::vif
