@@ -172,6 +172,8 @@ struct Param {
   Config config;
 };
 
+void PrintTo(const Param& p, std::ostream* os) { *os << p.backend << " " << p.config.label(); }
+
 class Twin : public ::testing::TestWithParam<Param> {};
 
 TEST_P(Twin, EqualsCpuOnEveryInput) {

@@ -117,13 +117,13 @@ TEST_F(CliErrors, TruncatedY4mHeader) {
 TEST_F(CliErrors, TruncatedFrame) {
   std::string ok = y4m("a.y4m", 16, 16, 2);
   std::string bad = y4m("b.y4m", 16, 16, 2, "C420jpeg", 1, 10);
-  expect_error({"-r", ok, "-d", bad}, bad + ": frame 1: truncated frame data");
+  expect_error({"-r", ok, "-d", bad, "-n", "--feature", "psnr"}, bad + ": frame 1: truncated frame data");
 }
 
 TEST_F(CliErrors, MissingFrameMarker) {
   std::string ok = y4m("a.y4m", 16, 16, 1);
   std::string bad = write("b.y4m", "YUV4MPEG2 W16 H16 C420\nFRAMX\n");
-  expect_error({"-r", ok, "-d", bad}, bad + ": frame 0: missing FRAME marker");
+  expect_error({"-r", ok, "-d", bad, "-n", "--feature", "psnr"}, bad + ": frame 0: missing FRAME marker");
 }
 
 TEST_F(CliErrors, SizeMismatch) {
@@ -142,7 +142,12 @@ TEST_F(CliErrors, SampleOutOfRange) {
   std::string a = y4m("a.y4m", 16, 16, 1, "C420p10", 2);
   std::string data = "YUV4MPEG2 W16 H16 C420p10\nFRAME\n" + std::string(2 * (256 + 128), '\xff');
   std::string b = write("b.y4m", data);
-  expect_error({"-r", a, "-d", b}, b + ": frame 0: sample value 65535 exceeds 10-bit range");
+  expect_error({"-r", a, "-d", b, "-n", "--feature", "psnr"}, b + ": frame 0: sample value 65535 exceeds 10-bit range");
+}
+
+TEST_F(CliErrors, FrameTooSmallForExtractor) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a}, "adm: frame size 16x16 is too small");
 }
 
 TEST_F(CliErrors, FrameCountMismatch) {

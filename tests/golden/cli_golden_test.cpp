@@ -60,6 +60,8 @@ std::vector<OracleRun> all_runs() {
   return out;
 }
 
+void PrintTo(const OracleRun& r, std::ostream* os) { *os << r.pair << "." << r.run; }
+
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
 class CliGolden : public ::testing::TestWithParam<OracleRun> {};
