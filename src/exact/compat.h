@@ -1,7 +1,8 @@
 /* Selects the qualifier and integer-type shim of the compiler that reads this
  * file. Everything under src/exact/ is written in the common subset of C++20,
  * CUDA C++ and OpenCL C 1.2: no templates, no references, no fp64 type, no
- * 64-bit mul_hi. The OpenCL program is built from these very files. */
+ * 64-bit high-half multiply builtin. The OpenCL program is built from these
+ * very files. */
 #ifndef VMAFX_EXACT_COMPAT_H
 #define VMAFX_EXACT_COMPAT_H
 

@@ -1,5 +1,5 @@
 /* Unsigned 128-bit integers as two 64-bit halves. Products are formed from
- * 32-bit limbs, so no compiler's 64-bit mul_hi (or a 128-bit type) is used. */
+ * 32-bit limbs: no 64-bit high-half multiply builtin and no 128-bit type. */
 #ifndef VMAFX_EXACT_INT128_H
 #define VMAFX_EXACT_INT128_H
 

@@ -205,6 +205,7 @@ TEST(OpenClExact, ProgramSourceIsFp64Free)
     ASSERT_FALSE(src.empty()) << err;
     EXPECT_EQ(src.find("double"), std::string::npos);
     EXPECT_EQ(src.find("cl_khr_fp64"), std::string::npos);
+    EXPECT_EQ(src.find("mul_hi"), std::string::npos); // 64-bit products come from 32-bit limbs
     EXPECT_NE(src.find("#pragma OPENCL FP_CONTRACT OFF"), std::string::npos);
     // the shared headers themselves were inlined
     for (const char* h : {"softfp64.h", "int128.h", "ssim_term.h", "ssim_tables.h", "vif_gain.h", "vif_tables.h",
