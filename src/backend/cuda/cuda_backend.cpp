@@ -80,8 +80,12 @@ void* PinnedBuffer::ensure(std::size_t bytes) {
   return p_;
 }
 
-ThreadContext::ThreadContext(CudaBackend& backend, int device) : backend_(backend), device_(device) {
-  check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+ThreadContext::ThreadContext(CudaBackend& backend, int device, bool high_priority)
+    : backend_(backend), device_(device) {
+  int least = 0, greatest = 0;
+  check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+  check(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, high_priority ? greatest : least),
+        "cudaStreamCreate");
 }
 
 ThreadContext::~ThreadContext() {
@@ -91,7 +95,7 @@ ThreadContext::~ThreadContext() {
   }
 }
 
-const void* ThreadContext::plane(const Picture& pic, unsigned index, int p) {
+const void* ThreadContext::plane(const Picture& pic, unsigned index, int p, bool claim_shared) {
   ++tick_;
   const std::uint64_t epoch = backend_.epoch();
   Entry* victim = &cache_[0];
@@ -108,7 +112,7 @@ const void* ThreadContext::plane(const Picture& pic, unsigned index, int p) {
   victim->used = tick_;
   victim->ptr = nullptr;
   victim->epoch = epoch;
-  if (p == 0) {
+  if (p == 0 && claim_shared) {
     if (const void* shared = backend_.claim_luma(pic, index, stream_)) {
       victim->ptr = shared;
       return shared;
@@ -187,11 +191,11 @@ CudaBackend::~CudaBackend() {
   for (auto& [size, p] : pinned_free_) cudaFreeHost(p);
 }
 
-ThreadContext& CudaBackend::context() {
+ThreadContext& CudaBackend::context(bool temporal) {
   check(cudaSetDevice(device_), "cudaSetDevice");
   std::lock_guard lk(mu_);
-  auto& slot = contexts_[std::this_thread::get_id()];
-  if (!slot) slot = std::make_unique<ThreadContext>(*this, device_);
+  auto& slot = contexts_[{std::this_thread::get_id(), temporal}];
+  if (!slot) slot = std::make_unique<ThreadContext>(*this, device_, temporal);
   return *slot;
 }
 
@@ -279,6 +283,7 @@ std::unique_ptr<Extractor> CudaBackend::create_twin(const ExtractorDescriptor& d
   if (d.name == "motion") return make_motion_twin(*this, opts, fmt);
   if (d.name == "vif") return make_vif_twin(*this, opts, fmt);
   if (d.name == "adm") return make_adm_twin(*this, opts, fmt);
+  if (d.name == "psnr") return make_psnr_twin(*this, opts, fmt);
   return nullptr;
 }
 

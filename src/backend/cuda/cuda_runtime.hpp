@@ -68,7 +68,9 @@ class CudaBackend;
 
 class ThreadContext {
  public:
-  ThreadContext(CudaBackend& backend, int device);
+  // high_priority: for temporal twins (reading thread), whose small kernels
+  // should not queue behind the workers' frames.
+  ThreadContext(CudaBackend& backend, int device, bool high_priority);
   ~ThreadContext();
   ThreadContext(const ThreadContext&) = delete;
   ThreadContext& operator=(const ThreadContext&) = delete;
@@ -79,7 +81,8 @@ class ThreadContext {
   // asynchronously on this thread's stream the first time a twin of this
   // thread asks for it, then shared by the thread's other twins. The copy has
   // the picture's row stride (bytes).
-  const void* plane(const Picture& pic, unsigned index, int p);
+  // With claim_shared false the published copy is left to the frame's worker.
+  const void* plane(const Picture& pic, unsigned index, int p, bool claim_shared = true);
 
   // Scratch memory of twin `owner`, slot `slot`; stable while the size is.
   void* device(const void* owner, int slot, std::size_t bytes);
@@ -102,7 +105,7 @@ class ThreadContext {
   CudaBackend& backend_;
   int device_;
   cudaStream_t stream_ = nullptr;
-  Entry cache_[4];
+  Entry cache_[8];
   std::uint64_t tick_ = 0;
   std::map<std::pair<const void*, int>, DeviceBuffer> dev_;
   std::map<std::pair<const void*, int>, PinnedBuffer> pin_;
@@ -137,9 +140,10 @@ class CudaBackend final : public Backend {
   // Frees the published planes (their publisher, the motion twin, is going
   // away with its engine, whose worker threads have stopped).
   void drop_published();
-  // The calling thread's context (created on first use). Also makes this
-  // backend's device current on the calling thread.
-  ThreadContext& context();
+  // The calling thread's context (created on first use; temporal twins get
+  // their own, with a high-priority stream). Also makes this backend's device
+  // current on the calling thread.
+  ThreadContext& context(bool temporal = false);
 
  private:
   static void* pinned_alloc(std::size_t bytes, void* ctx);
@@ -150,7 +154,7 @@ class CudaBackend final : public Backend {
   std::string device_name_;
   HostAllocator allocator_;
   std::mutex mu_;
-  std::map<std::thread::id, std::unique_ptr<ThreadContext>> contexts_;
+  std::map<std::pair<std::thread::id, bool>, std::unique_ptr<ThreadContext>> contexts_;
   // Freed page-locked blocks by size, reused by the next picture pool
   // (cudaHostAlloc is slow; pools come and go with engines).
   std::multimap<std::size_t, void*> pinned_free_;

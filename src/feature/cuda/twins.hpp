@@ -11,5 +11,6 @@ namespace vmafx::cuda {
 std::unique_ptr<Extractor> make_motion_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
 std::unique_ptr<Extractor> make_vif_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
 std::unique_ptr<Extractor> make_adm_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
+std::unique_ptr<Extractor> make_psnr_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
 
 }  // namespace vmafx::cuda

@@ -4,6 +4,7 @@
 // are integers and their sums are order-independent, so the accumulators equal
 // the CPU's. The log2 table is the CPU's (feature/vif_tables.h).
 #include <climits>
+#include <type_traits>
 
 #include "feature/cuda/vif_cuda.hpp"
 
@@ -110,16 +111,19 @@ __global__ void __launch_bounds__(kThreads) stat_kernel(const T* __restrict__ re
   for (int q = tid; q < TY * IW; q += kThreads) {
     const int r = q / IW, c = q % IW;
     std::uint32_t mu1 = 0, mu2 = 0;
-    unsigned long long xx = 0, yy = 0, xy = 0;
+    // 8-bit samples: sum c[k] a^2 <= 65536 * 255^2 < 2^32, so the second
+    // moments are exact in 32 bits (the CPU's 64-bit sums hold the same value).
+    using Wide = typename std::conditional<sizeof(T) == 1, std::uint32_t, unsigned long long>::type;
+    Wide xx = 0, yy = 0, xy = 0;
 #pragma unroll
     for (int k = 0; k < TAPS; ++k) {
       const std::uint32_t a = sr[r + k][c], b = sd[r + k][c];
       const std::uint32_t ca = p.c[k] * a, cb = p.c[k] * b;
       mu1 += ca;
       mu2 += cb;
-      xx += (unsigned long long)ca * a;
-      yy += (unsigned long long)cb * b;
-      xy += (unsigned long long)ca * b;
+      xx += Wide(ca) * a;
+      yy += Wide(cb) * b;
+      xy += Wide(ca) * b;
     }
     vm1[r][c] = std::uint16_t((mu1 + p.mu_round) >> p.mu_shift);
     vm2[r][c] = std::uint16_t((mu2 + p.mu_round) >> p.mu_shift);

@@ -1,0 +1,78 @@
+// Integer PSNR's sum of squared differences on the device. Integers only:
+// each 8-bit row's sum wraps in 32 bits as the CPU's (modular addition is
+// order-free), the rows add up in 64 bits.
+#include <type_traits>
+
+#include "feature/cuda/psnr_cuda.hpp"
+
+namespace vmafx::cuda::psnr {
+namespace {
+
+constexpr int kTile = 256;
+
+template <class T>
+__global__ void __launch_bounds__(kTile) sse_kernel(const T* __restrict__ ref, const T* __restrict__ dis,
+                                                    std::ptrdiff_t stride, int w, std::uint32_t* __restrict__ row_sums,
+                                                    unsigned long long* __restrict__ total) {
+  const int y = blockIdx.y;
+  const int x = blockIdx.x * kTile + threadIdx.x;
+  using Sum = typename std::conditional<sizeof(T) == 1, std::uint32_t, unsigned long long>::type;
+  Sum v = 0;
+  if (x < w) {
+    const std::int32_t e = std::int32_t(ref[std::ptrdiff_t(y) * stride + x]) - std::int32_t(dis[std::ptrdiff_t(y) * stride + x]);
+    if (sizeof(T) == 1) {
+      v = Sum(std::uint32_t(e * e));
+    } else {
+      const std::uint32_t a = std::uint32_t(e < 0 ? -e : e);
+      v = Sum(a * a);
+    }
+  }
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  __shared__ Sum warp[kTile / 32];
+  if ((threadIdx.x & 31) == 0) warp[threadIdx.x >> 5] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    Sum t = 0;
+    for (int k = 0; k < kTile / 32; ++k) t += warp[k];
+    if (sizeof(T) == 1)
+      atomicAdd(&row_sums[y], std::uint32_t(t));
+    else
+      atomicAdd(total, (unsigned long long)t);
+  }
+}
+
+__global__ void rows_kernel(const std::uint32_t* __restrict__ row_sums, int h, unsigned long long* total) {
+  unsigned long long s = 0;
+  for (int i = threadIdx.x; i < h; i += blockDim.x) s += row_sums[i];
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  __shared__ unsigned long long warp[32];
+  if ((threadIdx.x & 31) == 0) warp[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long t = 0;
+    for (int k = 0; k < int(blockDim.x / 32); ++k) t += warp[k];
+    *total = t;
+  }
+}
+
+}  // namespace
+
+void launch_sse(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc,
+                std::uint32_t* row_sums, unsigned long long* total, cudaStream_t s) {
+  const dim3 grid((w + kTile - 1) / kTile, h);
+  if (bpc == 8) {
+    cudaMemsetAsync(row_sums, 0, sizeof(std::uint32_t) * std::size_t(h), s);
+    sse_kernel<std::uint8_t><<<grid, kTile, 0, s>>>(static_cast<const std::uint8_t*>(ref),
+                                                    static_cast<const std::uint8_t*>(dis), stride, w, row_sums, total);
+    rows_kernel<<<1, 1024, 0, s>>>(row_sums, h, total);
+  } else {
+    cudaMemsetAsync(total, 0, sizeof(unsigned long long), s);
+    sse_kernel<std::uint16_t><<<grid, kTile, 0, s>>>(static_cast<const std::uint16_t*>(ref),
+                                                     static_cast<const std::uint16_t*>(dis), stride, w, row_sums,
+                                                     total);
+  }
+}
+
+}  // namespace vmafx::cuda::psnr

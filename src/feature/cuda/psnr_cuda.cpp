@@ -1,0 +1,131 @@
+// CUDA twin of the integer PSNR extractor (temporal: every frame, in order,
+// on the reading thread). The device returns each plane's SSE; the MSE, the
+// PSNR, its clip and the whole-clip apsnr come from the CPU reference's own
+// functions (psnr::mse, psnr::frame_psnr, psnr::aggregate_psnr). As with
+// motion, frame i's SSEs are read back on the next call, so the reading
+// thread does not wait for the device; frame 0 is scored at once so that the
+// series are created in the CPU extractor's order.
+#include <cfloat>
+
+#include "backend/cuda/cuda_runtime.hpp"
+#include "feature/cuda/psnr_cuda.hpp"
+#include "feature/cuda/twins.hpp"
+#include "feature/psnr.hpp"
+
+namespace vmafx::cuda {
+namespace {
+
+constexpr std::string_view kPsnrNames[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
+constexpr std::string_view kMseNames[3] = {"mse_y", "mse_cb", "mse_cr"};
+constexpr std::string_view kApsnrNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+
+class PsnrTwin final : public Extractor {
+ public:
+  PsnrTwin(CudaBackend& b, const OptionSet& o, const PictureFormat& f)
+      : b_(b), mse_(o.get_bool("enable_mse")), apsnr_(o.get_bool("enable_apsnr")), bpc_(f.bpc),
+        peak_(vmafx::psnr::peak(f.bpc, o.get_bool("reduced_hbd_peak"))), fmt_(f) {
+    planes_ = (o.get_bool("enable_chroma") && f.plane_count() == 3) ? 3 : 1;
+    const double min_sse = o.get_double("min_sse");
+    for (int p = 0; p < 3; ++p) {
+      const int cp = f.plane_count() == 3 ? p : 0;
+      const std::uint32_t n = std::uint32_t(f.plane_width(cp)) * std::uint32_t(f.plane_height(cp));
+      max_[p] = vmafx::psnr::max_psnr(f.bpc, peak_, min_sse, n);
+    }
+  }
+
+  ~PsnrTwin() override {
+    for (cudaEvent_t& e : done_)
+      if (e) cudaEventDestroy(e);
+    if (uploaded_) cudaEventDestroy(uploaded_);
+  }
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    ThreadContext& ctx = b_.context(true);
+    if (!done_[0]) {
+      for (cudaEvent_t& e : done_) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+      check(cudaEventCreateWithFlags(&uploaded_, cudaEventDisableTiming), "cudaEventCreate");
+    }
+    const int slot = int(index & 1);
+    auto* total = static_cast<unsigned long long*>(ctx.device(this, 10 + slot, 3 * sizeof(unsigned long long)));
+    auto* host = static_cast<unsigned long long*>(ctx.pinned(this, slot, 3 * sizeof(unsigned long long)));
+    const int bps = bpc_ > 8 ? 2 : 1;
+    const void* dr[3];
+    const void* dd[3];
+    for (int p = 0; p < planes_; ++p) {
+      dr[p] = ctx.plane(ref, index, p, false);
+      dd[p] = ctx.plane(dis, index, p, false);
+    }
+    // The pictures' host memory may be refilled once this frame is committed,
+    // which can be as soon as we return: the uploads must be done by then.
+    check(cudaEventRecord(uploaded_, ctx.stream()), "cudaEventRecord");
+    for (int p = 0; p < planes_; ++p) {
+      const PlaneView r = ref.plane(p);
+      auto* rows = static_cast<std::uint32_t*>(ctx.device(this, p, sizeof(std::uint32_t) * std::size_t(r.height)));
+      cuda::psnr::launch_sse(dr[p], dd[p], ref.stride(p) / bps, r.width, r.height, bpc_, rows, total + p,
+                             ctx.stream());
+    }
+    check(cudaGetLastError(), "psnr: kernel launch");
+    check(cudaMemcpyAsync(host, total, std::size_t(planes_) * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                          ctx.stream()),
+          "psnr: readback");
+    check(cudaEventRecord(done_[slot], ctx.stream()), "cudaEventRecord");
+    check(cudaEventSynchronize(uploaded_), "psnr: upload");
+    resolve(out);
+    pending_ = true;
+    pending_index_ = index;
+    if (index == 0) resolve(out);
+  }
+
+  void flush(FeatureSink& out) override {
+    resolve(out);
+    if (!apsnr_) return;
+    for (int p = 0; p < 3; ++p)
+      out.put_aggregate(kApsnrNames[p], vmafx::psnr::aggregate_psnr(peak_, sum_pixels_[p], sum_sse_[p]));
+  }
+
+ private:
+  void resolve(FeatureSink& out) {
+    if (!pending_) return;
+    pending_ = false;
+    const unsigned index = pending_index_;
+    const int slot = int(index & 1);
+    check(cudaEventSynchronize(done_[slot]), "psnr");
+    const auto* host = static_cast<const unsigned long long*>(
+        b_.context(true).pinned(this, slot, 3 * sizeof(unsigned long long)));
+    // As PsnrExtractor::extract.
+    for (int p = 0; p < planes_; ++p) {
+      const std::uint64_t s = host[p];
+      const std::uint32_t n = std::uint32_t(fmt_.plane_width(p)) * std::uint32_t(fmt_.plane_height(p));
+      if (apsnr_) {
+        sum_sse_[p] += s;
+        sum_pixels_[p] += n;
+      }
+      const double m = vmafx::psnr::mse(s, n);
+      out.put_plain(kPsnrNames[p], index, vmafx::psnr::frame_psnr(m, peak_, max_[p]));
+      if (mse_) out.put_plain(kMseNames[p], index, m);
+    }
+  }
+
+  CudaBackend& b_;
+  bool mse_, apsnr_;
+  int bpc_;
+  std::uint32_t peak_;
+  PictureFormat fmt_;
+  int planes_ = 1;
+  double max_[3] = {0, 0, 0};
+  std::uint64_t sum_sse_[3] = {0, 0, 0};
+  std::uint64_t sum_pixels_[3] = {0, 0, 0};
+  cudaEvent_t done_[2] = {nullptr, nullptr};
+  cudaEvent_t uploaded_ = nullptr;
+  bool pending_ = false;
+  unsigned pending_index_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_psnr_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f) {
+  (void)kPsnrExtractor.create(o, f);  // the CPU's format checks and errors
+  return std::make_unique<PsnrTwin>(b, o, f);
+}
+
+}  // namespace vmafx::cuda
