@@ -11,11 +11,14 @@ mkdir -p "$OUT"
 WHICH=${1:-all}
 STATUS=0
 
-# The test binaries have this checkout's absolute paths compiled in
-# (/work/main/tests/data, /work/main/build-cuda/tools/vmaf): make them resolve.
-if [ ! -e /work/main/tests/data ] && [ "$REPO" != /work/main ]; then
-  mkdir -p /work && ln -sfn "$REPO" /work/main
-fi
+# The test binaries have the absolute paths of the tree they were built in
+# compiled in (<root>/tests/data, <root>/build-cuda/tools/vmaf): make them
+# resolve to this copy. Roots: this checkout and the CUDA build worktree.
+for root in /work/main /work/cuda-wt; do
+  if [ ! -e "$root/tests/data" ] && [ "$REPO" != "$root" ]; then
+    mkdir -p "$(dirname "$root")" && ln -sfn "$REPO" "$root"
+  fi
+done
 
 # --- cuda ---
 # Carried: .device/cuda/{vmaf,vmafx_checkfeat,vmafx_golden_tests,vmafx_bench_cuda_bench,
@@ -26,8 +29,10 @@ cuda_check() {
   local B=$REPO/.device/cuda
   local L=$OUT
   if [ ! -x "$B/vmaf" ]; then echo "cuda: $B/vmaf missing (build and copy first)"; return 1; fi
-  mkdir -p /work/main/build-cuda/tools
-  cp -f "$B/vmaf" /work/main/build-cuda/tools/vmaf
+  local root
+  for root in /work/main /work/cuda-wt; do
+    mkdir -p "$root/build-cuda/tools" && cp -f "$B/vmaf" "$root/build-cuda/tools/vmaf"
+  done
   local rc=0
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   {
@@ -52,16 +57,16 @@ cuda_check() {
     local i
     for i in 0 1 2 3 4 5 6 7; do
       VMAFX_GOLDEN_EXTRA_ARGS="--backend $mode" GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i timeout 300 \
-        "$B/vmafx_golden_tests" --gtest_filter='CliGolden*' > "$L/cuda-golden-$mode.$i.log" 2>&1 &
+        "$B/vmafx_golden_tests" --gtest_filter='*CliGolden*' > "$L/cuda-golden-$mode.$i.log" 2>&1 &
     done
     wait
     cat "$L"/cuda-golden-$mode.[0-7].log > "$L/cuda-golden-$mode.log"
     rm -f "$L"/cuda-golden-$mode.[0-7].log
     echo "passed: $(grep -c '^\[       OK \]' "$L/cuda-golden-$mode.log")" \
-         "failed: $(grep -c '^\[  FAILED  \].*(' "$L/cuda-golden-$mode.log")" \
-         "of which 'no cuda twin': $(grep -c 'no cuda twin' "$L/cuda-golden-$mode.log")"
+         "failed: $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/cuda-golden-$mode.log")" \
+         "of which failed for 'no cuda twin': $(grep -c '^vmaf: error: .*no cuda twin' "$L/cuda-golden-$mode.log")"
     grep -v 'no cuda twin' "$L/cuda-golden-$mode.log" | grep -m3 -A12 'Failure' | cut -c1-300 | head -40
-    if [ "$mode" = auto ] && grep -q '^\[  FAILED  \].*(' "$L/cuda-golden-$mode.log"; then rc=1; fi
+    if [ "$mode" = auto ] && grep -q -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/cuda-golden-$mode.log"; then rc=1; fi
   done
   echo "== cuda: bench"
   timeout 300 "$B/vmafx_bench_cuda_bench" --benchmark_counters_tabular=true > "$L/cuda-bench.log" 2>&1 || rc=1
