@@ -1,0 +1,426 @@
+#include "backend/opencl/opencl_runtime.hpp"
+
+#include <cstring>
+#include <deque>
+#include <set>
+
+#include "core/embedded.hpp"
+#include "core/error.hpp"
+
+namespace vmafx {
+extern const EmbeddedFile kOpenclSources[];
+extern const std::size_t kOpenclSources_count;
+}  // namespace vmafx
+
+namespace vmafx::ocl {
+
+const char* error_name(cl_int err) {
+  switch (err) {
+    case CL_SUCCESS: return "CL_SUCCESS";
+    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
+    case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
+    case CL_COMPILER_NOT_AVAILABLE: return "CL_COMPILER_NOT_AVAILABLE";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+    case CL_INVALID_PLATFORM: return "CL_INVALID_PLATFORM";
+    case CL_INVALID_DEVICE: return "CL_INVALID_DEVICE";
+    case CL_INVALID_CONTEXT: return "CL_INVALID_CONTEXT";
+    case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
+    case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
+    case CL_INVALID_BUILD_OPTIONS: return "CL_INVALID_BUILD_OPTIONS";
+    case CL_INVALID_PROGRAM_EXECUTABLE: return "CL_INVALID_PROGRAM_EXECUTABLE";
+    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
+    case CL_INVALID_KERNEL: return "CL_INVALID_KERNEL";
+    case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
+    case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
+    case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
+    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
+    case CL_INVALID_GLOBAL_WORK_SIZE: return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "OpenCL error";
+  }
+}
+
+void fail(cl_int err, std::string_view what) {
+  throw Error("opencl: " + std::string(what) + ": " + error_name(err) + " (" + std::to_string(err) + ")");
+}
+
+namespace {
+
+std::string platform_string(cl_platform_id p, cl_platform_info what) {
+  std::size_t n = 0;
+  if (clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "?";
+  std::string s(n, '\0');
+  clGetPlatformInfo(p, what, n, s.data(), nullptr);
+  while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+std::string device_string(cl_device_id d, cl_device_info what) {
+  std::size_t n = 0;
+  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "?";
+  std::string s(n, '\0');
+  clGetDeviceInfo(d, what, n, s.data(), nullptr);
+  while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// ---- Embedded sources and #include resolution -----------------------------
+
+struct Source {
+  std::string name;  // file name as embedded
+  std::string dir;   // "exact", "feature" (headers, from their include guard) or "" (.cl)
+  std::string_view text;
+};
+
+const std::vector<Source>& sources() {
+  static const std::vector<Source> all = [] {
+    std::vector<Source> v;
+    for (std::size_t i = 0; i < kOpenclSources_count; ++i) {
+      Source s{kOpenclSources[i].name, "", kOpenclSources[i].view()};
+      // src/exact headers guard with VMAFX_EXACT_*, src/feature tables with
+      // VMAFX_FEATURE_*: that tells the two ssim_tables.h (and vif_tables.h) apart.
+      if (s.text.find("#ifndef VMAFX_EXACT_") != std::string_view::npos) s.dir = "exact";
+      else if (s.text.find("#ifndef VMAFX_FEATURE_") != std::string_view::npos) s.dir = "feature";
+      v.push_back(std::move(s));
+    }
+    return v;
+  }();
+  return all;
+}
+
+const Source& resolve(std::string_view path, std::string_view includer, std::string_view includer_dir) {
+  std::string_view dir, base = path;
+  if (const auto slash = path.rfind('/'); slash != std::string_view::npos) {
+    dir = path.substr(0, slash);
+    base = path.substr(slash + 1);
+  }
+  std::vector<const Source*> c;
+  for (const Source& s : sources())
+    if (s.name == base && (dir.empty() || s.dir == dir)) c.push_back(&s);
+  if (c.size() > 1) {
+    // Several headers of this name (exact/ and feature/): the one beside the includer.
+    std::vector<const Source*> near;
+    for (const Source* s : c)
+      if (s->dir == includer_dir) near.push_back(s);
+    c = near;
+    if (c.size() != 1)
+      throw Error("opencl: " + std::string(includer) + " includes \"" + std::string(path) +
+                  "\", which is ambiguous; name its directory (exact/ or feature/)");
+  }
+  if (c.empty())
+    throw Error("opencl: " + std::string(includer) + " includes \"" + std::string(path) +
+                "\", which is not among the embedded kernel sources");
+  return *c.front();
+}
+
+const Source& find_source(std::string_view name) {
+  for (const Source& s : sources())
+    if (s.name == name && s.dir.empty()) return s;
+  throw Error("opencl: kernel source " + std::string(name) + " is not embedded in this build");
+}
+
+// Appends `src` to `out` with its "..." includes inlined (once each: every
+// header has an include guard).
+void inline_includes(const Source& src, std::string& out, std::set<const Source*>& seen,
+                     std::vector<std::string>* names) {
+  if (!seen.insert(&src).second) return;
+  if (names) names->push_back(src.name);
+  std::string_view text = src.text;
+  int line_no = 0;
+  out += "#line 1 \"" + src.name + "\"\n";
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++line_no;
+    std::string_view t = line;
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    if (t.starts_with("#")) {
+      t.remove_prefix(1);
+      while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+      if (t.starts_with("include")) {
+        t.remove_prefix(7);
+        while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+        if (t.starts_with("\"")) {
+          const auto end = t.find('"', 1);
+          if (end == std::string_view::npos)
+            throw Error("opencl: " + src.name + ":" + std::to_string(line_no) + ": malformed #include");
+          const Source& inc = resolve(t.substr(1, end - 1), src.name, src.dir);
+          inline_includes(inc, out, seen, names);
+          out += "#line " + std::to_string(line_no + 1) + " \"" + src.name + "\"\n";
+          continue;
+        }
+      }
+    }
+    out.append(line);
+    out += '\n';
+  }
+}
+
+}  // namespace
+
+std::string assemble_source(std::string_view cl_file) {
+  std::string out;
+  std::set<const Source*> seen;
+  inline_includes(find_source(cl_file), out, seen, nullptr);
+  return out;
+}
+
+std::vector<std::string> source_closure(std::string_view cl_file) {
+  std::string out;
+  std::set<const Source*> seen;
+  std::vector<std::string> names;
+  inline_includes(find_source(cl_file), out, seen, &names);
+  return names;
+}
+
+std::vector<std::string> kernel_files() {
+  std::vector<std::string> v;
+  for (const Source& s : sources())
+    if (s.name.ends_with(".cl")) v.push_back(s.name);
+  return v;
+}
+
+// ---- Devices ---------------------------------------------------------------
+
+std::vector<DeviceEntry> enumerate_devices() {
+  cl_uint np = 0;
+  const cl_int err = clGetPlatformIDs(0, nullptr, &np);
+  if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
+    throw Error("opencl: no OpenCL platform found (no ICD installed, or OCL_ICD_VENDORS names none)");
+  check(err, "clGetPlatformIDs");
+  std::vector<cl_platform_id> plats(np);
+  check(clGetPlatformIDs(np, plats.data(), nullptr), "clGetPlatformIDs");
+  std::vector<DeviceEntry> out;
+  for (cl_platform_id p : plats) {
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0) continue;
+    std::vector<cl_device_id> devs(nd);
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, devs.data(), nullptr) != CL_SUCCESS) continue;
+    const std::string pname = platform_string(p, CL_PLATFORM_NAME);
+    for (cl_device_id d : devs) out.push_back({p, d, pname, device_string(d, CL_DEVICE_NAME)});
+  }
+  return out;
+}
+
+Device& Device::get(int index) {
+  static std::mutex mu;
+  static std::map<int, Device*> devices;  // never freed: see the class comment
+  std::lock_guard lk(mu);
+  if (auto it = devices.find(index); it != devices.end()) return *it->second;
+  const std::vector<DeviceEntry> all = enumerate_devices();
+  if (all.empty()) throw Error("opencl: the OpenCL platforms have no device");
+  if (index < 0 || std::size_t(index) >= all.size())
+    throw Error("opencl: --gpu " + std::to_string(index) + ": no such device (" + std::to_string(all.size()) +
+                " OpenCL device" + (all.size() == 1 ? "" : "s") + "; see --list-devices)");
+  const DeviceEntry& e = all[std::size_t(index)];
+  auto* d = new Device();
+  d->id_ = e.device;
+  d->name_ = e.device_name;
+  d->platform_ = e.platform_name;
+  cl_bool avail = CL_FALSE, compiler = CL_FALSE;
+  clGetDeviceInfo(e.device, CL_DEVICE_AVAILABLE, sizeof avail, &avail, nullptr);
+  clGetDeviceInfo(e.device, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, nullptr);
+  if (!avail) throw Error("opencl: device " + e.device_name + " is not available");
+  if (!compiler) throw Error("opencl: device " + e.device_name + " has no OpenCL C compiler");
+  clGetDeviceInfo(e.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_wg_, &d->max_wg_, nullptr);
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, cl_context_properties(e.platform), 0};
+  cl_int err = CL_SUCCESS;
+  d->context_ = clCreateContext(props, 1, &e.device, nullptr, nullptr, &err);
+  if (err != CL_SUCCESS) {
+    delete d;
+    fail(err, "clCreateContext on " + e.device_name);
+  }
+  d->map_queue_ = clCreateCommandQueue(d->context_, e.device, 0, &err);
+  check(err, "clCreateCommandQueue");
+  d->pinned_ = {&Device::pinned_alloc, &Device::pinned_free, d};
+  devices[index] = d;
+  return *d;
+}
+
+void* Device::pinned_alloc(std::size_t bytes, void* ctx) {
+  auto* d = static_cast<Device*>(ctx);
+  std::lock_guard lk(d->mu_);
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(d->context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
+  if (err != CL_SUCCESS) return nullptr;
+  void* p = clEnqueueMapBuffer(d->map_queue_, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
+                               nullptr, &err);
+  if (err != CL_SUCCESS || !p || reinterpret_cast<std::uintptr_t>(p) % 64 != 0) {
+    if (p && err == CL_SUCCESS) clEnqueueUnmapMemObject(d->map_queue_, m, p, 0, nullptr, nullptr);
+    clFinish(d->map_queue_);
+    clReleaseMemObject(m);
+    return nullptr;
+  }
+  d->pinned_live_.emplace(p, m);
+  return p;
+}
+
+void Device::pinned_free(void* p, void* ctx) {
+  auto* d = static_cast<Device*>(ctx);
+  std::lock_guard lk(d->mu_);
+  auto it = d->pinned_live_.find(p);
+  if (it == d->pinned_live_.end()) return;
+  clEnqueueUnmapMemObject(d->map_queue_, it->second, p, 0, nullptr, nullptr);
+  clFinish(d->map_queue_);
+  clReleaseMemObject(it->second);
+  d->pinned_live_.erase(it);
+}
+
+cl_program Device::program(std::string_view cl_file) {
+  std::lock_guard lk(mu_);
+  if (auto it = programs_.find(cl_file); it != programs_.end()) return it->second;
+  const std::string text = assemble_source(cl_file);
+  const char* p = text.c_str();
+  const std::size_t n = text.size();
+  cl_int err = CL_SUCCESS;
+  cl_program prog = clCreateProgramWithSource(context_, 1, &p, &n, &err);
+  check(err, "clCreateProgramWithSource");
+  err = clBuildProgram(prog, 1, &id_, kBuildOptions, nullptr, nullptr);
+  std::size_t log_n = 0;
+  clGetProgramBuildInfo(prog, id_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &log_n);
+  std::string log(log_n, '\0');
+  if (log_n) clGetProgramBuildInfo(prog, id_, CL_PROGRAM_BUILD_LOG, log_n, log.data(), nullptr);
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n' || log.back() == ' ')) log.pop_back();
+  if (err != CL_SUCCESS) {
+    clReleaseProgram(prog);
+    std::string first = log.substr(0, std::min<std::size_t>(log.size(), 4000));
+    for (char& c : first)
+      if (c == '\n') c = ' ';
+    throw Error("opencl: building " + std::string(cl_file) + " for " + name_ + " failed (" + error_name(err) +
+                "): " + first);
+  }
+  logs_.emplace(std::string(cl_file), log);
+  programs_.emplace(std::string(cl_file), prog);
+  return prog;
+}
+
+std::string Device::build_log(std::string_view cl_file) {
+  program(cl_file);
+  std::lock_guard lk(mu_);
+  return logs_.find(cl_file)->second;
+}
+
+cl_mem Device::table(std::string_view name, const void* data, std::size_t bytes) {
+  std::lock_guard lk(mu_);
+  if (auto it = tables_.find(name); it != tables_.end()) return it->second;
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void*>(data), &err);
+  check(err, "clCreateBuffer (table " + std::string(name) + ")");
+  tables_.emplace(std::string(name), m);
+  return m;
+}
+
+// ---- Buffers, slots, groups -------------------------------------------------
+
+Buffer::~Buffer() {
+  if (mem_) clReleaseMemObject(mem_);
+}
+
+cl_mem Buffer::get(cl_context ctx, std::size_t bytes) {
+  if (bytes == 0) bytes = 1;
+  if (mem_ && size_ >= bytes) return mem_;
+  if (mem_) clReleaseMemObject(mem_);
+  mem_ = nullptr;
+  size_ = 0;
+  cl_int err = CL_SUCCESS;
+  mem_ = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  check(err, "clCreateBuffer (" + std::to_string(bytes) + " bytes)");
+  size_ = bytes;
+  return mem_;
+}
+
+Slot::Slot(Device& dev) : dev_(dev) {
+  cl_int err = CL_SUCCESS;
+  queue_ = clCreateCommandQueue(dev.context(), dev.id(), 0, &err);
+  check(err, "clCreateCommandQueue");
+}
+
+Slot::~Slot() {
+  if (queue_) clFinish(queue_);
+  for (auto& [name, k] : kernels_) clReleaseKernel(k);
+  if (queue_) clReleaseCommandQueue(queue_);
+}
+
+cl_kernel Slot::kernel(std::string_view cl_file, const char* name) {
+  std::string key(cl_file);
+  key += ':';
+  key += name;
+  if (auto it = kernels_.find(key); it != kernels_.end()) return it->second;
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(dev_.program(cl_file), name, &err);
+  check(err, std::string("clCreateKernel ") + name);
+  kernels_.emplace(std::move(key), k);
+  return k;
+}
+
+cl_mem Slot::scratch(int owner, int which, std::size_t bytes) {
+  auto& b = scratch_[{owner, which}];
+  if (!b) b = std::make_unique<Buffer>();
+  return b->get(dev_.context(), bytes);
+}
+
+Slot::Planes Slot::planes(const Picture& ref, const Picture& dis, unsigned index, int p) {
+  if (key_ref_ != &ref || key_dis_ != &dis || key_index_ != index) {
+    key_ref_ = &ref;
+    key_dis_ = &dis;
+    key_index_ = index;
+    uploaded_[0] = uploaded_[1] = uploaded_[2] = false;
+  }
+  const PictureFormat& f = ref.format();
+  const std::size_t row = std::size_t(f.plane_width(p)) * f.bytes_per_sample();
+  const std::size_t rows = std::size_t(f.plane_height(p));
+  cl_mem m[2] = {plane_buf_[p][0].get(dev_.context(), row * rows), plane_buf_[p][1].get(dev_.context(), row * rows)};
+  if (!uploaded_[p]) {
+    const Picture* pics[2] = {&ref, &dis};
+    for (int k = 0; k < 2; ++k) {
+      const PlaneView v = pics[k]->plane(p);
+      const std::size_t buf_origin[3] = {0, 0, 0}, host_origin[3] = {0, 0, 0};
+      const std::size_t region[3] = {row, rows, 1};
+      check(clEnqueueWriteBufferRect(queue_, m[k], CL_TRUE, buf_origin, host_origin, region, row, 0,
+                                     std::size_t(v.stride), 0, v.data, 0, nullptr, nullptr),
+            "upload");
+    }
+    uploaded_[p] = true;
+  }
+  return {m[0], m[1]};
+}
+
+Slot& FrameGroup::slot() {
+  std::lock_guard lk(mu_);
+  auto& s = slots_[std::this_thread::get_id()];
+  if (!s) s = std::make_unique<Slot>(dev_);
+  return *s;
+}
+
+void run(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t lx) {
+  if (gx == 0) return;
+  const std::size_t g = (gx + lx - 1) / lx * lx;
+  check(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &lx, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
+}
+
+void run2d(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t gy, std::size_t lx, std::size_t ly) {
+  if (gx == 0 || gy == 0) return;
+  const std::size_t g[2] = {(gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly};
+  const std::size_t l[2] = {lx, ly};
+  check(clEnqueueNDRangeKernel(q, k, 2, nullptr, g, l, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
+}
+
+void read(cl_command_queue q, cl_mem mem, void* dst, std::size_t bytes) {
+  if (bytes == 0) return;
+  check(clEnqueueReadBuffer(q, mem, CL_TRUE, 0, bytes, dst, 0, nullptr, nullptr), "read back");
+}
+
+void write(cl_command_queue q, cl_mem mem, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  check(clEnqueueWriteBuffer(q, mem, CL_TRUE, 0, bytes, src, 0, nullptr, nullptr), "upload");
+}
+
+}  // namespace vmafx::ocl

@@ -1,0 +1,195 @@
+#pragma once
+// The OpenCL runtime layer shared by every OpenCL twin: device enumeration,
+// one context per device for the whole process, programs built once per run
+// from the embedded kernel sources, and per-thread command queues with device
+// buffers that live as long as the twins that use them.
+//
+// Threading model. The engine calls non-temporal twins from several worker
+// threads (one frame each) and temporal twins from the reading thread. Every
+// thread that runs a twin gets its own Slot: an in-order queue, its own
+// cl_kernel objects (clSetKernelArg is not thread-safe) and device buffers that
+// are reused frame after frame. Twins created for one engine share a
+// FrameGroup, so a frame's planes are uploaded once per thread and read by all
+// of that thread's twins.
+#include <CL/cl.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "core/picture.hpp"
+
+namespace vmafx::ocl {
+
+// Throws Error "opencl: <what>: <CL error name> (<code>)".
+[[noreturn]] void fail(cl_int err, std::string_view what);
+inline void check(cl_int err, std::string_view what) {
+  if (err != CL_SUCCESS) fail(err, what);
+}
+const char* error_name(cl_int err);
+
+struct DeviceEntry {
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  std::string platform_name;
+  std::string device_name;
+};
+
+// Every device of every platform, flattened in platform order (the --gpu
+// index). Throws Error when the ICD loader finds no platform.
+std::vector<DeviceEntry> enumerate_devices();
+
+// The full kernel source of an embedded .cl file with its #include "..."
+// lines resolved against the embedded headers (src/exact/*.h and
+// src/feature/*_tables.h). Throws Error on a missing or ambiguous include.
+std::string assemble_source(std::string_view cl_file);
+// Names of the embedded files that assemble_source(cl_file) pulls in, the
+// .cl file first (for the no-fp64 test).
+std::vector<std::string> source_closure(std::string_view cl_file);
+// Names of every embedded .cl file.
+std::vector<std::string> kernel_files();
+
+// Compile options of every program: OpenCL C 1.2, no fast math, no fp64.
+inline constexpr const char* kBuildOptions = "-cl-std=CL1.2";
+
+// One device, its context and its built programs. Process-wide: created on
+// first use and never destroyed (releasing OpenCL objects from static
+// destructors races the ICD loader's own teardown).
+class Device {
+ public:
+  // The device with flattened index `index`. Throws Error when there is no
+  // platform, no such device, or the context cannot be created.
+  static Device& get(int index);
+
+  cl_context context() const { return context_; }
+  cl_device_id id() const { return id_; }
+  const std::string& name() const { return name_; }
+  const std::string& platform_name() const { return platform_; }
+  std::size_t max_work_group() const { return max_wg_; }
+
+  // The program built from the embedded `cl_file`; built on first request,
+  // then cached. Throws Error with the build log on a compile error.
+  cl_program program(std::string_view cl_file);
+  // The build log of a built program (compiler warnings), for tests.
+  std::string build_log(std::string_view cl_file);
+  // Page-locked host memory for the engine's picture pool (mapped
+  // CL_MEM_ALLOC_HOST_PTR buffers: what OpenCL drivers transfer by DMA).
+  const HostAllocator* pinned_allocator() const { return &pinned_; }
+
+  // A read-only buffer holding `bytes` bytes of `data` (a host table),
+  // created on first request under `name` and shared by every thread.
+  cl_mem table(std::string_view name, const void* data, std::size_t bytes);
+
+ private:
+  Device() = default;
+  cl_context context_ = nullptr;
+  cl_device_id id_ = nullptr;
+  std::string name_, platform_;
+  std::size_t max_wg_ = 256;
+  std::mutex mu_;
+  std::map<std::string, cl_program, std::less<>> programs_;
+  std::map<std::string, std::string, std::less<>> logs_;
+  std::map<std::string, cl_mem, std::less<>> tables_;
+  // pinned host memory
+  static void* pinned_alloc(std::size_t bytes, void* ctx);
+  static void pinned_free(void* p, void* ctx);
+  HostAllocator pinned_{};
+  cl_command_queue map_queue_ = nullptr;
+  std::map<void*, cl_mem> pinned_live_;
+};
+
+// A device buffer that grows on demand and is otherwise reused.
+class Buffer {
+ public:
+  Buffer() = default;
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  // At least `bytes` bytes (the contents are lost when it grows).
+  cl_mem get(cl_context ctx, std::size_t bytes);
+  cl_mem mem() const { return mem_; }
+
+ private:
+  cl_mem mem_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Per-thread state of a FrameGroup.
+class Slot {
+ public:
+  Slot(Device& dev);
+  ~Slot();
+  Slot(const Slot&) = delete;
+  Slot& operator=(const Slot&) = delete;
+
+  Device& device() { return dev_; }
+  cl_command_queue queue() const { return queue_; }
+  // This thread's instance of a kernel of `cl_file` (created once).
+  cl_kernel kernel(std::string_view cl_file, const char* name);
+  // Scratch buffer `which` of twin `owner` (an id from FrameGroup::new_twin_id).
+  cl_mem scratch(int owner, int which, std::size_t bytes);
+
+  // Plane `p` of the frame (ref, dis, index), packed (row pitch = width *
+  // bytes per sample). Uploaded once per frame and plane, whichever twin
+  // asks first. mem[0] = ref, mem[1] = dis.
+  struct Planes {
+    cl_mem ref, dis;
+  };
+  Planes planes(const Picture& ref, const Picture& dis, unsigned index, int p);
+
+ private:
+  Device& dev_;
+  cl_command_queue queue_ = nullptr;
+  std::map<std::string, cl_kernel, std::less<>> kernels_;
+  std::map<std::pair<int, int>, std::unique_ptr<Buffer>> scratch_;
+  Buffer plane_buf_[3][2];
+  const Picture* key_ref_ = nullptr;
+  const Picture* key_dis_ = nullptr;
+  unsigned key_index_ = ~0u;
+  bool uploaded_[3] = {false, false, false};
+};
+
+// The twins of one engine. Engines register all their extractors before the
+// first frame, so the backend opens a new group for the first twin created
+// after a frame of the previous group ran (seal()).
+class FrameGroup {
+ public:
+  explicit FrameGroup(Device& dev) : dev_(dev) {}
+  Device& device() { return dev_; }
+  // The calling thread's slot (created on first use).
+  Slot& slot();
+  int new_twin_id() { return next_id_++; }
+  void seal() { sealed_.store(true, std::memory_order_relaxed); }
+  bool sealed() const { return sealed_.load(std::memory_order_relaxed); }
+
+ private:
+  Device& dev_;
+  std::mutex mu_;
+  std::map<std::thread::id, std::unique_ptr<Slot>> slots_;
+  std::atomic<int> next_id_{0};
+  std::atomic<bool> sealed_{false};
+};
+
+// Sets kernel arguments in order: set_args(k, a, b, c) for plain values and
+// cl_mem handles.
+template <class... A>
+void set_args(cl_kernel k, const A&... a) {
+  cl_uint i = 0;
+  (check(clSetKernelArg(k, i++, sizeof(A), &a), "clSetKernelArg"), ...);
+}
+
+// Enqueues a 1-D or 2-D range, rounding the global size up to the local size.
+void run(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t lx);
+void run2d(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t gy, std::size_t lx, std::size_t ly);
+// Blocking read of `bytes` from `mem` into `dst`.
+void read(cl_command_queue q, cl_mem mem, void* dst, std::size_t bytes);
+void write(cl_command_queue q, cl_mem mem, const void* src, std::size_t bytes);
+
+}  // namespace vmafx::ocl

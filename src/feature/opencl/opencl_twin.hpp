@@ -1,0 +1,42 @@
+#pragma once
+// Common pieces of the OpenCL twins (src/feature/opencl/<f>_opencl.cpp): the
+// base class that ties a twin to its engine's FrameGroup, and the factories
+// the backend looks up by extractor name.
+#include <memory>
+#include <string_view>
+
+#include "backend/opencl/opencl_runtime.hpp"
+#include "core/feature.hpp"
+
+namespace vmafx::ocl {
+
+class Twin : public Extractor {
+ protected:
+  explicit Twin(std::shared_ptr<FrameGroup> g) : group_(std::move(g)), id_(group_->new_twin_id()) {}
+  // The calling thread's slot; marks the group as running frames.
+  Slot& slot() {
+    group_->seal();
+    return group_->slot();
+  }
+  std::shared_ptr<FrameGroup> group_;
+  int id_;
+};
+
+using TwinFactory = std::unique_ptr<Extractor> (*)(std::shared_ptr<FrameGroup> group, const OptionSet& opts,
+                                                   const PictureFormat& fmt);
+
+// The twin factory of a CPU extractor, or nullptr.
+TwinFactory find_twin(std::string_view extractor);
+
+// One per twin (defined in <f>_opencl.cpp). Each validates the format exactly
+// as the CPU extractor does (same Error), so a rejected input fails the same way.
+std::unique_ptr<Extractor> make_ssim_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
+std::unique_ptr<Extractor> make_vif_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
+std::unique_ptr<Extractor> make_float_ssim_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
+std::unique_ptr<Extractor> make_float_ms_ssim_twin(std::shared_ptr<FrameGroup>, const OptionSet&,
+                                                   const PictureFormat&);
+std::unique_ptr<Extractor> make_motion_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
+std::unique_ptr<Extractor> make_psnr_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
+std::unique_ptr<Extractor> make_adm_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
+
+}  // namespace vmafx::ocl
