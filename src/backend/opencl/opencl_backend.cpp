@@ -20,6 +20,7 @@ TwinFactory find_twin(std::string_view extractor) {
   };
   static constexpr Entry kTwins[] = {
       {"ssim", make_ssim_twin},
+      {"vif", make_vif_twin},
   };
   for (const Entry& e : kTwins)
     if (e.name == extractor) return e.make;

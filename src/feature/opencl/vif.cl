@@ -1,0 +1,195 @@
+// Integer VIF ("vif") on an OpenCL device, without fp64. Everything is integer
+// arithmetic as in the reference (feature/vif.cpp) except the gain terms of a
+// log-branch pixel, which exact/vif_gain.h computes exactly (integer division
+// with error zones, soft-fp64 replay). Each work-group reduces its pixels'
+// four int64 accumulators; the host adds the groups' sums (integers, so any
+// order gives the reference's sums) and finishes as the reference does.
+#pragma OPENCL FP_CONTRACT OFF
+
+#include "exact/vif_gain.h"
+#include "exact/vif_tables.h"
+
+#define VIF_WG 256
+
+__constant int kVifF0[17] = VMAFX_VIF_FILTER0_INIT;
+__constant int kVifF1[9] = VMAFX_VIF_FILTER1_INIT;
+__constant int kVifF2[5] = VMAFX_VIF_FILTER2_INIT;
+__constant int kVifF3[3] = VMAFX_VIF_FILTER3_INIT;
+
+inline uint vif_tap(int filter, int k)
+{
+    if (filter == 0) return (uint)kVifF0[k];
+    if (filter == 1) return (uint)kVifF1[k];
+    if (filter == 2) return (uint)kVifF2[k];
+    return (uint)kVifF3[k];
+}
+
+inline int vif_width(int filter) { return filter == 0 ? 17 : filter == 1 ? 9 : filter == 2 ? 5 : 3; }
+
+// The reference's padding: a reflection that does not repeat the edge. One
+// reflection suffices because every scale is at least as long as the
+// filter's half width + 1 (the extractor's minimum size guarantees it).
+inline int vif_mirror(int i, int n)
+{
+    if (i < 0) return -i;
+    if (i >= n) return 2 * (n - 1) - i;
+    return i;
+}
+
+inline uint vif_sample(__global const uchar* p, int w, int x, int y, int kind)
+{
+    // kind 0: 8-bit samples; 1: 16-bit
+    if (kind) return (uint)((__global const ushort*)p)[(size_t)y * w + x];
+    return (uint)p[(size_t)y * w + x];
+}
+
+// Vertical pass of a scale's statistic, every row and column.
+__kernel void vif_vertical(__global const uchar* ref, __global const uchar* dis, int w, int h, int kind,
+                           int filter, uint mu_round, int mu_shift, ulong sq_round, int sq_shift,
+                           __global uint* t_mu1, __global uint* t_mu2, __global uint* t_xx,
+                           __global uint* t_yy, __global uint* t_xy)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    const int taps = vif_width(filter), half_w = taps / 2;
+    uint mu1 = 0, mu2 = 0;
+    ulong xx = 0, yy = 0, xy = 0;
+    for (int k = 0; k < taps; ++k) {
+        const int r = vif_mirror(y - half_w + k, h);
+        const uint a = vif_sample(ref, w, x, r, kind), b = vif_sample(dis, w, x, r, kind);
+        const uint c = vif_tap(filter, k);
+        const uint ca = c * a, cb = c * b;
+        mu1 += ca;
+        mu2 += cb;
+        xx += (ulong)ca * a;
+        yy += (ulong)cb * b;
+        xy += (ulong)ca * b;
+    }
+    const size_t i = (size_t)y * w + x;
+    t_mu1[i] = (ushort)((mu1 + mu_round) >> mu_shift);
+    t_mu2[i] = (ushort)((mu2 + mu_round) >> mu_shift);
+    t_xx[i] = (uint)((xx + sq_round) >> sq_shift);
+    t_yy[i] = (uint)((yy + sq_round) >> sq_shift);
+    t_xy[i] = (uint)((xy + sq_round) >> sq_shift);
+}
+
+inline int vif_log2_q11(ulong v, __global const ushort* table)
+{
+    const int k = 64 - (int)clz(v) - 16;
+    return (int)table[(v >> k) - 32768] + 2048 * k;
+}
+
+// Horizontal pass, the pixel's sigmas and its share of the four sums; one
+// partial sum per work-group: acc[group * 4 + {num_log, den_log, num_non_log, den_non_log}].
+__kernel void vif_statistic(__global const uint* t_mu1, __global const uint* t_mu2, __global const uint* t_xx,
+                            __global const uint* t_yy, __global const uint* t_xy, int w, int h, int filter,
+                            ulong limit_bits, __global const ushort* log2_table, __global long* acc)
+{
+    __local long l_num_log[VIF_WG], l_den_log[VIF_WG], l_num_non[VIF_WG], l_den_non[VIF_WG];
+    const int lid = get_local_id(0);
+    const long gid = get_global_id(0);
+    long num_log = 0, den_log = 0, num_non = 0, den_non = 0;
+    if (gid < (long)w * h) {
+        const int y = (int)(gid / w), x = (int)(gid % w);
+        const int taps = vif_width(filter), half_w = taps / 2;
+        const size_t row = (size_t)y * w;
+        uint mu1 = 0, mu2 = 0;
+        ulong xx = 0, yy = 0, xy = 0;
+        for (int k = 0; k < taps; ++k) {
+            const size_t j = row + vif_mirror(x - half_w + k, w);
+            const uint c = vif_tap(filter, k);
+            mu1 += c * t_mu1[j];
+            mu2 += c * t_mu2[j];
+            xx += (ulong)c * t_xx[j];
+            yy += (ulong)c * t_yy[j];
+            xy += (ulong)c * t_xy[j];
+        }
+        const uint xx_f = (uint)((xx + 32768) >> 16);
+        const uint yy_f = (uint)((yy + 32768) >> 16);
+        const uint xy_f = (uint)((xy + 32768) >> 16);
+        const uint m11 = (uint)(((ulong)mu1 * mu1 + 0x80000000UL) >> 32);
+        const uint m22 = (uint)(((ulong)mu2 * mu2 + 0x80000000UL) >> 32);
+        const uint m12 = (uint)(((ulong)mu1 * mu2 + 0x80000000UL) >> 32);
+        const int sigma1_sq = (int)(xx_f - m11);
+        int sigma2_sq = (int)(yy_f - m22);
+        const int sigma12 = (int)(xy_f - m12);
+        if (sigma2_sq < 0) sigma2_sq = 0;
+        if (sigma1_sq >= VMAFX_VIF_SIGMA_NSQ) {
+            den_log = vif_log2_q11((ulong)((uint)VMAFX_VIF_SIGMA_NSQ + (uint)sigma1_sq), log2_table) - 2048 * 17;
+            if (sigma12 > 0 && sigma2_sq > 0) {
+                const vmafx_vif_gain g =
+                    vmafx_vif_gain_terms(sigma1_sq, sigma12, sigma2_sq, vmafx_vif_limit_make(limit_bits));
+                const uint noise = (uint)(g.sv_sq + VMAFX_VIF_SIGMA_NSQ);
+                const long total = g.gg + (long)noise;
+                num_log = vif_log2_q11((ulong)total, log2_table) - vif_log2_q11((ulong)noise, log2_table);
+            }
+        } else {
+            num_non = sigma2_sq;
+            den_non = 1;
+        }
+    }
+    l_num_log[lid] = num_log;
+    l_den_log[lid] = den_log;
+    l_num_non[lid] = num_non;
+    l_den_non[lid] = den_non;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = VIF_WG / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            l_num_log[lid] += l_num_log[lid + s];
+            l_den_log[lid] += l_den_log[lid + s];
+            l_num_non[lid] += l_num_non[lid + s];
+            l_den_non[lid] += l_den_non[lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        const size_t g = get_group_id(0) * 4;
+        acc[g] = l_num_log[0];
+        acc[g + 1] = l_den_log[0];
+        acc[g + 2] = l_num_non[0];
+        acc[g + 3] = l_den_non[0];
+    }
+}
+
+// Subsampling, vertical half: the even rows of scale `from` low-passed with
+// filter from + 1 (w x oh results, the reference's uint16 intermediates).
+__kernel void vif_sub_vertical(__global const uchar* ref, __global const uchar* dis, int w, int h, int kind,
+                               int filter, uint mu_round, int mu_shift, __global uint* t_ref,
+                               __global uint* t_dis)
+{
+    const int x = get_global_id(0), yo = get_global_id(1);
+    const int oh = h / 2;
+    if (x >= w || yo >= oh) return;
+    const int y = 2 * yo;
+    const int taps = vif_width(filter), half_w = taps / 2;
+    uint a = 0, b = 0;
+    for (int k = 0; k < taps; ++k) {
+        const int r = vif_mirror(y - half_w + k, h);
+        const uint c = vif_tap(filter, k);
+        a += c * vif_sample(ref, w, x, r, kind);
+        b += c * vif_sample(dis, w, x, r, kind);
+    }
+    t_ref[(size_t)yo * w + x] = (ushort)((a + mu_round) >> mu_shift);
+    t_dis[(size_t)yo * w + x] = (ushort)((b + mu_round) >> mu_shift);
+}
+
+// Subsampling, horizontal half: the even columns; ow x oh uint16 samples.
+__kernel void vif_sub_horizontal(__global const uint* t_ref, __global const uint* t_dis, int w, int oh,
+                                 int filter, __global ushort* o_ref, __global ushort* o_dis)
+{
+    const int xo = get_global_id(0), yo = get_global_id(1);
+    const int ow = w / 2;
+    if (xo >= ow || yo >= oh) return;
+    const int x = 2 * xo;
+    const int taps = vif_width(filter), half_w = taps / 2;
+    const size_t row = (size_t)yo * w;
+    uint a = 0, b = 0;
+    for (int k = 0; k < taps; ++k) {
+        const size_t j = row + vif_mirror(x - half_w + k, w);
+        const uint c = vif_tap(filter, k);
+        a += c * t_ref[j];
+        b += c * t_dis[j];
+    }
+    o_ref[(size_t)yo * ow + xo] = (ushort)((a + 32768) >> 16);
+    o_dis[(size_t)yo * ow + xo] = (ushort)((b + 32768) >> 16);
+}

@@ -1,0 +1,148 @@
+// OpenCL twin of "vif" (feature/vif.cpp): the four scales' integer sums on the
+// device (vif.cl), the reference's finish() and outputs on the host.
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "feature/opencl/opencl_twin.hpp"
+#include "feature/vif.hpp"
+#include "feature/vif_tables.h"
+
+namespace vmafx::ocl {
+namespace {
+
+constexpr const char* kFile = "vif.cl";
+constexpr std::size_t kGroup = 256;  // VIF_WG in vif.cl
+
+class VifTwin final : public Twin {
+ public:
+  VifTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
+      : Twin(std::move(g)),
+        fmt_(f),
+        gain_limit_(o.get_double("vif_enhn_gain_limit")),
+        debug_(o.get_bool("debug")),
+        skip_scale0_(o.get_bool("vif_skip_scale0")) {
+    std::memcpy(&limit_bits_, &gain_limit_, 8);
+  }
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    const std::array<vif::ScaleResult, 4> s = compute(ref, dis, index);
+    // As the reference extractor writes them.
+    out.put("VMAF_integer_feature_vif_scale0_score", index, skip_scale0_ ? 0.0 : double(s[0].num / s[0].den));
+    out.put("VMAF_integer_feature_vif_scale1_score", index, double(s[1].num / s[1].den));
+    out.put("VMAF_integer_feature_vif_scale2_score", index, double(s[2].num / s[2].den));
+    out.put("VMAF_integer_feature_vif_scale3_score", index, double(s[3].num / s[3].den));
+    if (!debug_) return;
+    double num, den;
+    if (skip_scale0_) {
+      num = double(s[1].num) + double(s[2].num) + double(s[3].num);
+      den = double(s[1].den) + double(s[2].den) + double(s[3].den);
+    } else {
+      num = double(s[0].num) + double(s[1].num) + double(s[2].num) + double(s[3].num);
+      den = double(s[0].den) + double(s[1].den) + double(s[2].den) + double(s[3].den);
+    }
+    out.put("integer_vif", index, den == 0.0 ? 1.0 : num / den);
+    out.put("integer_vif_num", index, num);
+    out.put("integer_vif_den", index, den);
+    out.put("integer_vif_num_scale0", index, skip_scale0_ ? 0.0 : double(s[0].num));
+    out.put("integer_vif_den_scale0", index, skip_scale0_ ? -1.0 : double(s[0].den));
+    out.put("integer_vif_num_scale1", index, double(s[1].num));
+    out.put("integer_vif_den_scale1", index, double(s[1].den));
+    out.put("integer_vif_num_scale2", index, double(s[2].num));
+    out.put("integer_vif_den_scale2", index, double(s[2].den));
+    out.put("integer_vif_num_scale3", index, double(s[3].num));
+    out.put("integer_vif_den_scale3", index, double(s[3].den));
+  }
+
+ private:
+  std::array<vif::ScaleResult, 4> compute(const Picture& ref, const Picture& dis, unsigned index) {
+    Slot& s = slot();
+    cl_command_queue q = s.queue();
+    const Slot::Planes pl = s.planes(ref, dis, index, 0);
+    cl_mem log2 = s.device().table("vif_log2", vmafx_vif_log2_table, sizeof vmafx_vif_log2_table);
+    const int bpc = fmt_.bpc;
+    const std::size_t n0 = std::size_t(fmt_.width) * fmt_.height;
+    cl_mem t[5];
+    for (int k = 0; k < 5; ++k) t[k] = s.scratch(id_, k, n0 * 4);
+    cl_mem sub_t[2] = {s.scratch(id_, 5, n0 * 2), s.scratch(id_, 6, n0 * 2)};
+    // scale planes 1..3 alternate between two pairs of buffers
+    const std::size_t n1 = std::size_t(fmt_.width / 2) * (fmt_.height / 2);
+    cl_mem lvl[2][2] = {{s.scratch(id_, 7, n1 * 2), s.scratch(id_, 8, n1 * 2)},
+                        {s.scratch(id_, 9, n1 * 2), s.scratch(id_, 10, n1 * 2)}};
+    cl_mem partial[4];
+    std::size_t groups[4];
+
+    cl_mem in_ref = pl.ref, in_dis = pl.dis;
+    cl_int kind = bpc > 8 ? 1 : 0;
+    for (int scale = 0; scale < 4; ++scale) {
+      const int w = fmt_.width >> scale, h = fmt_.height >> scale;
+      const std::size_t n = std::size_t(w) * h;
+      groups[scale] = (n + kGroup - 1) / kGroup;
+      partial[scale] = s.scratch(id_, 11 + scale, groups[scale] * 4 * 8);
+      cl_uint mu_round = 32768;
+      cl_int mu_shift = 16;
+      cl_ulong sq_round = 32768;
+      cl_int sq_shift = 16;
+      if (scale == 0) {
+        const int sq = 2 * (bpc - 8);
+        mu_round = 1u << (bpc - 1);
+        mu_shift = bpc;
+        sq_round = sq ? (cl_ulong(1) << (sq - 1)) : 0;
+        sq_shift = sq;
+      }
+      if (!(scale == 0 && skip_scale0_)) {
+        cl_kernel kv = s.kernel(kFile, "vif_vertical");
+        set_args(kv, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale), mu_round, mu_shift, sq_round,
+                 sq_shift, t[0], t[1], t[2], t[3], t[4]);
+        run2d(q, kv, std::size_t(w), std::size_t(h), 32, 8);
+        cl_kernel ks = s.kernel(kFile, "vif_statistic");
+        set_args(ks, t[0], t[1], t[2], t[3], t[4], cl_int(w), cl_int(h), cl_int(scale), limit_bits_, log2,
+                 partial[scale]);
+        run(q, ks, n, kGroup);
+      }
+      if (scale < 3) {
+        const int oh = h / 2, ow = w / 2;
+        cl_kernel kv = s.kernel(kFile, "vif_sub_vertical");
+        set_args(kv, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale + 1), mu_round, mu_shift, sub_t[0],
+                 sub_t[1]);
+        run2d(q, kv, std::size_t(w), std::size_t(oh), 32, 8);
+        cl_mem o_ref = lvl[scale & 1][0], o_dis = lvl[scale & 1][1];
+        cl_kernel kh = s.kernel(kFile, "vif_sub_horizontal");
+        set_args(kh, sub_t[0], sub_t[1], cl_int(w), cl_int(oh), cl_int(scale + 1), o_ref, o_dis);
+        run2d(q, kh, std::size_t(ow), std::size_t(oh), 32, 8);
+        in_ref = o_ref;
+        in_dis = o_dis;
+        kind = 1;
+      }
+    }
+    std::array<vif::ScaleResult, 4> res{};
+    thread_local std::vector<std::int64_t> buf;
+    for (int scale = 0; scale < 4; ++scale) {
+      if (scale == 0 && skip_scale0_) continue;
+      buf.resize(groups[scale] * 4);
+      read(q, partial[scale], buf.data(), buf.size() * 8);
+      vif::Accum a;
+      for (std::size_t g = 0; g < groups[scale]; ++g) {
+        a.num_log += buf[4 * g];
+        a.den_log += buf[4 * g + 1];
+        a.num_non_log += buf[4 * g + 2];
+        a.den_non_log += buf[4 * g + 3];
+      }
+      res[std::size_t(scale)] = vif::finish(a);
+    }
+    return res;
+  }
+
+  PictureFormat fmt_;
+  double gain_limit_;
+  bool debug_, skip_scale0_;
+  std::uint64_t limit_bits_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_vif_twin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f) {
+  return std::make_unique<VifTwin>(std::move(g), o, f);
+}
+
+}  // namespace vmafx::ocl
