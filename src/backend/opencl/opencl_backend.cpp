@@ -21,6 +21,8 @@ TwinFactory find_twin(std::string_view extractor) {
   static constexpr Entry kTwins[] = {
       {"ssim", make_ssim_twin},
       {"vif", make_vif_twin},
+      {"float_ssim", make_float_ssim_twin},
+      {"float_ms_ssim", make_float_ms_ssim_twin},
   };
   for (const Entry& e : kTwins)
     if (e.name == extractor) return e.make;

@@ -1,0 +1,150 @@
+// The float SSIM family (float_ssim, float_ms_ssim) on an OpenCL device,
+// without fp64: libvmaf's float products summed in double and rounded to
+// float are replayed in soft fp64 operation by operation (the sums are not
+// exact, so their order is kept), the box decimation is an exact int64
+// fixed-point sum (exact/fixed_decimate.h), and every per-pixel double term is
+// stored as its IEEE bits for the host to add in raster order.
+#pragma OPENCL FP_CONTRACT OFF
+
+#define VMAFX_SSIM_TABLE __constant
+#include "ocl_f32.cl"
+#include "exact/fixed_decimate.h"
+#include "feature/ssim_tables.h"
+
+inline uint fs_sample(__global const uchar* p, int w, int x, int y, int wide)
+{
+    if (wide) return (uint)((__global const ushort*)p)[(size_t)y * w + x];
+    return (uint)p[(size_t)y * w + x];
+}
+
+// The reference's symmetric border, clamped as its tiny-image guard does.
+inline int fs_mirror(int i, int n)
+{
+    if (i < 0) i = -1 - i;
+    else if (i >= n) i = 2 * n - i - 1;
+    return clamp(i, 0, n - 1);
+}
+
+// Luma on the 8-bit scale: sample / 2^(bpc - 8), exact.
+__kernel void fs_to_float(__global const uchar* src, int w, int h, int wide, int bpc, __global float* dst)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    const uint fx = vmafx_decimate_sample_fx(fs_sample(src, w, x, y, wide), bpc);  // units of 2^-8
+    dst[(size_t)y * w + x] = as_float(fx == 0 ? 0u : vmafx_decimate_round_fx((ulong)fx << 44));
+}
+
+// float_ssim's box decimation by `scale` (2 .. 10): output (x, y) of sw x sh.
+__kernel void fs_decimate_box(__global const uchar* src, int w, int h, int wide, int bpc, int scale,
+                              uint tap_bits, int sw, int sh, __global float* dst)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= sw || y >= sh) return;
+    const int first = vmafx_decimate_first_offset(scale);
+    ulong sum = 0;
+    for (int v = 0; v < scale; ++v) {
+        const int yy = fs_mirror(y * scale + first + v, h);
+        for (int u = 0; u < scale; ++u) {
+            const int xx = fs_mirror(x * scale + first + u, w);
+            const uint fx = vmafx_decimate_sample_fx(fs_sample(src, w, xx, yy, wide), bpc);
+            sum += vmafx_decimate_product_fx(fx, tap_bits);
+        }
+    }
+    dst[(size_t)y * sw + x] = as_float(vmafx_decimate_round_fx(sum));
+}
+
+// float_ms_ssim's halving with the 9x9 low-pass filter: the products are
+// floats, added in double row by row, tap by tap.
+__kernel void fs_lpf(__global const float* src, int w, int h, int sw, int sh, __global float* dst)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= sw || y >= sh) return;
+    const int r = VMAFX_MS_SSIM_LPF_RADIUS;
+    vmafx_sd sum = vmafx_sd_zero(0);
+    int k = 0;
+    for (int v = -r; v <= r; ++v) {
+        const size_t row = (size_t)fs_mirror(2 * y + v, h) * w;
+        for (int u = -r; u <= r; ++u, ++k) {
+            const float p = f32_mul(src[row + fs_mirror(2 * x + u, w)], vmafx_ms_ssim_lpf[k]);
+            sum = vmafx_sd_add(sum, f32_sd(p));
+        }
+    }
+    dst[(size_t)y * sw + x] = as_float(sd_to_f32(sum));
+}
+
+// Horizontal pass of the 11-tap Gaussian over the positions where it fits:
+// five moments (ref, cmp, ref^2, cmp^2, ref*cmp) of dw x h, planes of `plane` floats.
+__kernel void fs_horizontal(__global const float* ref, __global const float* cmp, int w, int h,
+                            __global float* out)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    const int dw = w - (VMAFX_SSIM_GAUSS_TAPS - 1);
+    if (x >= dw || y >= h) return;
+    const size_t plane = (size_t)dw * h;
+    __global const float* a = ref + (size_t)y * w + x;
+    __global const float* b = cmp + (size_t)y * w + x;
+    vmafx_sd s0 = vmafx_sd_zero(0), s1 = s0, s2 = s0, s3 = s0, s4 = s0;
+    for (int u = 0; u < VMAFX_SSIM_GAUSS_TAPS; ++u) {
+        const float ra = a[u], cb = b[u], k = vmafx_ssim_gauss[u];
+        const float rr = f32_mul(ra, ra), cc = f32_mul(cb, cb), rc = f32_mul(ra, cb);
+        s0 = vmafx_sd_add(s0, f32_sd(f32_mul(ra, k)));
+        s1 = vmafx_sd_add(s1, f32_sd(f32_mul(cb, k)));
+        s2 = vmafx_sd_add(s2, f32_sd(f32_mul(rr, k)));
+        s3 = vmafx_sd_add(s3, f32_sd(f32_mul(cc, k)));
+        s4 = vmafx_sd_add(s4, f32_sd(f32_mul(rc, k)));
+    }
+    const size_t i = (size_t)y * dw + x;
+    out[i] = as_float(sd_to_f32(s0));
+    out[plane + i] = as_float(sd_to_f32(s1));
+    out[2 * plane + i] = as_float(sd_to_f32(s2));
+    out[3 * plane + i] = as_float(sd_to_f32(s3));
+    out[4 * plane + i] = as_float(sd_to_f32(s4));
+}
+
+inline int f32_negative(float a) { return (as_uint(a) >> 31) && (as_uint(a) & 0x7FFFFFFFu); }
+
+// Vertical pass and the per-pixel SSIM of position (x, y) of dw x dh: the
+// double l * c * s (and l, c, s with lcs) as IEEE bits, at term[k * n + i].
+__kernel void fs_vertical(__global const float* hm, int w, int h, uint c1_bits, uint c2_bits, uint c3_bits,
+                          int lcs, __global ulong* term)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    const int dw = w - (VMAFX_SSIM_GAUSS_TAPS - 1), dh = h - (VMAFX_SSIM_GAUSS_TAPS - 1);
+    if (x >= dw || y >= dh) return;
+    const size_t plane = (size_t)dw * h;
+    float mom[5];
+    for (int m = 0; m < 5; ++m) {
+        vmafx_sd acc = vmafx_sd_zero(0);
+        for (int v = 0; v < VMAFX_SSIM_GAUSS_TAPS; ++v) {
+            const float r = hm[m * plane + (size_t)(y + v) * dw + x];
+            acc = vmafx_sd_add(acc, f32_sd(f32_mul(r, vmafx_ssim_gauss[v])));
+        }
+        mom[m] = as_float(sd_to_f32(acc));
+    }
+    const float C1 = as_float(c1_bits), C2 = as_float(c2_bits), C3 = as_float(c3_bits);
+    const float mu_r = mom[0], mu_c = mom[1];
+    float var_r = f32_sub(mom[2], f32_mul(mu_r, mu_r));
+    float var_c = f32_sub(mom[3], f32_mul(mu_c, mu_c));
+    if (f32_negative(var_r)) var_r = 0.0f;
+    if (f32_negative(var_c)) var_c = 0.0f;
+    const float cov = f32_sub(mom[4], f32_mul(mu_r, mu_c));
+    const float sd_rc = f32_sqrt(f32_mul(var_r, var_c));
+    // l = (2.0 * mu_r * mu_c + C1) / (mu_r * mu_r + mu_c * mu_c + C1), the denominator in float
+    const vmafx_sd l_num = vmafx_sd_add(vmafx_sd_mul(vmafx_sd_mul_pow2(f32_sd(mu_r), 1), f32_sd(mu_c)), f32_sd(C1));
+    const float l_den = f32_add(f32_add(f32_mul(mu_r, mu_r), f32_mul(mu_c, mu_c)), C1);
+    const vmafx_sd l = vmafx_sd_div(l_num, f32_sd(l_den));
+    // c = (2.0 * sd_rc + C2) / (var_r + var_c + C2)
+    const vmafx_sd c_num = vmafx_sd_add(vmafx_sd_mul_pow2(f32_sd(sd_rc), 1), f32_sd(C2));
+    const vmafx_sd c = vmafx_sd_div(c_num, f32_sd(f32_add(f32_add(var_r, var_c), C2)));
+    // s = (cov + C3) / (sd_rc + C3) in float; identical flat windows keep s = 1
+    const int sd_pos = (as_uint(sd_rc) & 0x7FFFFFFFu) != 0 && !(as_uint(sd_rc) >> 31);
+    const float cov_c = (f32_negative(cov) && !sd_pos) ? 0.0f : cov;
+    const vmafx_sd s = f32_sd(f32_div(f32_add(cov_c, C3), f32_add(sd_rc, C3)));
+    const size_t n = (size_t)dw * dh, i = (size_t)y * dw + x;
+    term[i] = vmafx_sd_to_bits(vmafx_sd_mul(vmafx_sd_mul(l, c), s));
+    if (lcs) {
+        term[n + i] = vmafx_sd_to_bits(l);
+        term[2 * n + i] = vmafx_sd_to_bits(c);
+        term[3 * n + i] = vmafx_sd_to_bits(s);
+    }
+}

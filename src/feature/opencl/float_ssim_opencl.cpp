@@ -1,0 +1,139 @@
+// OpenCL twin of "float_ssim" (feature/float_ssim.cpp): conversion, box
+// decimation and the Gaussian SSIM on the device (float_ssim.cl), the sums of
+// the per-pixel doubles on the host in raster order.
+#include "feature/opencl/float_ssim_opencl.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "feature/float_ssim.hpp"
+#include "feature/ssim_tables.h"
+
+#include "exact/fixed_decimate.h"
+
+namespace vmafx::ocl {
+
+namespace {
+
+std::uint32_t f32_bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+struct Consts {
+  std::uint32_t c1, c2, c3;
+};
+
+// The reference's stabilisers, computed as it computes them (in float).
+Consts constants() {
+  const float K1 = VMAFX_SSIM_K1, K2 = VMAFX_SSIM_K2;
+  const int L = VMAFX_SSIM_L;
+  const float C1 = (K1 * L) * (K1 * L);
+  const float C2 = (K2 * L) * (K2 * L);
+  const float C3 = C2 / 2.0f;
+  return {f32_bits(C1), f32_bits(C2), f32_bits(C3)};
+}
+
+}  // namespace
+
+ssim::SsimMeans gaussian_ssim(Slot& s, int owner, int first, cl_mem ref, cl_mem cmp, int w, int h, bool lcs) {
+  static const Consts k = constants();
+  const int taps = VMAFX_SSIM_GAUSS_TAPS;
+  const int dw = w - (taps - 1), dh = h - (taps - 1);
+  const std::size_t n = std::size_t(dw) * dh;
+  cl_mem hm = s.scratch(owner, first, std::size_t(dw) * h * 5 * 4);
+  cl_mem term = s.scratch(owner, first + 1, n * 8 * (lcs ? 4 : 1));
+  cl_kernel kh = s.kernel(kFloatSsimFile, "fs_horizontal");
+  set_args(kh, ref, cmp, cl_int(w), cl_int(h), hm);
+  run2d(s.queue(), kh, std::size_t(dw), std::size_t(h), 16, 8);
+  cl_kernel kv = s.kernel(kFloatSsimFile, "fs_vertical");
+  const cl_int lcs_flag = lcs ? 1 : 0;
+  set_args(kv, hm, cl_int(w), cl_int(h), k.c1, k.c2, k.c3, lcs_flag, term);
+  run2d(s.queue(), kv, std::size_t(dw), std::size_t(dh), 16, 8);
+  thread_local std::vector<double> t;
+  t.resize(n * (lcs ? 4 : 1));
+  read(s.queue(), term, t.data(), t.size() * 8);
+  double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i) ssim_sum += t[i];
+  if (lcs) {
+    for (std::size_t i = 0; i < n; ++i) l_sum += t[n + i];
+    for (std::size_t i = 0; i < n; ++i) c_sum += t[2 * n + i];
+    for (std::size_t i = 0; i < n; ++i) s_sum += t[3 * n + i];
+  }
+  const double count = static_cast<double>(dw * dh);
+  ssim::SsimMeans m;
+  m.ssim = static_cast<float>(ssim_sum / count);
+  m.l = static_cast<float>(l_sum / count);
+  m.c = static_cast<float>(c_sum / count);
+  m.s = static_cast<float>(s_sum / count);
+  return m;
+}
+
+namespace {
+
+class FloatSsimTwin final : public Twin {
+ public:
+  FloatSsimTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
+      : Twin(std::move(g)),
+        fmt_(f),
+        scale_(ssim::float_ssim_scale(f.width, f.height, o.get_int("scale"))),
+        lcs_(o.get_bool("enable_lcs")),
+        db_(o.get_bool("enable_db")),
+        max_db_(ssim::max_db(o.get_bool("clip_db"), f.bpc, f.width, f.height)) {}
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    Slot& s = slot();
+    const Slot::Planes pl = s.planes(ref, dis, index, 0);
+    int w = fmt_.width, h = fmt_.height;
+    const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
+    cl_mem r, d;
+    if (scale_ > 1) {
+      const int sw = ssim::decimated_size(w, scale_), sh = ssim::decimated_size(h, scale_);
+      r = s.scratch(id_, 0, std::size_t(sw) * sh * 4);
+      d = s.scratch(id_, 1, std::size_t(sw) * sh * 4);
+      cl_kernel k = s.kernel(kFloatSsimFile, "fs_decimate_box");
+      const cl_uint tap = vmafx_decimate_tap_bits(scale_);
+      set_args(k, pl.ref, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), cl_int(scale_), tap, cl_int(sw), cl_int(sh),
+               r);
+      run2d(s.queue(), k, std::size_t(sw), std::size_t(sh), 16, 8);
+      set_args(k, pl.dis, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), cl_int(scale_), tap, cl_int(sw), cl_int(sh),
+               d);
+      run2d(s.queue(), k, std::size_t(sw), std::size_t(sh), 16, 8);
+      w = sw;
+      h = sh;
+    } else {
+      r = s.scratch(id_, 0, std::size_t(w) * h * 4);
+      d = s.scratch(id_, 1, std::size_t(w) * h * 4);
+      cl_kernel k = s.kernel(kFloatSsimFile, "fs_to_float");
+      set_args(k, pl.ref, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), r);
+      run2d(s.queue(), k, std::size_t(w), std::size_t(h), 16, 8);
+      set_args(k, pl.dis, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), d);
+      run2d(s.queue(), k, std::size_t(w), std::size_t(h), 16, 8);
+    }
+    const ssim::SsimMeans m = gaussian_ssim(s, id_, 2, r, d, w, h, lcs_);
+    double v = m.ssim;
+    if (db_) v = ssim::to_db(v, max_db_);
+    out.put_plain("float_ssim", index, v);
+    if (lcs_) {
+      out.put_plain("float_ssim_l", index, m.l);
+      out.put_plain("float_ssim_c", index, m.c);
+      out.put_plain("float_ssim_s", index, m.s);
+    }
+  }
+
+ private:
+  PictureFormat fmt_;
+  int scale_;
+  bool lcs_, db_;
+  double max_db_;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_float_ssim_twin(std::shared_ptr<FrameGroup> g, const OptionSet& o,
+                                                const PictureFormat& f) {
+  return std::make_unique<FloatSsimTwin>(std::move(g), o, f);
+}
+
+}  // namespace vmafx::ocl
