@@ -23,6 +23,8 @@ TwinFactory find_twin(std::string_view extractor) {
       {"vif", make_vif_twin},
       {"float_ssim", make_float_ssim_twin},
       {"float_ms_ssim", make_float_ms_ssim_twin},
+      {"motion", make_motion_twin},
+      {"psnr", make_psnr_twin},
   };
   for (const Entry& e : kTwins)
     if (e.name == extractor) return e.make;

@@ -1,0 +1,86 @@
+// Integer motion ("motion") and integer PSNR ("psnr") on an OpenCL device:
+// integer arithmetic only. Each kernel leaves one integer per row (the
+// reference sums a row in 32 bits, wrapping, for 8-bit PSNR and for motion);
+// the host adds the rows.
+#pragma OPENCL FP_CONTRACT OFF
+
+// motion_tables.h declares its taps `static const`; OpenCL C 1.2 wants
+// program-scope data in __constant.
+#define static __constant
+#include "feature/motion_tables.h"
+#undef static
+
+#define ROW_WG 256
+
+inline long mo_sample(__global const uchar* p, int w, int x, int y, int wide)
+{
+    if (wide) return (long)((__global const ushort*)p)[(size_t)y * w + x];
+    return (long)p[(size_t)y * w + x];
+}
+
+// Whole-sample symmetric extension without repeating the edge sample.
+inline int mo_reflect(int i, int n)
+{
+    if (i < 0) return -i;
+    if (i >= n) return 2 * n - i - 2;
+    return i;
+}
+
+// Vertical 5-tap pass over prev - cur, rounded and shifted by bpc.
+__kernel void motion_vertical(__global const uchar* prev, __global const uchar* cur, int w, int h, int wide,
+                              int shift, __global int* out)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    long acc = 0;
+    for (int k = 0; k < VMAFX_MOTION_TAPS; ++k) {
+        const int r = mo_reflect(y - VMAFX_MOTION_RADIUS + k, h);
+        acc += (long)vmafx_motion_taps[k] * (mo_sample(prev, w, x, r, wide) - mo_sample(cur, w, x, r, wide));
+    }
+    out[(size_t)y * w + x] = (int)((acc + (1L << (shift - 1))) >> shift);
+}
+
+// Horizontal pass, absolute value, and the row's 32-bit (wrapping) sum; one
+// work-group per row.
+__kernel void motion_rows(__global const int* v, int w, __global uint* row_sum)
+{
+    __local uint part[ROW_WG];
+    const int y = get_group_id(0), lid = get_local_id(0);
+    __global const int* row = v + (size_t)y * w;
+    uint s = 0;
+    for (int x = lid; x < w; x += ROW_WG) {
+        long acc = 0;
+        for (int k = 0; k < VMAFX_MOTION_TAPS; ++k)
+            acc += (long)vmafx_motion_taps[k] * (long)row[mo_reflect(x - VMAFX_MOTION_RADIUS + k, w)];
+        const int f = (int)((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT);
+        s += (uint)abs(f);
+    }
+    part[lid] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = ROW_WG / 2; k > 0; k >>= 1) {
+        if (lid < k) part[lid] += part[lid + k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) row_sum[y] = part[0];
+}
+
+// PSNR: the squared error of each row; 8-bit rows wrap in 32 bits as the
+// reference's do, deeper rows are summed in 64 bits. One work-group per row.
+__kernel void psnr_rows(__global const uchar* ref, __global const uchar* dis, int w, int wide,
+                        __global ulong* row_sse, int first_row)
+{
+    __local ulong part[ROW_WG];
+    const int y = get_group_id(0), lid = get_local_id(0);
+    ulong s = 0;
+    for (int x = lid; x < w; x += ROW_WG) {
+        const long e = mo_sample(ref, w, x, y, wide) - mo_sample(dis, w, x, y, wide);
+        s += (ulong)(e * e);
+    }
+    part[lid] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = ROW_WG / 2; k > 0; k >>= 1) {
+        if (lid < k) part[lid] += part[lid + k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) row_sse[first_row + y] = wide ? part[0] : (ulong)(uint)part[0];
+}

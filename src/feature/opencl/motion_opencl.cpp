@@ -1,0 +1,107 @@
+// OpenCL twin of "motion" (feature/motion.cpp): the SAD of two references on
+// the device (motion.cl), kept in device buffers frame to frame; the scores,
+// motion2 and motion3 on the host with the reference's own functions.
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "feature/motion.hpp"
+#include "feature/opencl/opencl_twin.hpp"
+
+namespace vmafx::ocl {
+namespace {
+
+constexpr const char* kFile = "motion.cl";
+constexpr std::size_t kRowGroup = 256;  // ROW_WG in motion.cl
+
+constexpr std::string_view kSadName = "VMAF_integer_feature_motion_sad_score";
+constexpr std::string_view kDebugName = "VMAF_integer_feature_motion_score";
+constexpr std::string_view kMotion2Name = "VMAF_integer_feature_motion2_score";
+constexpr std::string_view kMotion3Name = "VMAF_integer_feature_motion3_score";
+
+class MotionTwin final : public Twin {
+ public:
+  MotionTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
+      : Twin(std::move(g)), force_zero_(o.get_bool("motion_force_zero")), debug_(o.get_bool("debug")), fmt_(f) {
+    p_.max_val = o.get_double("motion_max_val");
+    p_.blend_factor = o.get_double("motion_blend_factor");
+    p_.blend_offset = o.get_double("motion_blend_offset");
+    p_.fps_weight = o.get_double("motion_fps_weight");
+    p_.five_frame_window = o.get_bool("motion_five_frame_window");
+    p_.moving_average = o.get_bool("motion_moving_average");
+  }
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    double score = 0.0;
+    if (!force_zero_) {
+      Slot& s = slot();
+      const int w = fmt_.width, h = fmt_.height;
+      const std::size_t bytes = std::size_t(w) * h * fmt_.bytes_per_sample();
+      cl_context ctx = s.device().context();
+      const Slot::Planes pl = s.planes(ref, dis, index, 0);
+      const unsigned first = p_.five_frame_window ? 2 : 1;
+      if (index >= first) {
+        if (stored_ < first) throw std::logic_error("motion: frames must arrive in order");
+        const int back = p_.five_frame_window ? 1 - last_ : last_;
+        cl_mem v = s.scratch(id_, 0, std::size_t(w) * h * 4);
+        cl_mem rows = s.scratch(id_, 1, std::size_t(h) * 4);
+        cl_kernel kv = s.kernel(kFile, "motion_vertical");
+        const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
+        set_args(kv, hist_[back].get(ctx, bytes), pl.ref, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), v);
+        run2d(s.queue(), kv, std::size_t(w), std::size_t(h), 32, 8);
+        cl_kernel kr = s.kernel(kFile, "motion_rows");
+        set_args(kr, v, cl_int(w), rows);
+        run(s.queue(), kr, std::size_t(h) * kRowGroup, kRowGroup);
+        row_sums_.resize(std::size_t(h));
+        read(s.queue(), rows, row_sums_.data(), row_sums_.size() * 4);
+        std::uint64_t total = 0;
+        for (std::uint32_t r : row_sums_) total += r;
+        score = motion::sad_score(total, unsigned(w), unsigned(h), p_);
+      }
+      // remember this reference
+      const int slot_i = 1 - last_;
+      check(clEnqueueCopyBuffer(s.queue(), pl.ref, hist_[slot_i].get(ctx, bytes), 0, 0, bytes, 0, nullptr, nullptr),
+            "clEnqueueCopyBuffer");
+      last_ = slot_i;
+      ++stored_;
+    }
+    if (index >= sad_.size()) {
+      sad_.resize(index + 1, 0.0);
+      have_.resize(index + 1, 0);
+    }
+    sad_[index] = score;
+    have_[index] = 1;
+    out.put(kSadName, index, score);
+    if (debug_) out.put(kDebugName, index, score);
+  }
+
+  void flush(FeatureSink& out) override {
+    std::size_t n = 0;
+    while (n < have_.size() && have_[n]) ++n;
+    const motion::Series s = motion::finish(std::span<const double>(sad_.data(), n), p_);
+    for (unsigned i = 0; i < n; ++i) {
+      out.put(kMotion2Name, i, s.motion2[i]);
+      out.put(kMotion3Name, i, s.motion3[i]);
+    }
+  }
+
+ private:
+  motion::Params p_;
+  bool force_zero_, debug_;
+  PictureFormat fmt_;
+  Buffer hist_[2];  // luma of the last two references
+  int last_ = 1;
+  unsigned stored_ = 0;
+  std::vector<std::uint32_t> row_sums_;
+  std::vector<double> sad_;
+  std::vector<char> have_;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_motion_twin(std::shared_ptr<FrameGroup> g, const OptionSet& o,
+                                            const PictureFormat& f) {
+  return std::make_unique<MotionTwin>(std::move(g), o, f);
+}
+
+}  // namespace vmafx::ocl
