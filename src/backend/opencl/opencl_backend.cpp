@@ -25,6 +25,7 @@ TwinFactory find_twin(std::string_view extractor) {
       {"float_ms_ssim", make_float_ms_ssim_twin},
       {"motion", make_motion_twin},
       {"psnr", make_psnr_twin},
+      {"adm", make_adm_twin},
   };
   for (const Entry& e : kTwins)
     if (e.name == extractor) return e.make;
