@@ -1,5 +1,6 @@
 #include "backend/opencl/opencl_runtime.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <set>
@@ -406,8 +407,28 @@ void run(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t lx) {
   check(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &lx, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
 }
 
+std::size_t pow2_group(cl_kernel k, std::size_t cap) {
+  std::size_t max = 0;
+  check(clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof max, &max, nullptr),
+        "clGetKernelWorkGroupInfo");
+  // VMAFX_OPENCL_GROUP_CAP=N (tests): behave as if kernels took at most N items.
+  static const std::size_t env_cap = [] {
+    const char* e = std::getenv("VMAFX_OPENCL_GROUP_CAP");
+    return e ? std::size_t(std::strtoul(e, nullptr, 10)) : std::size_t(0);
+  }();
+  if (env_cap > 0 && env_cap < max) max = env_cap;
+  std::size_t g = 1;
+  while (g * 2 <= cap && g * 2 <= max) g *= 2;
+  return g;
+}
+
 void run2d(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t gy, std::size_t lx, std::size_t ly) {
   if (gx == 0 || gy == 0) return;
+  const std::size_t max = pow2_group(k, lx * ly);
+  while (lx * ly > max) {
+    if (ly > 1) ly /= 2;
+    else lx /= 2;
+  }
   const std::size_t g[2] = {(gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly};
   const std::size_t l[2] = {lx, ly};
   check(clEnqueueNDRangeKernel(q, k, 2, nullptr, g, l, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");

@@ -185,7 +185,12 @@ void set_args(cl_kernel k, const A&... a) {
   (check(clSetKernelArg(k, i++, sizeof(A), &a), "clSetKernelArg"), ...);
 }
 
-// Enqueues a 1-D or 2-D range, rounding the global size up to the local size.
+// The largest power of two <= `cap` that kernel `k` accepts as its
+// work-group size (register-heavy kernels may accept fewer than 256 items).
+std::size_t pow2_group(cl_kernel k, std::size_t cap);
+
+// Enqueues a 1-D or 2-D range, rounding the global size up to the local size
+// (a 2-D local size is halved until the kernel accepts it).
 void run(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t lx);
 void run2d(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t gy, std::size_t lx, std::size_t ly);
 // Blocking read of `bytes` from `mem` into `dst`.

@@ -16,6 +16,7 @@ typedef uint uint32_t;
 #define VMAFX_ADM_CONST __constant
 #include "feature/adm_tables.h"
 
+// Row reductions use a power-of-two work-group of at most ADM_WG items.
 #define ADM_WG 256
 
 // ---- helpers ----------------------------------------------------------------
@@ -290,7 +291,7 @@ inline void adm_reduce3(__local long* l, long v0, long v1, long v2, __global lon
     l[ADM_WG + lid] = v1;
     l[2 * ADM_WG + lid] = v2;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = ADM_WG / 2; s > 0; s >>= 1) {
+    for (int s = (int)get_local_size(0) / 2; s > 0; s >>= 1) {
         if (lid < s) {
             l[lid] += l[lid + s];
             l[ADM_WG + lid] += l[ADM_WG + lid + s];
@@ -312,7 +313,7 @@ __kernel void adm_den0(__global const short* ref, int w, int n, int x0, int x1, 
     __local long l[3 * ADM_WG];
     const int i = y0 + get_group_id(0);
     ulong s[3] = {0, 0, 0};
-    for (int j = x0 + get_local_id(0); j < x1; j += ADM_WG)
+    for (int j = x0 + get_local_id(0); j < x1; j += (int)get_local_size(0))
         for (int b = 0; b < 3; ++b) {
             const ulong x = (ushort)abs((int)ref[(size_t)(b + 1) * n + (size_t)i * w + j]);
             s[b] += (x * x) * x;
@@ -328,7 +329,7 @@ __kernel void adm_den123(__global const int* ref, int w, int n, int x0, int x1, 
     const int row = y0 + get_group_id(0);
     const ulong sq_add = 1UL << sq_shift;
     ulong s[3] = {0, 0, 0};
-    for (int j = x0 + get_local_id(0); j < x1; j += ADM_WG)
+    for (int j = x0 + get_local_id(0); j < x1; j += (int)get_local_size(0))
         for (int b = 0; b < 3; ++b) {
             const ulong x = (uint)adm_abs32(ref[(size_t)(b + 1) * n + (size_t)row * w + j]);
             s[b] += ((((x * x) + sq_add) >> sq_shift) * x + add_cub) >> shift_cub;
@@ -363,7 +364,7 @@ __kernel void adm_cm0(__global const short* src, __global const short* ang, __gl
     const uint sc[3] = {sc0, sc1, sc2};
     const long ac[3] = {ac0, ac1, ac2};
     long s[3] = {0, 0, 0};
-    for (int j = x0 + get_local_id(0); j < x1; j += ADM_WG) {
+    for (int j = x0 + get_local_id(0); j < x1; j += (int)get_local_size(0)) {
         const int jm = j == 0 ? 1 : j - 1;
         const int jp = j == w - 1 ? w - 1 : j + 1;
         uint thr = 0;
@@ -395,7 +396,7 @@ __kernel void adm_cm123(__global const int* src, __global const int* ang, __glob
     const size_t rm = (size_t)im * w, r0 = (size_t)i * w, rp = (size_t)ip * w;
     const long rf[3] = {rf0, rf1, rf2};
     long s[3] = {0, 0, 0};
-    for (int j = x0 + get_local_id(0); j < x1; j += ADM_WG) {
+    for (int j = x0 + get_local_id(0); j < x1; j += (int)get_local_size(0)) {
         const int jm = j == 0 ? 1 : j - 1;
         const int jp = j == w - 1 ? w - 1 : j + 1;
         uint thr = 0;

@@ -17,7 +17,7 @@ namespace vmafx::ocl {
 namespace {
 
 constexpr const char* kFile = "adm.cl";
-constexpr std::size_t kGroup = 256;  // ADM_WG in adm.cl
+constexpr std::size_t kMaxGroup = 256;  // ADM_WG in adm.cl
 constexpr double kPi = 3.14159265358979323846;
 
 // The reference's conversions and helpers (feature/adm.cpp).
@@ -98,7 +98,8 @@ class AdmTwin final : public Twin {
 
   void launch_rows(Slot& s, cl_kernel k, int rows, Rows& r) {
     r.rows = rows;
-    run(s.queue(), k, std::size_t(rows) * kGroup, kGroup);
+    const std::size_t lx = pow2_group(k, kMaxGroup);
+    run(s.queue(), k, std::size_t(rows) * lx, lx);
   }
 
   static void fetch(Slot& s, Rows& r) {

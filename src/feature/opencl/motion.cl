@@ -10,6 +10,7 @@
 #include "feature/motion_tables.h"
 #undef static
 
+// Row reductions use a power-of-two work-group of at most ROW_WG items.
 #define ROW_WG 256
 
 inline long mo_sample(__global const uchar* p, int w, int x, int y, int wide)
@@ -48,7 +49,7 @@ __kernel void motion_rows(__global const int* v, int w, __global uint* row_sum)
     const int y = get_group_id(0), lid = get_local_id(0);
     __global const int* row = v + (size_t)y * w;
     uint s = 0;
-    for (int x = lid; x < w; x += ROW_WG) {
+    for (int x = lid; x < w; x += (int)get_local_size(0)) {
         long acc = 0;
         for (int k = 0; k < VMAFX_MOTION_TAPS; ++k)
             acc += (long)vmafx_motion_taps[k] * (long)row[mo_reflect(x - VMAFX_MOTION_RADIUS + k, w)];
@@ -57,7 +58,7 @@ __kernel void motion_rows(__global const int* v, int w, __global uint* row_sum)
     }
     part[lid] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = ROW_WG / 2; k > 0; k >>= 1) {
+    for (int k = (int)get_local_size(0) / 2; k > 0; k >>= 1) {
         if (lid < k) part[lid] += part[lid + k];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -72,13 +73,13 @@ __kernel void psnr_rows(__global const uchar* ref, __global const uchar* dis, in
     __local ulong part[ROW_WG];
     const int y = get_group_id(0), lid = get_local_id(0);
     ulong s = 0;
-    for (int x = lid; x < w; x += ROW_WG) {
+    for (int x = lid; x < w; x += (int)get_local_size(0)) {
         const long e = mo_sample(ref, w, x, y, wide) - mo_sample(dis, w, x, y, wide);
         s += (ulong)(e * e);
     }
     part[lid] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = ROW_WG / 2; k > 0; k >>= 1) {
+    for (int k = (int)get_local_size(0) / 2; k > 0; k >>= 1) {
         if (lid < k) part[lid] += part[lid + k];
         barrier(CLK_LOCAL_MEM_FENCE);
     }

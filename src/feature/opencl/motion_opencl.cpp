@@ -12,7 +12,7 @@ namespace vmafx::ocl {
 namespace {
 
 constexpr const char* kFile = "motion.cl";
-constexpr std::size_t kRowGroup = 256;  // ROW_WG in motion.cl
+constexpr std::size_t kMaxRowGroup = 256;  // ROW_WG in motion.cl
 
 constexpr std::string_view kSadName = "VMAF_integer_feature_motion_sad_score";
 constexpr std::string_view kDebugName = "VMAF_integer_feature_motion_score";
@@ -51,7 +51,8 @@ class MotionTwin final : public Twin {
         run2d(s.queue(), kv, std::size_t(w), std::size_t(h), 32, 8);
         cl_kernel kr = s.kernel(kFile, "motion_rows");
         set_args(kr, v, cl_int(w), rows);
-        run(s.queue(), kr, std::size_t(h) * kRowGroup, kRowGroup);
+        const std::size_t lx = pow2_group(kr, kMaxRowGroup);
+        run(s.queue(), kr, std::size_t(h) * lx, lx);
         row_sums_.resize(std::size_t(h));
         read(s.queue(), rows, row_sums_.data(), row_sums_.size() * 4);
         std::uint64_t total = 0;

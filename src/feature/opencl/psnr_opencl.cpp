@@ -8,7 +8,7 @@
 namespace vmafx::ocl {
 namespace {
 
-constexpr std::size_t kRowGroup = 256;  // ROW_WG in motion.cl
+constexpr std::size_t kMaxRowGroup = 256;  // ROW_WG in motion.cl
 constexpr std::string_view kPsnrNames[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
 constexpr std::string_view kMseNames[3] = {"mse_y", "mse_cb", "mse_cr"};
 constexpr std::string_view kApsnrNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
@@ -43,7 +43,8 @@ class PsnrTwin final : public Twin {
       const Slot::Planes pl = s.planes(ref, dis, index, p);
       const std::size_t h = std::size_t(fmt_.plane_height(p));
       set_args(k, pl.ref, pl.dis, cl_int(fmt_.plane_width(p)), wide, rows, cl_int(offset));
-      run(s.queue(), k, h * kRowGroup, kRowGroup);
+      const std::size_t lx = pow2_group(k, kMaxRowGroup);
+      run(s.queue(), k, h * lx, lx);
       offset += h;
     }
     sse_rows_.resize(std::size_t(total_rows));

@@ -9,6 +9,7 @@
 #include "exact/vif_gain.h"
 #include "exact/vif_tables.h"
 
+// The statistic reduces over a power-of-two work-group of at most VIF_WG items.
 #define VIF_WG 256
 
 __constant int kVifF0[17] = VMAFX_VIF_FILTER0_INIT;
@@ -133,7 +134,7 @@ __kernel void vif_statistic(__global const uint* t_mu1, __global const uint* t_m
     l_num_non[lid] = num_non;
     l_den_non[lid] = den_non;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = VIF_WG / 2; s > 0; s >>= 1) {
+    for (int s = (int)get_local_size(0) / 2; s > 0; s >>= 1) {
         if (lid < s) {
             l_num_log[lid] += l_num_log[lid + s];
             l_den_log[lid] += l_den_log[lid + s];

@@ -12,7 +12,7 @@ namespace vmafx::ocl {
 namespace {
 
 constexpr const char* kFile = "vif.cl";
-constexpr std::size_t kGroup = 256;  // VIF_WG in vif.cl
+constexpr std::size_t kMaxGroup = 256;  // VIF_WG in vif.cl
 
 class VifTwin final : public Twin {
  public:
@@ -77,7 +77,9 @@ class VifTwin final : public Twin {
     for (int scale = 0; scale < 4; ++scale) {
       const int w = fmt_.width >> scale, h = fmt_.height >> scale;
       const std::size_t n = std::size_t(w) * h;
-      groups[scale] = (n + kGroup - 1) / kGroup;
+      cl_kernel ks = s.kernel(kFile, "vif_statistic");
+      const std::size_t lx = pow2_group(ks, kMaxGroup);
+      groups[scale] = (n + lx - 1) / lx;
       partial[scale] = s.scratch(id_, 11 + scale, groups[scale] * 4 * 8);
       cl_uint mu_round = 32768;
       cl_int mu_shift = 16;
@@ -95,10 +97,9 @@ class VifTwin final : public Twin {
         set_args(kv, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale), mu_round, mu_shift, sq_round,
                  sq_shift, t[0], t[1], t[2], t[3], t[4]);
         run2d(q, kv, std::size_t(w), std::size_t(h), 32, 8);
-        cl_kernel ks = s.kernel(kFile, "vif_statistic");
         set_args(ks, t[0], t[1], t[2], t[3], t[4], cl_int(w), cl_int(h), cl_int(scale), limit_bits_, log2,
                  partial[scale]);
-        run(q, ks, n, kGroup);
+        run(q, ks, n, lx);
       }
       if (scale < 3) {
         const int oh = h / 2, ow = w / 2;
