@@ -181,6 +181,13 @@ CudaBackend::CudaBackend(int device) : device_(device) {
   check(cudaFree(nullptr), "context creation");
   device_name_ = "cuda " + std::to_string(device) + ": " + describe(device);
   allocator_ = HostAllocator{&CudaBackend::pinned_alloc, &CudaBackend::pinned_free, this};
+  if (const char* e = std::getenv("VMAFX_CUDA_EXACT")) {
+    const std::string v = e;
+    if (v == "int")
+      exact_int_ = true;
+    else if (!v.empty() && v != "fp64")
+      throw Error("cuda: VMAFX_CUDA_EXACT=" + v + ": expected int or fp64");
+  }
 }
 
 CudaBackend::~CudaBackend() {
@@ -284,6 +291,9 @@ std::unique_ptr<Extractor> CudaBackend::create_twin(const ExtractorDescriptor& d
   if (d.name == "vif") return make_vif_twin(*this, opts, fmt);
   if (d.name == "adm") return make_adm_twin(*this, opts, fmt);
   if (d.name == "psnr") return make_psnr_twin(*this, opts, fmt);
+  if (d.name == "ssim") return make_ssim_twin(*this, opts, fmt);
+  if (d.name == "float_ssim") return make_float_ssim_twin(*this, opts, fmt);
+  if (d.name == "float_ms_ssim") return make_float_ms_ssim_twin(*this, opts, fmt);
   return nullptr;
 }
 

@@ -127,6 +127,9 @@ class CudaBackend final : public Backend {
   // identifies a frame's content only within one engine, so cached device
   // copies of older epochs are never reused.
   std::uint64_t epoch() const { return epoch_.load(std::memory_order_acquire); }
+  // VMAFX_CUDA_EXACT=int: twins that have one use their integer-exact path
+  // (src/exact) instead of native fp64 (for GPUs with slow fp64). Read once.
+  bool exact_int() const { return exact_int_; }
 
   // Luma planes shared across threads: the motion twin (reading thread)
   // uploads a frame's reference luma once, into a device mirror of that pool
@@ -151,6 +154,7 @@ class CudaBackend final : public Backend {
 
   int device_;
   std::atomic<std::uint64_t> epoch_{1};
+  bool exact_int_ = false;
   std::string device_name_;
   HostAllocator allocator_;
   std::mutex mu_;

@@ -12,5 +12,8 @@ std::unique_ptr<Extractor> make_motion_twin(CudaBackend& b, const OptionSet& o, 
 std::unique_ptr<Extractor> make_vif_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
 std::unique_ptr<Extractor> make_adm_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
 std::unique_ptr<Extractor> make_psnr_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
+std::unique_ptr<Extractor> make_ssim_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
+std::unique_ptr<Extractor> make_float_ssim_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
+std::unique_ptr<Extractor> make_float_ms_ssim_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f);
 
 }  // namespace vmafx::cuda

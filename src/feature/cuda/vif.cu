@@ -4,12 +4,21 @@
 // are integers and their sums are order-independent, so the accumulators equal
 // the CPU's. The log2 table is the CPU's (feature/vif_tables.h).
 #include <climits>
+#include <cstring>
 #include <type_traits>
 
 #include "feature/cuda/vif_cuda.hpp"
 
 #define VMAFX_VIF_CONST static __device__ const
 #include "feature/vif_tables.h"
+
+// The integer-exact gain terms (design record 003) for GPUs with slow fp64.
+// In a namespace of their own: src/exact/vif_tables.h has names that
+// feature/vif_tables.h also uses.
+#include <stdint.h>
+namespace vmafx_exact {
+#include "exact/vif_gain.h"
+}
 
 namespace vmafx::cuda::vif {
 namespace {
@@ -27,6 +36,7 @@ struct Params {
   unsigned long long sq_round;
   int sq_shift;
   double gain_limit;
+  vmafx_exact::vmafx_vif_limit limit;  // the same limit, for the integer path
   unsigned short c[VMAFX_VIF_MAX_TAPS];
 };
 
@@ -54,12 +64,20 @@ struct Acc {
 };
 
 // One pixel's share, operation for operation as vif::accumulate / gain_terms.
+// kInt: the two gain integers from the integer path of src/exact (no fp64).
+template <bool kInt>
 __device__ __forceinline__ void accumulate(Acc& a, std::int32_t s1, std::int32_t s2, std::int32_t s12,
-                                           double gain_limit) {
+                                           const Params& p) {
   if (s2 < 0) s2 = 0;
   if (s1 >= kSigmaNsq) {
     a.den_log += log2_q11(std::uint32_t(kSigmaNsq) + std::uint32_t(s1)) - 2048 * 17;
-    if (s12 > 0 && s2 > 0) {
+    if (kInt && s12 > 0 && s2 > 0) {
+      const vmafx_exact::vmafx_vif_gain t = vmafx_exact::vmafx_vif_gain_terms(s1, s12, s2, p.limit);
+      const std::uint32_t noise = std::uint32_t(t.sv_sq) + std::uint32_t(kSigmaNsq);
+      const long long total = (long long)t.gg + noise;
+      a.num_log += log2_q11((unsigned long long)total) - log2_q11(noise);
+    } else if (s12 > 0 && s2 > 0) {
+      const double gain_limit = p.gain_limit;
       const double eps = 65536 * 1.0e-10;
       double g = double(s12) / (double(s1) + eps);
       std::int32_t sv_sq = trunc_to_int32(double(s2) - g * double(s12));
@@ -89,7 +107,7 @@ __device__ __forceinline__ long long block_sum(long long v, long long* sh) {
 }
 
 // Statistic of one scale: a TX x TY tile of outputs per block.
-template <class T, int TAPS>
+template <class T, int TAPS, bool kInt>
 __global__ void __launch_bounds__(kThreads) stat_kernel(const T* __restrict__ ref, const T* __restrict__ dis,
                                                         Params p, long long* __restrict__ acc) {
   constexpr int H = TAPS / 2;
@@ -153,8 +171,8 @@ __global__ void __launch_bounds__(kThreads) stat_kernel(const T* __restrict__ re
     const std::uint32_t xx_f = std::uint32_t((xx + 32768) >> 16);
     const std::uint32_t yy_f = std::uint32_t((yy + 32768) >> 16);
     const std::uint32_t xy_f = std::uint32_t((xy + 32768) >> 16);
-    accumulate(a, std::int32_t(xx_f - sq(mu1, mu1)), std::int32_t(yy_f - sq(mu2, mu2)),
-               std::int32_t(xy_f - sq(mu1, mu2)), p.gain_limit);
+    accumulate<kInt>(a, std::int32_t(xx_f - sq(mu1, mu1)), std::int32_t(yy_f - sq(mu2, mu2)),
+                     std::int32_t(xy_f - sq(mu1, mu2)), p);
   }
   const long long s0 = block_sum(a.num_log, red);
   const long long s1 = block_sum(a.den_log, red);
@@ -234,19 +252,31 @@ Params params(int scale_filter, int shift_scale, int bpc, int w, int h, long lon
     p.sq_shift = 16;
   }
   p.gain_limit = gain_limit;
+  std::uint64_t bits;
+  static_assert(sizeof bits == sizeof gain_limit);
+  std::memcpy(&bits, &gain_limit, sizeof bits);
+  p.limit = vmafx_exact::vmafx_vif_limit_make(bits);
   for (int k = 0; k < VMAFX_VIF_MAX_TAPS; ++k) p.c[k] = filters[scale_filter][k];
   return p;
 }
 
-template <class T>
-void stat(const T* r, const T* d, const Params& p, int scale, long long* acc, cudaStream_t s) {
+template <class T, bool kInt>
+void stat_n(const T* r, const T* d, const Params& p, int scale, long long* acc, cudaStream_t s) {
   const dim3 grid((p.w + TX - 1) / TX, (p.h + TY - 1) / TY);
   switch (scale) {
-    case 0: stat_kernel<T, 17><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
-    case 1: stat_kernel<T, 9><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
-    case 2: stat_kernel<T, 5><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
-    default: stat_kernel<T, 3><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
+    case 0: stat_kernel<T, 17, kInt><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
+    case 1: stat_kernel<T, 9, kInt><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
+    case 2: stat_kernel<T, 5, kInt><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
+    default: stat_kernel<T, 3, kInt><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
   }
+}
+
+template <class T>
+void stat(const T* r, const T* d, const Params& p, int scale, long long* acc, bool int_gain, cudaStream_t s) {
+  if (int_gain)
+    stat_n<T, true>(r, d, p, scale, acc, s);
+  else
+    stat_n<T, false>(r, d, p, scale, acc, s);
 }
 
 template <class T>
@@ -262,8 +292,8 @@ void subsample(const T* r, const T* d, const Params& p, int from, std::uint16_t*
 
 template <class T>
 void run(const T* ref, const T* dis, std::ptrdiff_t stride, int w, int h, int bpc, double limit, bool skip0,
-         const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc, cudaStream_t s) {
-  if (!skip0) stat<T>(ref, dis, params(0, 0, bpc, w, h, stride, limit, filters), 0, acc, s);
+         const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc, bool int_gain, cudaStream_t s) {
+  if (!skip0) stat<T>(ref, dis, params(0, 0, bpc, w, h, stride, limit, filters), 0, acc, int_gain, s);
   // Level buffers: two pairs of (ref, dis) planes of (w/2)(h/2) samples.
   const std::size_t n1 = std::size_t(w / 2) * std::size_t(h / 2);
   std::uint16_t* lv[2][2] = {{levels, levels + n1}, {levels + 2 * n1, levels + 3 * n1}};
@@ -272,7 +302,7 @@ void run(const T* ref, const T* dis, std::ptrdiff_t stride, int w, int h, int bp
     const int sw = w >> scale, sh = h >> scale;
     std::uint16_t* const* cur = lv[(scale - 1) & 1];
     stat<std::uint16_t>(cur[0], cur[1], params(scale, scale, bpc, sw, sh, sw, limit, filters), scale, acc + 4 * scale,
-                        s);
+                        int_gain, s);
     if (scale < 3) {
       std::uint16_t* const* next = lv[scale & 1];
       subsample<std::uint16_t>(cur[0], cur[1], params(scale + 1, scale, bpc, sw, sh, sw, limit, filters), scale,
@@ -285,13 +315,13 @@ void run(const T* ref, const T* dis, std::ptrdiff_t stride, int w, int h, int bp
 
 void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double gain_limit,
             bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc,
-            cudaStream_t s) {
+            bool int_gain, cudaStream_t s) {
   if (bpc == 8)
     run(static_cast<const std::uint8_t*>(ref), static_cast<const std::uint8_t*>(dis), stride, w, h, bpc, gain_limit,
-        skip_scale0, filters, levels, acc, s);
+        skip_scale0, filters, levels, acc, int_gain, s);
   else
     run(static_cast<const std::uint16_t*>(ref), static_cast<const std::uint16_t*>(dis), stride, w, h, bpc,
-        gain_limit, skip_scale0, filters, levels, acc, s);
+        gain_limit, skip_scale0, filters, levels, acc, int_gain, s);
 }
 
 }  // namespace vmafx::cuda::vif

@@ -11,9 +11,11 @@ namespace vmafx::cuda::vif {
 // accumulators (num_log, den_log, num_non_log, den_non_log) to acc[4 s ..],
 // which must be zero on entry. `filters` are the host's vmafx_vif_filter rows.
 // `levels` holds the decimated pictures: 2 * (w/2) * (h/2) * 2 uint16 values.
-// Asynchronous on `s`.
+// int_gain: the log branch's gain terms from the integer path of src/exact
+// (vif_gain.h: integers, soft fp64 only where undecided) instead of native
+// fp64; both give the CPU's integers. Asynchronous on `s`.
 void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double gain_limit,
             bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc,
-            cudaStream_t s);
+            bool int_gain, cudaStream_t s);
 
 }  // namespace vmafx::cuda::vif
