@@ -26,6 +26,9 @@
 #include "model/model.hpp"
 #ifdef VMAFX_HAVE_CUDA
 #include "backend/cuda/cuda_runtime.hpp"
+#include "feature/cuda/motion_cuda.hpp"
+#include "feature/cuda/vif_cuda.hpp"
+#include "feature/vif_tables.h"
 #endif
 
 namespace vmafx {
@@ -155,7 +158,7 @@ void EngineArgs(benchmark::internal::Benchmark* b) {
   for (int bpc : {8, 10}) {
     for (auto [w, h] : {std::pair{1920, 1080}, std::pair{3840, 2160}}) {
       b->Args({0, w, h, bpc, hw, w > 1920 ? 32 : 96});
-      for (int t : {4, 8, 16}) b->Args({1, w, h, bpc, t, w > 1920 ? 600 : 1500});
+      for (int t : {2, 4, 8, 16}) b->Args({1, w, h, bpc, t, w > 1920 ? 600 : 1500});
     }
   }
 }
@@ -225,6 +228,63 @@ void BM_Split(benchmark::State& state) {
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
 }
+// GPU time of the VIF and motion kernels alone (CUDA events around the
+// launches, planes already on the device), per frame.
+void BM_Kernels(benchmark::State& state) {
+  auto* backend = dynamic_cast<cuda::CudaBackend*>(cuda_backend().get());
+  if (!backend) {
+    state.SkipWithError("no CUDA backend/device");
+    return;
+  }
+  const PictureFormat fmt{int(state.range(0)), int(state.range(1)), int(state.range(2)), ChromaFormat::k420};
+  const Sources& src = sources(fmt);
+  cuda::ThreadContext& ctx = backend->context();
+  const std::size_t bytes = std::size_t(src.ref[0].stride(0)) * fmt.height;
+  void* r = ctx.device(&state, 0, bytes);
+  void* d = ctx.device(&state, 1, bytes);
+  cudaMemcpy(r, src.ref[0].plane(0).data, bytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(d, src.dis[0].plane(0).data, bytes, cudaMemcpyHostToDevice);
+  const std::size_t n1 = std::size_t(fmt.width / 2) * (fmt.height / 2);
+  auto* levels = static_cast<std::uint16_t*>(ctx.device(&state, 2, 4 * n1 * sizeof(std::uint16_t)));
+  auto* acc = static_cast<long long*>(ctx.device(&state, 3, 16 * sizeof(long long)));
+  auto* rows = static_cast<std::uint32_t*>(ctx.device(&state, 4, std::size_t(fmt.height) * 4));
+  auto* total = static_cast<unsigned long long*>(ctx.device(&state, 5, 8));
+  const int bps = fmt.bpc > 8 ? 2 : 1;
+  cudaEvent_t e0, e1, e2;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  cudaEventCreate(&e2);
+  double vif_ms = 0, motion_ms = 0;
+  for (auto _ : state) {
+    cudaEventRecord(e0, ctx.stream());
+    cudaMemsetAsync(acc, 0, 16 * sizeof(long long), ctx.stream());
+    cuda::vif::launch(r, d, src.ref[0].stride(0) / bps, fmt.width, fmt.height, fmt.bpc, 100.0, false,
+                      vmafx_vif_filter, levels, acc, false, ctx.stream());
+    cudaEventRecord(e1, ctx.stream());
+    cuda::motion::launch_sad(r, d, src.ref[0].stride(0) / bps, fmt.width, fmt.height, fmt.bpc, rows, total,
+                             ctx.stream());
+    cudaEventRecord(e2, ctx.stream());
+    cudaEventSynchronize(e2);
+    float a = 0, b = 0;
+    cudaEventElapsedTime(&a, e0, e1);
+    cudaEventElapsedTime(&b, e1, e2);
+    vif_ms += a;
+    motion_ms += b;
+  }
+  state.counters["vif_gpu_ms"] = vif_ms / double(state.iterations());
+  state.counters["motion_gpu_ms"] = motion_ms / double(state.iterations());
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaEventDestroy(e2);
+}
+BENCHMARK(BM_Kernels)
+    ->Args({1920, 1080, 8})
+    ->Args({3840, 2160, 8})
+    ->Args({3840, 2160, 10})
+    ->Iterations(200)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
 BENCHMARK(BM_Split)
     ->Args({1920, 1080, 8})
     ->Args({3840, 2160, 8})

@@ -46,8 +46,13 @@ cuda_check() {
   tail -n 2 "$L/cuda-errors.log"
   echo "== cuda: checkfeat"
   timeout 240 "$B/vmafx_checkfeat" > "$L/cuda-checkfeat.log" 2>&1 || rc=1
-  grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$L/cuda-checkfeat.log" | grep -v opencl | head -30
+  grep -E '^\[       OK \]|^\[  FAILED  \]' "$L/cuda-checkfeat.log" | grep cuda | head -30
   grep -m 20 'MISMATCH\|twin failed' "$L/cuda-checkfeat.log" | cut -c1-300
+  echo "== cuda: checkfeat vif with VMAFX_CUDA_EXACT=int (integer gain terms, no fp64)"
+  VMAFX_CUDA_EXACT=int timeout 120 "$B/vmafx_checkfeat" --gtest_filter='*cuda_vif*' \
+    > "$L/cuda-checkfeat-int.log" 2>&1 || rc=1
+  grep -E '^\[  (PASSED|FAILED) |^\[       OK \]' "$L/cuda-checkfeat-int.log" | head -5
+  grep -m 5 'MISMATCH\|twin failed' "$L/cuda-checkfeat-int.log" | cut -c1-300
   # The CLI golden set, in 8 parallel shards: with --backend cuda (a command
   # with a feature that has no CUDA twin yet fails with "no cuda twin"), and
   # with --backend auto (those features on the CPU, the rest on the GPU).
@@ -77,7 +82,57 @@ cuda_check() {
 # --- end cuda ---
 
 # --- opencl ---
-# (owned by the OpenCL backend; add its checks here)
+# Carried: .device/opencl/{vmaf,vmafx_checkfeat,vmafx_checkfeat_probe,vmafx_golden_tests,
+# vmafx_opencl_tests,vmafx_bench_opencl_bench,libOpenCL.so.1,libbenchmark.so.1debian}
+# (built in build-opencl: Release, -DVMAFX_OPENCL=ON; the ICD loader and
+# libbenchmark travel with them because the GPU machine may lack them).
+# NVIDIA's OpenCL needs an ICD file; only NVIDIA's is made visible, so device
+# 0 is the GPU whatever else is installed.
+opencl_check() {
+  local B=$REPO/.device/opencl
+  local L=$OUT
+  if [ ! -x "$B/vmaf" ]; then echo "opencl: $B/vmaf missing (build and copy first)"; return 1; fi
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /etc/OpenCL/vendors && echo "$NV" > /etc/OpenCL/vendors/nvidia.icd
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  mkdir -p /work/main/build-opencl/tools
+  cp -f "$B/vmaf" /work/main/build-opencl/tools/vmaf
+  local rc=0
+  {
+    date -u
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1 | head -3
+    "$B/vmaf" --list-devices
+  } > "$L/opencl-env.log" 2>&1
+  cat "$L/opencl-env.log"
+  echo "== opencl: checkfeat (harness as committed, then with a 352x288 probe so float_ms_ssim runs)"
+  timeout 150 "$B/vmafx_checkfeat" --gtest_filter='*opencl*' > "$L/opencl-checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[ +(OK|FAILED|SKIPPED) +\]' "$L/opencl-checkfeat.log" | head -20
+  grep -m5 -A3 'MISMATCH\|Failure' "$L/opencl-checkfeat.log" | head -30
+  timeout 60 "$B/vmafx_checkfeat_probe" --gtest_filter='*opencl_float_ms_ssim*' > "$L/opencl-checkfeat-probe.log" 2>&1 || rc=1
+  grep -E '^\[ +(OK|FAILED|SKIPPED) +\]' "$L/opencl-checkfeat-probe.log" | head -3
+  echo "== opencl: sources (no fp64) and error tests"
+  timeout 60 "$B/vmafx_opencl_tests" > "$L/opencl-tests.log" 2>&1 || rc=1
+  grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|PASSED|FAILED' "$L/opencl-tests.log" | tail -14
+  if [ -n "${VMAFX_OPENCL_QUICK:-}" ]; then return $rc; fi  # local dry run of the script
+  echo "== opencl: bench"
+  timeout 200 "$B/vmafx_bench_opencl_bench" --benchmark_counters_tabular=true > "$L/opencl-bench.log" 2>&1 || rc=1
+  tail -n 40 "$L/opencl-bench.log"
+  echo "== opencl: CLI golden, --backend opencl on the model and SSIM sets, --backend auto on all"
+  (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend opencl" timeout 120 "$B/vmafx_golden_tests" \
+    --gtest_filter='*CliGolden*vmaf*:*CliGolden*ssim*' > "$L/opencl-golden-opencl.log" 2>&1) || rc=1
+  grep -E '^\[  (PASSED|FAILED) ' "$L/opencl-golden-opencl.log" | head -5
+  grep -c '^\[       OK' "$L/opencl-golden-opencl.log"
+  (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend auto" timeout 150 "$B/vmafx_golden_tests" \
+    --gtest_filter='*CliGolden*' > "$L/opencl-golden-auto.log" 2>&1) || rc=1
+  grep -E '^\[  (PASSED|FAILED) ' "$L/opencl-golden-auto.log" | head -5
+  grep -c '^\[       OK' "$L/opencl-golden-auto.log"
+  grep -m3 -B2 -A8 'Failure' "$L/opencl-golden-auto.log" | head -30
+  return $rc
+}
 # --- end opencl ---
 
 if [ "$WHICH" = all ] || [ "$WHICH" = cuda ]; then
