@@ -77,6 +77,15 @@ cuda_check() {
   timeout 300 "$B/vmafx_bench_cuda_bench" --benchmark_counters_tabular=true > "$L/cuda-bench.log" 2>&1 || rc=1
   grep -v '^rss:' "$L/cuda-bench.log" | tail -n 30
   grep '^rss:' "$L/cuda-bench.log" | sed -n '1p;$p'
+  # Where the time goes (informative; allowed to fail where the profiler
+  # cannot read counters): speed-of-light of one frame's VIF and motion kernels.
+  if command -v ncu > /dev/null; then
+    echo "== cuda: ncu (VIF/motion kernels, 3840x2160 8-bit)"
+    timeout 120 ncu --launch-skip 9 --launch-count 9 --section SpeedOfLight --section Occupancy \
+      "$B/vmafx_bench_cuda_bench" --benchmark_filter='BM_Kernels/3840/2160/8/' > "$L/cuda-ncu.log" 2>&1 || true
+    grep -E '^  [a-z_]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Achieved Occupancy|Registers Per' \
+      "$L/cuda-ncu.log" | head -60
+  fi
   return $rc
 }
 # --- end cuda ---
