@@ -16,6 +16,7 @@ extern const ExtractorDescriptor kPsnrExtractor;
 extern const ExtractorDescriptor kVifExtractor;
 extern const ExtractorDescriptor kAdmExtractor;
 extern const ExtractorDescriptor kFloatSsimExtractor, kFloatMsSsimExtractor, kSsimExtractor;
+extern const ExtractorDescriptor kPsnrHvsExtractor, kCiedeExtractor, kCambiExtractor;
 // @@DESCRIPTOR_DECLS@@
 
 namespace {
@@ -26,6 +27,7 @@ constexpr const ExtractorDescriptor* kExtractors[] = {
     &kVifExtractor,
     &kAdmExtractor,
     &kFloatSsimExtractor, &kFloatMsSsimExtractor, &kSsimExtractor,
+    &kPsnrHvsExtractor, &kCiedeExtractor, &kCambiExtractor,
     // @@DESCRIPTOR_LIST@@
     nullptr,
 };

@@ -1,0 +1,102 @@
+#pragma once
+// CAMBI banding detector ("cambi" extractor of libvmaf 3.2.0, cambi.c and
+// luminance_tools.c; the plain C path, not the AVX2 one).
+//
+// No-reference by default: per frame it writes Cambi_feature_cambi_score
+// (alias "cambi") for the distorted picture, with libvmaf's append_with_dict,
+// so the name carries the option suffix (e.g. "cambi_hrs_1080_cmxv_17_vlt_0.06"
+// for the vmaf_v1.0.16 models). With full_ref=true it also writes, in this
+// order, "cambi_source" (the same score of the reference picture, at
+// src_width x src_height) and "cambi_full_reference" (max(0, dist - source)).
+// Those two are not in libvmaf's provided-feature dictionary, so its
+// append_with_dict writes them as given: plain names, no alias, no suffix.
+// Every value is clipped at cambi_max_val.
+//
+// Pipeline, per picture: luma to 10 bit (nearest-neighbour resize to the
+// encode or source size; 2x2 anti-dithering when the encode is below 10 bit);
+// a 7x7 zero-derivative mask; then 5 scales (halving; with the high-res
+// speed-up the first scale is already halved), each: 3x3 separable mode
+// filter, per-pixel banding confidence from windowed value histograms,
+// top-k mean; scales weighted 16:8:4:2:1.
+//
+// Options: all of libvmaf's, with its names, aliases, ranges and defaults.
+// heatmaps_path writes libvmaf's 16-bit heat maps (one file per scale).
+//
+// Refused in create, each with a one-line Error naming cambi:
+//  * both sides of the encode (or source) size below 216 (as libvmaf);
+//  * inconsistent source/encode aspect, unknown eotf, a window too large for
+//    the reciprocal table, an unusable heatmaps_path (as libvmaf);
+//  * cambi_vis_lum_threshold above the EOTF's peak (libvmaf loops forever);
+//  * sizes where the banding window is wider than the picture at the coarsest
+//    scale (aspect ratios beyond about 10:1). libvmaf then reads outside the
+//    picture (stale buffers or out of bounds), so its result is not defined;
+//  * full_ref with 10-bit input, the encode at the input size and a source
+//    width whose 32-aligned row differs from the input's: libvmaf copies the
+//    picture with the wrong row pitch there.
+// A luma sample above 2^bpc - 1 (bpc 9..15) makes extract throw, as libvmaf
+// fails that frame.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/feature.hpp"
+#include "core/picture.hpp"
+
+namespace vmafx {
+
+extern const ExtractorDescriptor kCambiExtractor;
+
+namespace cambi {
+
+enum class Eotf { kBt1886, kPq };
+
+// 10-bit limited-range luma: code 64 is black, 940 white.
+double bt1886_eotf(double v);
+double pq_eotf(double v);
+double luminance(int sample, Eotf eotf);
+
+// Largest 10-bit code at which a step of `diff` codes is still visible
+// (libvmaf's bisection; 0 when never visible, 1023 when always).
+int tvi_for_diff(int diff, double tvi_threshold, Eotf eotf);
+// Smallest code whose luminance reaches `threshold` (0 when that is black).
+// Throws Error when no code reaches it.
+int vis_lum_threshold_luma(double threshold, Eotf eotf);
+// The window adjusted to the picture size: ((window * (w + h)) / 375) >> 4,
+// halved (rounding up) with the speed-up, then made odd.
+std::uint16_t adjust_window(std::uint16_t window, unsigned w, unsigned h, bool speedup);
+
+// Everything create() resolves from the options and the picture format.
+struct Settings {
+  int width = 0, height = 0, bpc = 8;  // input
+  unsigned enc_width = 0, enc_height = 0, enc_bitdepth = 0;
+  unsigned src_width = 0, src_height = 0;
+  std::uint16_t window = 0, src_window = 0;  // adjusted
+  double topk = 0.6;
+  double max_val = 1000.0;
+  bool full_ref = false;
+  bool speedup = false;
+  int num_diffs = 4;
+  std::uint16_t tvi[32] = {};       // tvi_for_diff(d + 1) + num_diffs
+  int diff_weights[32] = {};
+  std::uint16_t vlt_luma = 0;
+  int band_base = 0, band_size = 0;  // histogram rows: 10-bit codes [base, base + size)
+  std::string heatmaps_path;         // empty: none
+};
+// Throws Error (naming cambi) where libvmaf's init fails, and for the cases
+// listed above.
+Settings resolve(const OptionSet& opts, const PictureFormat& fmt);
+
+// The building blocks, on 10-bit planes (stride in samples).
+//
+// 1 where the 7x7 neighbourhood holds more than the size-dependent threshold
+// of zero-derivative pixels (equal to the right and lower neighbours).
+void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask);
+// 3x3 mode filter (horizontal, then vertical) in place; the first and last
+// rows are kept. `scratch` holds 3 * w values.
+void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* scratch);
+// Mean of the top max(1, (int)(topk * n)) values, in the order libvmaf's
+// quick-select leaves them (it reorders `values`).
+double topk_mean(float* values, int n, double topk);
+
+}  // namespace cambi
+}  // namespace vmafx

@@ -1,0 +1,49 @@
+#pragma once
+// CIEDE2000 colour difference ("ciede" extractor of libvmaf 3.2.0, ciede.c).
+//
+// Per frame it writes "ciede2000" with libvmaf's plain append (no alias, no
+// option suffix): 45 - 20 log10(mean over luma pixels of dE00(ref, dis)),
+// +inf when the pictures are identical. Each pixel's YCbCr (BT.709, limited
+// range) is turned into CIELAB; chroma is upsampled to the luma grid first.
+//
+// libvmaf's chroma upsampling is exact for 4:2:0 (nearest sample at i/2, j/2)
+// but, for 4:2:2, halves the row index and keeps the column index: a 4:2:2
+// output pixel (i, j) reads chroma row i/2 at column j, which runs past the
+// chroma row into libvmaf's zeroed stride padding (rows are padded to 32
+// samples) and then into the next chroma row. This extractor reproduces that
+// read pattern, so 4:2:2 scores equal libvmaf's.
+//
+// Bit depths 8, 10, 12 and 16 (as libvmaf); 4:0:0 is refused.
+#include <cstdint>
+
+#include "core/feature.hpp"
+#include "core/picture.hpp"
+
+namespace vmafx {
+
+extern const ExtractorDescriptor kCiedeExtractor;
+
+namespace ciede {
+
+// CIELAB colour as libvmaf keeps it (float components).
+struct Lab {
+  float l, a, b;
+};
+
+// One YCbCr sample triple (at bit depth bpc, limited range, BT.709) in CIELAB,
+// with libvmaf's float/double steps.
+Lab lab_from_yuv(double y, double u, double v, unsigned bpc);
+
+// CIEDE2000 difference of two colours with kL = 0.65, kC = 1, kH = 4.
+float delta_e00(const Lab& c1, const Lab& c2);
+
+// The frame score from the sum of per-pixel differences over width x height pixels.
+double frame_score(double de00_sum, unsigned width, unsigned height);
+
+// libvmaf's 4:2:2 chroma read (see above): the sample that libvmaf's upsampler
+// puts at column j of luma row i, for chroma plane p (1 or 2) of `pic`.
+// Samples are read from the picture; padding reads as 0. Exposed for tests.
+unsigned chroma422_sample(const Picture& pic, int p, int i, int j);
+
+}  // namespace ciede
+}  // namespace vmafx

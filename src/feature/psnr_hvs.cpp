@@ -1,0 +1,244 @@
+#include "feature/psnr_hvs.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "core/error.hpp"
+#include "feature/psnr_hvs_tables.h"
+
+namespace vmafx {
+namespace psnr_hvs {
+namespace {
+
+using Csf = const float (*)[8];
+
+Csf csf_table(int plane) {
+  return plane == 0 ? vmafx_psnr_hvs_csf_y : plane == 1 ? vmafx_psnr_hvs_csf_cb : vmafx_psnr_hvs_csf_cr;
+}
+
+// a / 2^b rounded toward zero (adds the sign bit before the arithmetic shift).
+inline std::int32_t shr_unbiased(std::int32_t a, int b) {
+  return std::int32_t(std::uint32_t(a) + (std::uint32_t(a) >> (32 - b))) >> b;
+}
+
+// (a * m + 2^(s-1)) >> s: one lifting step with a rounded fixed-point multiplier.
+inline std::int32_t mul_round(std::int32_t a, std::int32_t m, int s) {
+  return (a * m + (1 << (s - 1))) >> s;
+}
+
+// One 8-point integer DCT-II (lifting structure of Daala's od_bin_fdct8).
+// Reads in[k * stride], writes out[0..7].
+void fdct8(std::int32_t out[8], const std::int32_t* in, int stride) {
+  std::int32_t t0 = in[0 * stride];
+  std::int32_t t4 = in[1 * stride];
+  std::int32_t t2 = in[2 * stride];
+  std::int32_t t6 = in[3 * stride];
+  std::int32_t t7 = in[4 * stride];
+  std::int32_t t3 = in[5 * stride];
+  std::int32_t t5 = in[6 * stride];
+  std::int32_t t1 = in[7 * stride];
+
+  t1 = t0 - t1;
+  const std::int32_t t1h = shr_unbiased(t1, 1);
+  t0 -= t1h;
+  t4 += t5;
+  const std::int32_t t4h = shr_unbiased(t4, 1);
+  t5 -= t4h;
+  t3 = t2 - t3;
+  t2 -= shr_unbiased(t3, 1);
+  t6 += t7;
+  const std::int32_t t6h = shr_unbiased(t6, 1);
+  t7 = t6h - t7;
+
+  // Even half: 4-point DCT.
+  t0 += t6h;
+  t6 = t0 - t6;
+  t2 = t4h - t2;
+  t4 = t2 - t4;
+  t0 -= mul_round(t4, 13573, 15);
+  t4 += mul_round(t0, 11585, 14);
+  t0 -= mul_round(t4, 13573, 15);
+  t6 -= mul_round(t2, 21895, 15);
+  t2 += mul_round(t6, 15137, 14);
+  t6 -= mul_round(t2, 21895, 15);
+
+  // Odd half: 4-point DST-IV.
+  t3 += mul_round(t5, 19195, 15);
+  t5 += mul_round(t3, 11585, 14);
+  t3 -= mul_round(t5, 7489, 13);
+  t7 = shr_unbiased(t5, 1) - t7;
+  t5 -= t7;
+  t3 = t1h - t3;
+  t1 -= t3;
+  t7 += mul_round(t1, 3227, 15);
+  t1 -= mul_round(t7, 6393, 15);
+  t7 += mul_round(t1, 3227, 15);
+  t5 += mul_round(t3, 2485, 13);
+  t3 -= mul_round(t5, 18205, 15);
+  t5 += mul_round(t3, 2485, 13);
+
+  out[0] = t0;
+  out[1] = t1;
+  out[2] = t2;
+  out[3] = t3;
+  out[4] = t4;
+  out[5] = t5;
+  out[6] = t6;
+  out[7] = t7;
+}
+
+struct Masks {
+  float m[3][8][8];
+  Masks() {
+    // The masking table: (CSF * 0.3885746225901003)^2, computed in double.
+    for (int p = 0; p < 3; ++p) {
+      const Csf csf = csf_table(p);
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j)
+          m[p][i][j] = float((double(csf[i][j]) * 0.3885746225901003) * (double(csf[i][j]) * 0.3885746225901003));
+    }
+  }
+};
+
+const Masks& masks() {
+  static const Masks m;
+  return m;
+}
+
+template <class T>
+double plane_error_t(const PlaneView& src, const PlaneView& dst, int bpc, int plane) {
+  const Csf csf = csf_table(plane);
+  const float (*mask)[8] = masks().m[plane];
+  constexpr float kVar63 = 1 / 63.f * 64;
+  constexpr float kVar15 = 1 / 15.f * 16;
+  const int w = src.width, h = src.height;
+
+  float ret = 0;
+  int pixels = 0;
+  std::int32_t ds[64], dd[64];
+  for (int y = 0; y < h - 7; y += 7) {
+    for (int x = 0; x < w - 7; x += 7) {
+      float s_means[4] = {0, 0, 0, 0}, d_means[4] = {0, 0, 0, 0};
+      float s_vars[4] = {0, 0, 0, 0}, d_vars[4] = {0, 0, 0, 0};
+      float s_gmean = 0, d_gmean = 0, s_gvar = 0, d_gvar = 0, s_mask = 0, d_mask = 0;
+      for (int i = 0; i < 8; ++i) {
+        const T* sr = src.row<T>(y + i) + x;
+        const T* dr = dst.row<T>(y + i) + x;
+        for (int j = 0; j < 8; ++j) {
+          const int sub = ((i & 12) >> 2) + ((j & 12) >> 1);
+          ds[i * 8 + j] = sr[j];
+          dd[i * 8 + j] = dr[j];
+          s_gmean += float(ds[i * 8 + j]);
+          d_gmean += float(dd[i * 8 + j]);
+          s_means[sub] += float(ds[i * 8 + j]);
+          d_means[sub] += float(dd[i * 8 + j]);
+        }
+      }
+      s_gmean /= 64.f;
+      d_gmean /= 64.f;
+      for (int i = 0; i < 4; ++i) s_means[i] /= 16.f;
+      for (int i = 0; i < 4; ++i) d_means[i] /= 16.f;
+      for (int i = 0; i < 8; ++i) {
+        for (int j = 0; j < 8; ++j) {
+          const int sub = ((i & 12) >> 2) + ((j & 12) >> 1);
+          const float sv = float(ds[i * 8 + j]), dv = float(dd[i * 8 + j]);
+          s_gvar += (sv - s_gmean) * (sv - s_gmean);
+          d_gvar += (dv - d_gmean) * (dv - d_gmean);
+          s_vars[sub] += (sv - s_means[sub]) * (sv - s_means[sub]);
+          d_vars[sub] += (dv - d_means[sub]) * (dv - d_means[sub]);
+        }
+      }
+      s_gvar *= kVar63;
+      d_gvar *= kVar63;
+      for (int i = 0; i < 4; ++i) s_vars[i] *= kVar15;
+      for (int i = 0; i < 4; ++i) d_vars[i] *= kVar15;
+      if (s_gvar > 0) s_gvar = (s_vars[0] + s_vars[1] + s_vars[2] + s_vars[3]) / s_gvar;
+      if (d_gvar > 0) d_gvar = (d_vars[0] + d_vars[1] + d_vars[2] + d_vars[3]) / d_gvar;
+      fdct8x8(ds);
+      fdct8x8(dd);
+      for (int i = 0; i < 8; ++i)
+        for (int j = (i == 0); j < 8; ++j) s_mask += float(ds[i * 8 + j] * ds[i * 8 + j]) * mask[i][j];
+      for (int i = 0; i < 8; ++i)
+        for (int j = (i == 0); j < 8; ++j) d_mask += float(dd[i * 8 + j] * dd[i * 8 + j]) * mask[i][j];
+      s_mask = float(std::sqrt(double(s_mask * s_gvar)) / 32.f);
+      d_mask = float(std::sqrt(double(d_mask * d_gvar)) / 32.f);
+      if (d_mask > s_mask) s_mask = d_mask;
+      for (int i = 0; i < 8; ++i) {
+        for (int j = 0; j < 8; ++j) {
+          float err = float(std::abs(ds[i * 8 + j] - dd[i * 8 + j]));
+          if (i != 0 || j != 0) err = err < s_mask / mask[i][j] ? 0.0f : err - s_mask / mask[i][j];
+          ret += (err * csf[i][j]) * (err * csf[i][j]);
+          ++pixels;
+        }
+      }
+    }
+  }
+  ret /= float(pixels);
+  const std::int32_t peak = (1 << bpc) - 1;
+  ret /= float(peak * peak);
+  return ret;
+}
+
+}  // namespace
+
+void fdct8x8(std::int32_t block[64]) {
+  std::int32_t z[64];
+  for (int i = 0; i < 8; ++i) fdct8(z + 8 * i, block + i, 8);  // columns -> rows of z
+  for (int i = 0; i < 8; ++i) fdct8(block + 8 * i, z + i, 8);  // columns of z -> rows
+}
+
+double plane_error(const PlaneView& ref, const PlaneView& dis, int bpc, int plane) {
+  return bpc == 8 ? plane_error_t<std::uint8_t>(ref, dis, bpc, plane)
+                  : plane_error_t<std::uint16_t>(ref, dis, bpc, plane);
+}
+
+double to_db(double error) { return 10 * (-1 * std::log10(1.0 * error)); }
+
+}  // namespace psnr_hvs
+
+namespace {
+
+constexpr std::string_view kNames[4] = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"};
+constexpr std::string_view kProvided[] = {kNames[0], kNames[1], kNames[2], kNames[3]};
+
+class PsnrHvsExtractor final : public Extractor {
+ public:
+  explicit PsnrHvsExtractor(int bpc) : bpc_(bpc) {}
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    double e[3];
+    for (int p = 0; p < 3; ++p) {
+      e[p] = psnr_hvs::plane_error(ref.plane(p), dis.plane(p), bpc_, p);
+      out.put_plain(kNames[p], index, psnr_hvs::to_db(e[p]));
+    }
+    const double combined = e[0] * .8 + .1 * (e[1] + e[2]);
+    out.put_plain(kNames[3], index, psnr_hvs::to_db(combined));
+  }
+
+ private:
+  int bpc_;
+};
+
+std::unique_ptr<Extractor> create(const OptionSet&, const PictureFormat& fmt) {
+  if (fmt.bpc > 12)
+    throw Error("psnr_hvs: invalid bit depth " + std::to_string(fmt.bpc) +
+                ", bpc must be less than or equal to 12");
+  if (fmt.bpc < 8) throw Error("psnr_hvs: unsupported bit depth " + std::to_string(fmt.bpc));
+  if (fmt.chroma == ChromaFormat::k400)
+    throw Error("psnr_hvs: 4:0:0 (luma-only) input is not supported; psnr_hvs scores all three planes");
+  return std::make_unique<PsnrHvsExtractor>(fmt.bpc);
+}
+
+}  // namespace
+
+const ExtractorDescriptor kPsnrHvsExtractor{
+    .name = "psnr_hvs",
+    .options = {},
+    .provided = kProvided,
+    .flags = 0,
+    .create = &create,
+};
+
+}  // namespace vmafx
