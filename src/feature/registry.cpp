@@ -17,6 +17,7 @@ extern const ExtractorDescriptor kVifExtractor;
 extern const ExtractorDescriptor kAdmExtractor;
 extern const ExtractorDescriptor kFloatSsimExtractor, kFloatMsSsimExtractor, kSsimExtractor;
 extern const ExtractorDescriptor kPsnrHvsExtractor, kCiedeExtractor, kCambiExtractor;
+extern const ExtractorDescriptor kFloatVifExtractor, kFloatAdmExtractor, kFloatMotionExtractor, kFloatPsnrExtractor, kFloatAnsnrExtractor, kFloatMomentExtractor;
 // @@DESCRIPTOR_DECLS@@
 
 namespace {
@@ -28,6 +29,7 @@ constexpr const ExtractorDescriptor* kExtractors[] = {
     &kAdmExtractor,
     &kFloatSsimExtractor, &kFloatMsSsimExtractor, &kSsimExtractor,
     &kPsnrHvsExtractor, &kCiedeExtractor, &kCambiExtractor,
+    &kFloatVifExtractor, &kFloatAdmExtractor, &kFloatMotionExtractor, &kFloatPsnrExtractor, &kFloatAnsnrExtractor, &kFloatMomentExtractor,
     // @@DESCRIPTOR_LIST@@
     nullptr,
 };

@@ -1,0 +1,58 @@
+#pragma once
+// Float ADM ("float_adm" extractor of libvmaf 3.2.0: float_adm.c, adm.c,
+// adm_tools.c, plain C path).
+//
+// Per frame it writes VMAF_feature_adm2_score, _aim_score, _adm3_score and
+// _adm_scale0..3_score (aliases adm2, aim, adm3, adm_scale0..3, plus the
+// option suffix); with debug=true also "adm" (plain name: libvmaf does not
+// list it among the provided features, so it gets no option suffix), adm_num,
+// adm_den and adm_num_scale0..3 / adm_den_scale0..3 (with the suffix).
+// Luma only, on the 8-bit scale with -128 offset.
+#include "core/feature.hpp"
+#include "feature/float_common.hpp"
+
+namespace vmafx {
+
+extern const ExtractorDescriptor kFloatAdmExtractor;
+
+namespace fadm {
+
+struct Params {
+  double enhn_gain_limit = 100.0;
+  double norm_view_dist = 3.0;
+  int ref_display_height = 1080;
+  int csf_mode = 0;  // 1: Barten, 2: ADM's own CSF, anything else: Watson
+  double csf_scale = 1.0;
+  double csf_diag_scale = 1.0;
+  double noise_weight = 0.03125;
+  bool bypass_cm = false;
+  double p_norm = 3.0;
+  double f1[4] = {-1, -1, -1, -1};  // >= 0 replaces the CSF factor of h and v bands
+  double f2[4] = {-1, -1, -1, -1};  // >= 0 replaces the CSF factor of d bands
+  int skip_aim_scale = -1;
+  bool skip_scale0 = false;
+};
+
+// CSF weights of one scale: factor1 for the h and v bands, factor2 for d.
+struct Factors {
+  float f1, f2;
+};
+Factors csf_factors(int scale, const Params& p);
+
+// What compute_adm returns: the DLM score (num / den after the small-value
+// limit, 1 when den is 0), the AIM score (min(aim_num / aim_den, 1); 0 when
+// den is 0, where libvmaf leaves it uninitialised), num, den, and each
+// scale's numerator and denominator (float).
+struct Scores {
+  double score = 0, aim = 0, num = 0, den = 0;
+  float num_scale[4] = {0, 0, 0, 0};
+  float den_scale[4] = {0, 0, 0, 0};
+};
+// ref and dis: packed w x h float images, w and h >= kMinSize.
+Scores compute(const float* ref, const float* dis, int w, int h, const Params& p);
+
+// Four halvings must leave at least 2x2 bands for the 3x3 masking window.
+constexpr int kMinSize = 17;
+
+}  // namespace fadm
+}  // namespace vmafx

@@ -1,0 +1,249 @@
+#include "feature/float_common.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+#include "feature/float_adm_tables.h"
+#include "feature/float_vif_tables.h"
+
+namespace vmafx::flt {
+
+bool depth_supported(int bpc) { return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16; }
+
+void check_depth(std::string_view owner, int bpc) {
+  if (!depth_supported(bpc))
+    throw Error(std::string(owner) + ": bit depth " + std::to_string(bpc) +
+                " is not supported (8, 10, 12 or 16)");
+}
+
+void check_size(std::string_view owner, int w, int h, int min_w, int min_h, std::string_view why) {
+  if (w < min_w || h < min_h)
+    throw Error(std::string(owner) + ": picture " + std::to_string(w) + "x" + std::to_string(h) +
+                " is too small (" + std::string(why) + ")");
+}
+
+namespace {
+
+template <class T>
+void copy_plane(const PlaneView& p, float scaler, float offset, float* dst) {
+  for (int y = 0; y < p.height; ++y, dst += p.width) {
+    const T* s = p.row<T>(y);
+    if constexpr (sizeof(T) == 1) {
+      (void)scaler;
+      for (int x = 0; x < p.width; ++x) dst[x] = static_cast<float>(s[x]) + offset;
+    } else {
+      for (int x = 0; x < p.width; ++x) dst[x] = static_cast<float>(s[x]) / scaler + offset;
+    }
+  }
+}
+
+}  // namespace
+
+void plane_to_float(const PlaneView& plane, int bpc, int offset, float* dst) {
+  const float off = static_cast<float>(offset);
+  if (bpc == 8)
+    copy_plane<std::uint8_t>(plane, 1.0f, off, dst);
+  else
+    copy_plane<std::uint16_t>(plane, bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f, off, dst);
+}
+
+float* scratch(int slot, std::size_t n) {
+  thread_local std::vector<float> bufs[12];
+  std::vector<float>& b = bufs[slot];
+  if (b.size() < n) b.resize(n);
+  return b.data();
+}
+
+void convolve_row(const float* filt, int fw, const float* row, int w, float* out) {
+  const int r = fw / 2;
+  // Row with r mirrored samples on each side, so that every output is the
+  // same tap-ordered sum without index tests.
+  float* pad = scratch(11, std::size_t(w) + 2 * r);
+  for (int j = -r; j < w + r; ++j) pad[j + r] = row[mirror(j, w)];
+  for (int j = 0; j < w; ++j) out[j] = 0.0f;
+  for (int k = 0; k < fw; ++k) {
+    const float c = filt[k];
+    const float* p = pad + k;
+    for (int j = 0; j < w; ++j) out[j] += c * p[j];
+  }
+}
+
+void convolve(const float* filt, int fw, const float* src, int w, int h, float* dst) {
+  const int r = fw / 2;
+  float* tmp = scratch(10, std::size_t(w));
+  for (int i = 0; i < h; ++i) {
+    for (int j = 0; j < w; ++j) tmp[j] = 0.0f;
+    for (int k = 0; k < fw; ++k) {
+      const float c = filt[k];
+      const float* s = src + std::size_t(mirror(i - r + k, h)) * w;
+      for (int j = 0; j < w; ++j) tmp[j] += c * s[j];
+    }
+    convolve_row(filt, fw, tmp, w, dst + std::size_t(i) * w);
+  }
+}
+
+bool parse_scale_method(std::string_view s, ScaleMethod* out) {
+  if (s == "nearest") *out = ScaleMethod::kNearest;
+  else if (s == "bilinear") *out = ScaleMethod::kBilinear;
+  else if (s == "bicubic") *out = ScaleMethod::kBicubic;
+  else if (s == "lanczos4") *out = ScaleMethod::kLanczos4;
+  else return false;
+  return true;
+}
+
+namespace {
+
+// vif_tools.c's float mirror: -i below `left` (0), 2 * right - i above `right`.
+inline float mirror_f(float i, float left, float right) {
+  return i < left ? -i : (i > right ? 2 * right - i : i);
+}
+
+// (pos + 0.5) * ratio - 0.5 in double, rounded to float.
+inline float source_pos(int pos, float ratio) { return static_cast<float>((pos + 0.5) * ratio - 0.5); }
+
+void scale_nearest(const float* src, int w, int h, float* dst, int dw, int dh) {
+  const float rx = static_cast<float>(w) / dw;
+  const float ry = static_cast<float>(h) / dh;
+  for (int y = 0; y < dh; ++y) {
+    const int sy = static_cast<int>(y * ry);
+    for (int x = 0; x < dw; ++x) {
+      const int sx = static_cast<int>(x * rx);
+      dst[std::size_t(y) * dw + x] = src[std::size_t(sy) * w + sx];
+    }
+  }
+}
+
+void scale_bilinear(const float* src, int w, int h, float* dst, int dw, int dh) {
+  std::vector<int> x1(dw), x2(dw);
+  std::vector<float> dxs(dw);
+  const float rx = static_cast<float>(w) / dw;
+  for (int x = 0; x < dw; ++x) {
+    const float xx = source_pos(x, rx);
+    x1[x] = static_cast<int>(mirror_f(static_cast<float>(std::floor(xx)), 0, static_cast<float>(w - 1)));
+    x2[x] = static_cast<int>(mirror_f(static_cast<float>(std::ceil(xx)), 0, static_cast<float>(w - 1)));
+    dxs[x] = xx - x1[x];
+  }
+  const float ry = static_cast<float>(h) / dh;
+  for (int y = 0; y < dh; ++y) {
+    const float yy = source_pos(y, ry);
+    const int y1 = static_cast<int>(mirror_f(static_cast<float>(std::floor(yy)), 0, static_cast<float>(h - 1)));
+    const int y2 = static_cast<int>(mirror_f(static_cast<float>(std::ceil(yy)), 0, static_cast<float>(h - 1)));
+    const float dy = yy - y1;
+    const float* r1 = src + std::size_t(y1) * w;
+    const float* r2 = src + std::size_t(y2) * w;
+    float* out = dst + std::size_t(y) * dw;
+    for (int x = 0; x < dw; ++x) {
+      const float dx = dxs[x];
+      const float a = (1 - dy) * (1 - dx) * r1[x1[x]];
+      const float b = (1 - dy) * dx * r1[x2[x]];
+      const float c = dy * (1 - dx) * r2[x1[x]];
+      const float d = dy * dx * r2[x2[x]];
+      out[x] = a + b + c + d;
+    }
+  }
+}
+
+float bicubic_weight(float t) {
+  const float a = VMAFX_FVIF_BICUBIC_A;
+  if (t < 0) t = -t;
+  if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+  if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
+  return 0;
+}
+
+float lanczos_weight(float x, float a) {
+  if (x == 0.0) return 1.0f;
+  if (x > -a && x < a)
+    return static_cast<float>(a * std::sin(M_PI * x) * std::sin(M_PI * x / a) / (M_PI * M_PI * x * x));
+  return 0.0f;
+}
+
+// Bicubic (4x4) or Lanczos (9x9) interpolation at (x, y), libvmaf's order:
+// rows outer, columns inner; Lanczos normalises by the sum of its weights.
+template <bool kLanczos>
+float interpolate(const float* src, int w, int h, float x, float y) {
+  constexpr int lo = kLanczos ? -VMAFX_FVIF_LANCZOS_A : -1;
+  constexpr int hi = kLanczos ? VMAFX_FVIF_LANCZOS_A : 2;
+  const int x0 = static_cast<int>(std::floor(x));
+  const int y0 = static_cast<int>(std::floor(y));
+  const float dx = x - x0;
+  const float dy = y - y0;
+  float wx[hi - lo + 1], wy[hi - lo + 1];
+  for (int i = lo; i <= hi; ++i) {
+    if constexpr (kLanczos) {
+      wx[i - lo] = lanczos_weight(i - dx, static_cast<float>(VMAFX_FVIF_LANCZOS_A));
+      wy[i - lo] = lanczos_weight(i - dy, static_cast<float>(VMAFX_FVIF_LANCZOS_A));
+    } else {
+      wx[i - lo] = bicubic_weight(i - dx);
+      wy[i - lo] = bicubic_weight(i - dy);
+    }
+  }
+  float value = 0.0f;
+  float weight_sum = 0.0f;
+  for (int j = lo; j <= hi; ++j) {
+    const int yi = static_cast<int>(mirror_f(static_cast<float>(y0 + j), 0, static_cast<float>(h - 1)));
+    for (int i = lo; i <= hi; ++i) {
+      const float wgt = wx[i - lo] * wy[j - lo];
+      if constexpr (kLanczos) weight_sum += wgt;
+      const int xi = static_cast<int>(mirror_f(static_cast<float>(x0 + i), 0, static_cast<float>(w - 1)));
+      value += src[std::size_t(yi) * w + xi] * wgt;
+    }
+  }
+  if constexpr (kLanczos) return value / weight_sum;
+  return value;
+}
+
+template <bool kLanczos>
+void scale_interp(const float* src, int w, int h, float* dst, int dw, int dh) {
+  const float rx = static_cast<float>(w) / dw;
+  const float ry = static_cast<float>(h) / dh;
+  for (int y = 0; y < dh; ++y) {
+    const float yy = source_pos(y, ry);
+    for (int x = 0; x < dw; ++x)
+      dst[std::size_t(y) * dw + x] = interpolate<kLanczos>(src, w, h, source_pos(x, rx), yy);
+  }
+}
+
+}  // namespace
+
+void scale_frame(ScaleMethod m, const float* src, int w, int h, float* dst, int dw, int dh) {
+  if (w == dw && h == dh) {
+    std::memcpy(dst, src, sizeof(float) * std::size_t(w) * h);
+    return;
+  }
+  switch (m) {
+    case ScaleMethod::kNearest: scale_nearest(src, w, h, dst, dw, dh); break;
+    case ScaleMethod::kBilinear: scale_bilinear(src, w, h, dst, dw, dh); break;
+    case ScaleMethod::kBicubic: scale_interp<false>(src, w, h, dst, dw, dh); break;
+    case ScaleMethod::kLanczos4: scale_interp<true>(src, w, h, dst, dw, dh); break;
+  }
+}
+
+float rcp_estimate(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  const std::uint32_t sign = u & 0x80000000u;
+  const std::uint32_t e = (u >> 23) & 0xffu;
+  const std::uint32_t m = u & 0x7fffffu;
+  std::uint32_t r;
+  if (e == 0xffu) {
+    r = m ? (u | 0x400000u) : sign;  // NaN stays NaN (quiet), +-inf -> +-0
+  } else if (e == 0) {
+    r = sign | 0x7f800000u;  // zero and subnormals -> +-inf
+  } else {
+    const std::uint32_t t = vmafx_fadm_rcp_estimate[m >> VMAFX_FADM_RCP_INDEX_SHIFT];
+    const int re = static_cast<int>((t >> 23) & 0xffu) - (static_cast<int>(e) - 127);
+    if (re <= 0)
+      r = sign;  // below the normal range: flushed
+    else if (re >= 255)
+      r = sign | 0x7f800000u;
+    else
+      r = sign | (std::uint32_t(re) << 23) | (t & 0x7fffffu);
+  }
+  float out;
+  std::memcpy(&out, &r, sizeof out);
+  return out;
+}
+
+}  // namespace vmafx::flt

@@ -1,0 +1,65 @@
+#pragma once
+// Shared pieces of libvmaf 3.2.0's float features (float_vif, float_adm,
+// float_motion, float_psnr, float_ansnr, float_moment): the picture-to-float
+// conversion (libvmaf's picture_copy), per-thread scratch, the mirrored
+// separable float convolution (vif_filter1d_s / convolution_f32_c_s), the
+// frame rescalers of vif_tools.c and the RCPSS-based reciprocal of
+// adm_tools.c. Every function reproduces libvmaf's plain C path bit for bit:
+// same float / double types, same operation and summation order.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "core/picture.hpp"
+
+namespace vmafx::flt {
+
+// libvmaf's float features convert 8, 10, 12 and 16 bit samples; any other
+// depth would be read as 8-bit bytes by its picture_copy, so we refuse it.
+bool depth_supported(int bpc);
+// Throws Error "<owner>: bit depth N is not supported (8, 10, 12 or 16)".
+void check_depth(std::string_view owner, int bpc);
+// Throws Error "<owner>: picture WxH is too small (<why>)" unless w, h >= min.
+void check_size(std::string_view owner, int w, int h, int min_w, int min_h, std::string_view why);
+
+// picture_copy: one plane as floats, rows packed (stride = plane width).
+// 8 bit: sample + offset; 10/12/16 bit: sample / 2^(bpc-8) + offset, in float.
+void plane_to_float(const PlaneView& plane, int bpc, int offset, float* dst);
+
+// Per-thread scratch that grows as needed and is never shrunk. Slots are
+// independent buffers; a caller owns the slots it names for the whole call.
+float* scratch(int slot, std::size_t n);
+
+// Whole-sample symmetric extension, edge sample not repeated:
+// -1 -> 1, n -> n - 2 (valid for |overhang| <= n - 1).
+inline int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+
+// Separable convolution, vertical pass then horizontal pass, each tap
+// accumulated in float from 0 in tap order, mirrored borders. `fw` is odd,
+// w and h > fw / 2. dst may not alias src. (libvmaf's vif_filter1d_s and
+// convolution_f32_c_s compute the same thing.)
+void convolve(const float* filt, int fw, const float* src, int w, int h, float* dst);
+
+// The 1-D horizontal pass of `convolve` for one row: `row` holds the
+// vertical sums of one image row; out[j] for j < w.
+void convolve_row(const float* filt, int fw, const float* row, int w, float* out);
+
+// vif_scale_frame_s: rescale a packed w x h float image to dw x dh.
+enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
+// Parses libvmaf's method names ("nearest", "bilinear", "bicubic",
+// "lanczos4"); false for anything else.
+bool parse_scale_method(std::string_view s, ScaleMethod* out);
+void scale_frame(ScaleMethod m, const float* src, int w, int h, float* dst, int dw, int dh);
+
+// The reciprocal estimate of the x86 RCPSS instruction on the CPUs the golden
+// data was made on (see float_adm_tables.h), portable.
+float rcp_estimate(float x);
+// libvmaf's rcp_s: the estimate refined by one Newton step, in float.
+inline float rcp_refined(float x) {
+  const float xi = rcp_estimate(x);
+  return xi + xi * (1.0f - x * xi);
+}
+
+}  // namespace vmafx::flt

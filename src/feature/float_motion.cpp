@@ -1,0 +1,248 @@
+#include "feature/float_motion.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "feature/float_vif_tables.h"
+
+namespace vmafx {
+namespace fmotion {
+
+// libvmaf's motion filters (motion_tools.h), double literals rounded to float.
+constexpr float kFilter5[5] = {0.054488685, 0.244201342, 0.402619947, 0.244201342, 0.054488685};
+constexpr float kFilter3[3] = {0.166378498, 0.667243004, 0.166378498};
+constexpr float kFilter5NoOp[5] = {0.0, 0.0, 1.0, 0.0, 0.0};
+
+namespace {
+
+float mean_abs_diff(const float* a, const float* b, int w, int h) {
+  float acc = 0.0f;
+  for (int i = 0; i < h; ++i) {
+    const float* ra = a + std::size_t(i) * w;
+    const float* rb = b + std::size_t(i) * w;
+    float line = 0.0f;
+    for (int j = 0; j < w; ++j) line += std::fabs(ra[j] - rb[j]);
+    acc += line;
+  }
+  return acc / static_cast<float>(w * h);
+}
+
+int padded_stride(int w) { return (w + 7) / 8 * 8; }
+
+// libvmaf keeps every plane in rows of the luma's padded stride but rescales
+// with a stride padded from the plane's own width. For a plane narrower than
+// the luma this reads row y of the w x h image at y * padded_stride(w) of that
+// buffer: halves of rows and the never-written padding (taken as 0 here).
+void misread_plane(const float* img, int w, int h, int buffer_stride, float* out) {
+  const int read_stride = padded_stride(w);
+  std::vector<float> flat(std::size_t(buffer_stride) * h, 0.0f);
+  for (int y = 0; y < h; ++y)
+    std::memcpy(flat.data() + std::size_t(y) * buffer_stride, img + std::size_t(y) * w, sizeof(float) * w);
+  for (int y = 0; y < h; ++y)
+    std::memcpy(out + std::size_t(y) * w, flat.data() + std::size_t(y) * read_stride, sizeof(float) * w);
+}
+
+}  // namespace
+
+float sad(const float* a, const float* b, int w, int h, bool add_scale1, int luma_w) {
+  const float s0 = mean_abs_diff(a, b, w, h);
+  if (!add_scale1) return s0;
+  std::vector<float> views;
+  const int buffer_stride = padded_stride(luma_w);
+  if (buffer_stride != padded_stride(w)) {
+    views.resize(2 * std::size_t(w) * h);
+    misread_plane(a, w, h, buffer_stride, views.data());
+    misread_plane(b, w, h, buffer_stride, views.data() + std::size_t(w) * h);
+    a = views.data();
+    b = views.data() + std::size_t(w) * h;
+  }
+  const int sw = static_cast<int>(w * 0.5 + 0.5);
+  const int sh = static_cast<int>(h * 0.5 + 0.5);
+  std::vector<float> buf(2 * std::size_t(sw) * sh);
+  float* as = buf.data();
+  float* bs = as + std::size_t(sw) * sh;
+  flt::scale_frame(flt::ScaleMethod::kBilinear, a, w, h, as, sw, sh);
+  flt::scale_frame(flt::ScaleMethod::kBilinear, b, w, h, bs, sw, sh);
+  return s0 + mean_abs_diff(as, bs, sw, sh);
+}
+
+double blend(double motion_score, double blend_factor, double blend_offset) {
+  const double low = blend_offset < motion_score ? blend_offset : motion_score;
+  return motion_score * blend_factor + (1 - blend_factor) * low;
+}
+
+}  // namespace fmotion
+
+namespace {
+
+constexpr std::string_view kMotion = "VMAF_feature_motion_score";
+constexpr std::string_view kMotion2 = "VMAF_feature_motion2_score";
+constexpr std::string_view kMotion3 = "VMAF_feature_motion3_score";
+
+constexpr OptionSpec kOptions[] = {
+    {.name = "debug", .help = "also write motion (the per-frame score)", .type = OptionType::kBool,
+     .default_num = 1},
+    {.name = "motion_force_zero", .alias = "force_0", .help = "write 0 for every motion score",
+     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
+    {.name = "motion_fps_weight", .alias = "mfw", .help = "multiplier for the frame-rate correction",
+     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.0, .max = 5.0, .feature_param = true},
+    {.name = "motion_blend_factor", .alias = "mbf",
+     .help = "weight of the raw score when blending with min(score, offset)", .type = OptionType::kDouble,
+     .default_num = 1.0, .min = 0.0, .max = 1.0, .feature_param = true},
+    {.name = "motion_blend_offset", .alias = "mbo", .help = "score above which blending applies",
+     .type = OptionType::kDouble, .default_num = 40.0, .min = 0.0, .max = 1000.0, .feature_param = true},
+    {.name = "motion_add_scale1", .alias = "mdc", .help = "add the score of the half-size (bilinear) frames",
+     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
+    {.name = "motion_filter_size", .alias = "mfs",
+     .help = "low-pass filter: 3 (3 taps), 1 (none) or anything else (5 taps)", .type = OptionType::kInt,
+     .default_num = 5, .min = 0, .max = 9, .feature_param = true},
+    {.name = "motion_add_uv", .alias = "mau", .help = "add the scores of the chroma planes",
+     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
+    {.name = "motion_max_val", .alias = "mmxv", .help = "upper clip for motion scores",
+     .type = OptionType::kDouble, .default_num = 10000.0, .min = 0.0, .max = 10000.0, .feature_param = true},
+};
+
+constexpr std::string_view kProvided[] = {kMotion, kMotion2, kMotion3};
+
+class FloatMotion final : public Extractor {
+ public:
+  FloatMotion(const OptionSet& o, const PictureFormat& fmt)
+      : debug_(o.get_bool("debug")),
+        force_zero_(o.get_bool("motion_force_zero")),
+        add_scale1_(o.get_bool("motion_add_scale1")),
+        add_uv_(o.get_bool("motion_add_uv")),
+        fps_weight_(o.get_double("motion_fps_weight")),
+        blend_factor_(o.get_double("motion_blend_factor")),
+        blend_offset_(o.get_double("motion_blend_offset")),
+        max_val_(o.get_double("motion_max_val")),
+        bpc_(fmt.bpc) {
+    const int fs = o.get_int("motion_filter_size");
+    if (fs == 1)
+      filter_ = {fmotion::kFilter5NoOp, 5};
+    else if (fs == 3)
+      filter_ = {fmotion::kFilter3, 3};
+    else
+      filter_ = {fmotion::kFilter5, 5};
+    planes_ = add_uv_ ? 3 : 1;
+    for (int p = 0; p < planes_; ++p) {
+      dims_[p][0] = fmt.plane_width(p);
+      dims_[p][1] = fmt.plane_height(p);
+      const std::size_t n = std::size_t(dims_[p][0]) * dims_[p][1];
+      for (auto& b : blur_[p]) b.resize(force_zero_ ? 0 : n);
+    }
+  }
+
+  void extract(const Picture& ref, const Picture& /*dis*/, unsigned index, FeatureSink& out) override {
+    if (force_zero_) {
+      out.put(kMotion2, index, 0.0);
+      out.put(kMotion3, index, 0.0);
+      if (debug_) out.put(kMotion, index, 0.0);
+      return;
+    }
+    if (index != next_) throw std::logic_error("float_motion: frames must arrive in order");
+    ++next_;
+    index_ = index;
+    have_frame_ = true;
+    const unsigned b0 = index % 3, b1 = (index + 1) % 3, b2 = (index + 2) % 3;
+    for (int p = 0; p < planes_; ++p) {
+      const int w = dims_[p][0], h = dims_[p][1];
+      float* tmp = flt::scratch(0, std::size_t(w) * h);
+      flt::plane_to_float(ref.plane(p), bpc_, -128, tmp);
+      flt::convolve(filter_.data, filter_.taps, tmp, w, h, blur_[p][b0].data());
+    }
+    if (index == 0) {
+      out.put(kMotion2, index, 0.0);
+      if (debug_) out.put(kMotion, index, 0.0);
+      return;
+    }
+    const double score = score_between(b2, b0);
+    if (debug_) out.put(kMotion, index, capped(score * fps_weight_));
+    score_ = score;
+    if (index == 1) {
+      out.put(kMotion3, 0, capped(fmotion::blend(score * fps_weight_, blend_factor_, blend_offset_)));
+      return;
+    }
+    double score2 = score_between(b2, b1);
+    score2 = score2 < score ? score2 : score;
+    out.put(kMotion2, index - 1, capped(score2 * fps_weight_));
+    out.put(kMotion3, index - 1, capped(fmotion::blend(score2 * fps_weight_, blend_factor_, blend_offset_)));
+  }
+
+  void flush(FeatureSink& out) override {
+    if (force_zero_ || !have_frame_) return;
+    if (index_ > 0) {
+      out.put(kMotion2, index_, capped(score_ * fps_weight_));
+      out.put(kMotion3, index_, capped(fmotion::blend(score_ * fps_weight_, blend_factor_, blend_offset_)));
+    } else {
+      out.put(kMotion3, index_, 0.0);
+    }
+  }
+
+ private:
+  struct Filter {
+    const float* data;
+    int taps;
+  };
+
+  double capped(double v) const { return v < max_val_ ? v : max_val_; }
+
+  // Score between the blurred frames in slots a (earlier) and b: luma, plus
+  // chroma with motion_add_uv (each a float widened to double, summed).
+  double score_between(unsigned a, unsigned b) const {
+    double s = fmotion::sad(blur_[0][a].data(), blur_[0][b].data(), dims_[0][0], dims_[0][1], add_scale1_,
+                            dims_[0][0]);
+    for (int p = 1; p < planes_; ++p)
+      s += fmotion::sad(blur_[p][a].data(), blur_[p][b].data(), dims_[p][0], dims_[p][1], add_scale1_,
+                        dims_[0][0]);
+    return s;
+  }
+
+  bool debug_, force_zero_, add_scale1_, add_uv_;
+  double fps_weight_, blend_factor_, blend_offset_, max_val_;
+  int bpc_;
+  Filter filter_{};
+  int planes_ = 1;
+  int dims_[3][2] = {};
+  std::vector<float> blur_[3][3];  // [plane][frame slot]
+  unsigned next_ = 0, index_ = 0;
+  bool have_frame_ = false;
+  double score_ = 0.0;
+};
+
+std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) {
+  flt::check_depth("float_motion", fmt.bpc);
+  const int fs = o.get_int("motion_filter_size");
+  const int need = fs == 3 ? 2 : 3;  // more samples than the filter radius
+  const std::string why = "the " + std::to_string(fs == 3 ? 3 : 5) + "-tap filter needs at least " +
+                          std::to_string(need) + "x" + std::to_string(need);
+  flt::check_size("float_motion", fmt.width, fmt.height, need, need, why);
+  if (o.get_bool("motion_add_uv")) {
+    if (fmt.chroma == ChromaFormat::k400)
+      throw Error("float_motion: motion_add_uv needs chroma planes (the input is 4:0:0)");
+    if (fmt.plane_width(1) < need || fmt.plane_height(1) < need)
+      throw Error("float_motion: chroma planes " + std::to_string(fmt.plane_width(1)) + "x" +
+                  std::to_string(fmt.plane_height(1)) + " are too small for motion_add_uv (" + why + ")");
+  }
+  if (o.get_bool("motion_add_scale1") &&
+      static_cast<int>(fmt.width * 0.5 + 0.5) > VMAFX_FVIF_BILINEAR_MAX_WIDTH)
+    throw Error("float_motion: motion_add_scale1 supports widths up to " +
+                std::to_string(2 * VMAFX_FVIF_BILINEAR_MAX_WIDTH) + " (got " + std::to_string(fmt.width) + ")");
+  return std::make_unique<FloatMotion>(o, fmt);
+}
+
+}  // namespace
+
+const ExtractorDescriptor kFloatMotionExtractor{
+    .name = "float_motion",
+    .options = kOptions,
+    .provided = kProvided,
+    .flags = kTemporal,
+    .create = &create,
+};
+
+}  // namespace vmafx

@@ -1,0 +1,419 @@
+#include "feature/float_vif.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "core/error.hpp"
+#include "feature/float_vif_tables.h"
+
+namespace vmafx {
+namespace fvif {
+
+using flt::convolve_row;
+using flt::mirror;
+using flt::scratch;
+
+float log2_approx(float x) {
+  if (x == 0) return -INFINITY;
+  if (x < 0) return NAN;
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  const std::uint32_t exponent = (u & 0x7f800000u) >> 23;
+  const std::uint32_t mant_one = (u & 0x007fffffu) | 0x3f800000u;  // 1.m
+  float m;
+  std::memcpy(&m, &mant_one, sizeof m);
+  const float base = static_cast<float>(static_cast<std::int32_t>(exponent) - 127);
+  const float t = m - 1.0f;
+  float p = 0;
+  for (int i = 0; i < VMAFX_FVIF_LOG2_TERMS; ++i) p = p * t + vmafx_fvif_log2_poly[i];
+  return base + p;
+}
+
+bool kernelscale_valid(double kernelscale) {
+  const float ks = static_cast<float>(kernelscale);
+  for (float v : vmafx_fvif_kernelscales)
+    if (std::fabs(ks - v) < 1e-3) return true;
+  return false;
+}
+
+namespace {
+
+int taps_for(int scale, float ks) {
+  const int n = (1 << (4 - scale)) + 1;
+  int c = static_cast<int>(std::ceil(n * ks));
+  if (c % 2 == 0) ++c;
+  return std::max(c, 3);
+}
+
+}  // namespace
+
+std::vector<float> gaussian_kernel(int scale, double kernelscale) {
+  const int taps = taps_for(scale, static_cast<float>(kernelscale));
+  const float sigma = taps / 5.0f;
+  std::vector<float> k(std::size_t(taps), 0.0f);
+  const int half = (taps - 1) / 2;
+  float sum = 0;
+  for (int i = 0; i < taps; ++i) {
+    const float x = static_cast<float>(i - half);
+    const float num = static_cast<float>(std::exp(-0.5 * x / sigma * x / sigma));
+    const float den = static_cast<float>(1 / (sigma * std::sqrt(2 * M_PI)));
+    k[i] = num / den;
+    sum += k[i];
+  }
+  for (float& v : k) v /= sum;
+  return k;
+}
+
+bool size_ok(int w, int h, const Params& p) {
+  const int start = p.skip_scale0 ? 1 : 0;
+  for (int s = 0; s < 4; ++s) {
+    const int r = taps_for(s, static_cast<float>(p.kernelscale)) / 2;
+    if (s >= start) {
+      // scale s > 0 filters the previous scale's image with its own kernel
+      if (s > 0 && (w <= r || h <= r)) return false;
+      if (s > 0) {
+        w /= 2;
+        h /= 2;
+      }
+      if (w <= r || h <= r) return false;
+    } else if (s > 0) {
+      w /= 2;
+      h /= 2;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// The statistic of vif_statistic_s for one position, libvmaf's "matching
+// Matlab" variant: returns (num, den) contributions.
+struct Stat {
+  float sigma_nsq_max_inv;
+  float gain_limit;
+  double sigma_nsq;
+
+  void operator()(float mu1, float mu2, float xx, float yy, float xy, float* num_out, float* den_out) const {
+    constexpr float eps = 1.0e-10f;
+    const float mu1_sq = mu1 * mu1;
+    const float mu2_sq = mu2 * mu2;
+    const float mu1_mu2 = mu1 * mu2;
+    float sigma1_sq = xx - mu1_sq;
+    float sigma2_sq = yy - mu2_sq;
+    const float sigma12 = xy - mu1_mu2;
+    sigma1_sq = sigma1_sq > 0.0f ? sigma1_sq : 0.0f;
+    sigma2_sq = sigma2_sq > 0.0f ? sigma2_sq : 0.0f;
+
+    float g = sigma12 / (sigma1_sq + eps);
+    float sv_sq = sigma2_sq - g * sigma12;
+    if (sigma1_sq < eps) {
+      g = 0.0f;
+      sv_sq = sigma2_sq;
+      sigma1_sq = 0.0f;
+    }
+    if (sigma2_sq < eps) {
+      g = 0.0f;
+      sv_sq = 0.0f;
+    }
+    if (g < 0.0f) {
+      sv_sq = sigma2_sq;
+      g = 0.0f;
+    }
+    sv_sq = sv_sq > eps ? sv_sq : eps;
+    g = g < gain_limit ? g : gain_limit;
+
+    if (sigma1_sq < sigma_nsq) {
+      *num_out = 1.0f - sigma2_sq * sigma_nsq_max_inv;
+      *den_out = 1.0f;
+      return;
+    }
+    *den_out = log2_approx(static_cast<float>(1.0f + sigma1_sq / sigma_nsq));
+    if (sigma12 < 0.0f) {
+      *num_out = 0.0f;
+      return;
+    }
+    *num_out = log2_approx(static_cast<float>(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
+  }
+};
+
+// Vertical pass of one output row i: acc[j] = sum_k f[k] * v(k, j) in tap
+// order from 0, v read through `get` (mirrored row index).
+template <class Get>
+inline void vertical(const float* f, int fw, int i, int w, int h, float* acc, Get get) {
+  const int r = fw / 2;
+  for (int j = 0; j < w; ++j) acc[j] = 0.0f;
+  for (int k = 0; k < fw; ++k) get(f[k], mirror(i - r + k, h), acc);
+}
+
+// Filters a w x h image with f and keeps every second sample of every second
+// row (vif_filter1d_s then vif_dec2_s): dst is (w / 2) x (h / 2).
+void filter_dec2(const float* f, int fw, const float* src, int w, int h, float* dst) {
+  const int dw = w / 2, dh = h / 2;
+  float* acc = scratch(0, std::size_t(w));
+  float* row = scratch(1, std::size_t(w));
+  for (int i = 0; i < dh; ++i) {
+    vertical(f, fw, 2 * i, w, h, acc, [&](float c, int rr, float* a) {
+      const float* s = src + std::size_t(rr) * w;
+      for (int j = 0; j < w; ++j) a[j] += c * s[j];
+    });
+    convolve_row(f, fw, acc, w, row);
+    float* out = dst + std::size_t(i) * dw;
+    for (int j = 0; j < dw; ++j) out[j] = row[2 * j];
+  }
+}
+
+// Filtered means, squares and cross term, row by row, and the statistic
+// summed per row in float then over rows in float (vif_statistic_s).
+void statistic(const float* f, int fw, const float* ref, const float* dis, int w, int h, const Stat& st,
+               float* num, float* den) {
+  float* t1 = scratch(0, std::size_t(w));
+  float* t2 = scratch(1, std::size_t(w));
+  float* txx = scratch(2, std::size_t(w));
+  float* tyy = scratch(3, std::size_t(w));
+  float* txy = scratch(4, std::size_t(w));
+  float* mu1 = scratch(5, std::size_t(w));
+  float* mu2 = scratch(6, std::size_t(w));
+  float* xx = scratch(7, std::size_t(w));
+  float* yy = scratch(8, std::size_t(w));
+  float* xy = scratch(9, std::size_t(w));
+  float acc_num = 0.0f, acc_den = 0.0f;
+  for (int i = 0; i < h; ++i) {
+    const int r = fw / 2;
+    for (int j = 0; j < w; ++j) t1[j] = t2[j] = txx[j] = tyy[j] = txy[j] = 0.0f;
+    for (int k = 0; k < fw; ++k) {
+      const float c = f[k];
+      const std::size_t off = std::size_t(mirror(i - r + k, h)) * w;
+      const float* a = ref + off;
+      const float* b = dis + off;
+      for (int j = 0; j < w; ++j) {
+        t1[j] += c * a[j];
+        t2[j] += c * b[j];
+        txx[j] += c * (a[j] * a[j]);
+        tyy[j] += c * (b[j] * b[j]);
+        txy[j] += c * (a[j] * b[j]);
+      }
+    }
+    convolve_row(f, fw, t1, w, mu1);
+    convolve_row(f, fw, t2, w, mu2);
+    convolve_row(f, fw, txx, w, xx);
+    convolve_row(f, fw, tyy, w, yy);
+    convolve_row(f, fw, txy, w, xy);
+    float row_num = 0.0f, row_den = 0.0f;
+    for (int j = 0; j < w; ++j) {
+      float n, d;
+      st(mu1[j], mu2[j], xx[j], yy[j], xy[j], &n, &d);
+      row_num += n;
+      row_den += d;
+    }
+    acc_num += row_num;
+    acc_den += row_den;
+  }
+  *num = acc_num;
+  *den = acc_den;
+}
+
+}  // namespace
+
+Scores compute(const float* ref, const float* dis, int w, int h, const Params& p) {
+  Scores out;
+  Stat st;
+  st.sigma_nsq_max_inv =
+      static_cast<float>(std::pow(static_cast<float>(p.sigma_nsq), 2.0f) / (255.0 * 255.0));
+  st.gain_limit = static_cast<float>(p.enhn_gain_limit);
+  st.sigma_nsq = p.sigma_nsq;
+
+  // Decimated images live in per-call buffers (two per side, ping-pong).
+  std::vector<float> buf(std::size_t(w / 2) * (h / 2) * 4 + 4);
+  float* dec_ref[2] = {buf.data(), buf.data() + buf.size() / 4};
+  float* dec_dis[2] = {buf.data() + buf.size() / 2, buf.data() + 3 * (buf.size() / 4)};
+
+  const float* cur_ref = ref;
+  const float* cur_dis = dis;
+  int flip = 0;
+  for (int scale = p.skip_scale0 ? 1 : 0; scale < 4; ++scale) {
+    const std::vector<float> f = gaussian_kernel(scale, p.kernelscale);
+    const int fw = int(f.size());
+    if (scale > 0) {
+      filter_dec2(f.data(), fw, cur_ref, w, h, dec_ref[flip]);
+      filter_dec2(f.data(), fw, cur_dis, w, h, dec_dis[flip]);
+      cur_ref = dec_ref[flip];
+      cur_dis = dec_dis[flip];
+      flip ^= 1;
+      w /= 2;
+      h /= 2;
+    }
+    float num = 0, den = 0;
+    statistic(f.data(), fw, cur_ref, cur_dis, w, h, st, &num, &den);
+    out.num[scale] = num;
+    out.den[scale] = den;
+  }
+  return out;
+}
+
+}  // namespace fvif
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {.name = "debug", .help = "also write vif, vif_num, vif_den and the per-scale numerators and denominators",
+     .type = OptionType::kBool, .default_num = 0},
+    {.name = "vif_enhn_gain_limit", .alias = "egl",
+     .help = "limit on the enhancement gain (>= 1.0; 1.0 disables any gain)", .type = OptionType::kDouble,
+     .default_num = 100.0, .min = 1.0, .max = 100.0, .feature_param = true},
+    {.name = "vif_kernelscale", .alias = "ks",
+     .help = "scale of the Gaussian kernels (2.0 doubles sigma and the kernel size)",
+     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.1, .max = 4.0, .feature_param = true},
+    {.name = "vif_prescale", .alias = "ps", .help = "rescale the frame by this factor first",
+     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.1, .max = 4.0, .feature_param = true},
+    {.name = "vif_scale1_min_val", .alias = "s1miv", .help = "lower bound of vif_scale1",
+     .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = 1.0, .feature_param = true},
+    {.name = "vif_scale2_min_val", .alias = "s2miv", .help = "lower bound of vif_scale2",
+     .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = 1.0, .feature_param = true},
+    {.name = "vif_scale3_min_val", .alias = "s3miv", .help = "lower bound of vif_scale3",
+     .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = 1.0, .feature_param = true},
+    {.name = "vif_prescale_method", .alias = "pm",
+     .help = "rescaling method: nearest, bilinear, bicubic or lanczos4", .type = OptionType::kString,
+     .default_str = "nearest", .feature_param = true},
+    {.name = "vif_sigma_nsq", .alias = "snsq", .help = "neural noise variance", .type = OptionType::kDouble,
+     .default_num = 2.0, .min = 0.0, .max = 5.0, .feature_param = true},
+    {.name = "vif_skip_scale0", .alias = "ssclz", .help = "skip scale 0 (vif_scale0 is written as 0)",
+     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
+};
+
+constexpr std::string_view kScaleNames[4] = {
+    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
+    "VMAF_feature_vif_scale3_score"};
+constexpr std::string_view kNumNames[4] = {"vif_num_scale0", "vif_num_scale1", "vif_num_scale2",
+                                           "vif_num_scale3"};
+constexpr std::string_view kDenNames[4] = {"vif_den_scale0", "vif_den_scale1", "vif_den_scale2",
+                                           "vif_den_scale3"};
+
+constexpr std::string_view kProvided[] = {
+    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
+    "VMAF_feature_vif_scale3_score", "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0",
+    "vif_num_scale1", "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3",
+    "vif_den_scale3"};
+
+class FloatVif final : public Extractor {
+ public:
+  FloatVif(const OptionSet& o, const PictureFormat& fmt, flt::ScaleMethod method, int sw, int sh)
+      : method_(method), w_(fmt.width), h_(fmt.height), sw_(sw), sh_(sh), bpc_(fmt.bpc),
+        debug_(o.get_bool("debug")) {
+    p_.enhn_gain_limit = o.get_double("vif_enhn_gain_limit");
+    p_.kernelscale = o.get_double("vif_kernelscale");
+    p_.sigma_nsq = o.get_double("vif_sigma_nsq");
+    p_.skip_scale0 = o.get_bool("vif_skip_scale0");
+    min_val_[1] = o.get_double("vif_scale1_min_val");
+    min_val_[2] = o.get_double("vif_scale2_min_val");
+    min_val_[3] = o.get_double("vif_scale3_min_val");
+  }
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    const std::size_t n = std::size_t(w_) * h_;
+    const std::size_t sn = std::size_t(sw_) * sh_;
+    const bool rescale = sw_ != w_ || sh_ != h_;
+    std::vector<float> buf(2 * n + (rescale ? 2 * sn : 0));
+    float* r = buf.data();
+    float* d = r + n;
+    flt::plane_to_float(ref.plane(0), bpc_, -128, r);
+    flt::plane_to_float(dis.plane(0), bpc_, -128, d);
+    if (rescale) {
+      float* rs = d + n;
+      float* ds = rs + sn;
+      flt::scale_frame(method_, r, w_, h_, rs, sw_, sh_);
+      flt::scale_frame(method_, d, w_, h_, ds, sw_, sh_);
+      r = rs;
+      d = ds;
+    }
+    const fvif::Scores s = fvif::compute(r, d, sw_, sh_, p_);
+
+    out.put(kScaleNames[0], index, p_.skip_scale0 ? 0.0 : s.num[0] / s.den[0]);
+    for (int k = 1; k < 4; ++k) {
+      const double v = s.num[k] / s.den[k];
+      out.put(kScaleNames[k], index, v > min_val_[k] ? v : min_val_[k]);
+    }
+    if (!debug_) return;
+
+    double num = 0.0, den = 0.0;
+    for (int k = p_.skip_scale0 ? 1 : 0; k < 4; ++k) {
+      num += s.num[k];
+      den += s.den[k];
+    }
+    out.put("vif", index, den == 0.0 ? 1.0 : num / den);
+    out.put("vif_num", index, num);
+    out.put("vif_den", index, den);
+    for (int k = 0; k < 4; ++k) {
+      const bool skipped = k == 0 && p_.skip_scale0;
+      out.put(kNumNames[k], index, skipped ? 0.0 : s.num[k]);
+      out.put(kDenNames[k], index, skipped ? -1.0 : s.den[k]);
+    }
+  }
+
+ private:
+  fvif::Params p_;
+  flt::ScaleMethod method_;
+  int w_, h_, sw_, sh_, bpc_;
+  bool debug_;
+  double min_val_[4] = {0, 0, 0, 0};
+};
+
+std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) {
+  flt::check_depth("float_vif", fmt.bpc);
+  flt::ScaleMethod method;
+  const std::string& m = o.get_string("vif_prescale_method");
+  if (!flt::parse_scale_method(m, &method))
+    throw Error("float_vif: vif_prescale_method '" + m +
+                "' is not supported (nearest, bilinear, bicubic or lanczos4)");
+  const double ks = o.get_double("vif_kernelscale");
+  if (!fvif::kernelscale_valid(ks)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", ks);
+    throw Error(std::string("float_vif: vif_kernelscale ") + buf +
+                " is not supported (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, 3, "
+                "1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074 or 1.111111)");
+  }
+  const double ps = o.get_double("vif_prescale");
+  const int sw = static_cast<int>(fmt.width * ps + 0.5);
+  const int sh = static_cast<int>(fmt.height * ps + 0.5);
+  if (method == flt::ScaleMethod::kBilinear && sw > VMAFX_FVIF_BILINEAR_MAX_WIDTH)
+    throw Error("float_vif: bilinear prescaling to width " + std::to_string(sw) + " is not supported (at most " +
+                std::to_string(VMAFX_FVIF_BILINEAR_MAX_WIDTH) + ")");
+  if (sw != fmt.width || sh != fmt.height) {
+    // The interpolators mirror once at the border: they need a few samples.
+    const int need = method == flt::ScaleMethod::kLanczos4  ? 6
+                     : method == flt::ScaleMethod::kBicubic ? 3
+                     : method == flt::ScaleMethod::kBilinear ? 2
+                                                            : 1;
+    flt::check_size("float_vif", fmt.width, fmt.height, need, need,
+                    "the prescale method needs at least " + std::to_string(need) + "x" + std::to_string(need));
+  }
+  fvif::Params p;
+  p.kernelscale = ks;
+  p.skip_scale0 = o.get_bool("vif_skip_scale0");
+  if (!fvif::size_ok(sw, sh, p)) {
+    int min = 1;
+    while (!fvif::size_ok(min, min, p)) ++min;
+    std::string why = "every VIF scale must be larger than its filter radius: at least " + std::to_string(min) +
+                      "x" + std::to_string(min);
+    if (sw != fmt.width || sh != fmt.height) why += " after prescaling to " + std::to_string(sw) + "x" + std::to_string(sh);
+    throw Error("float_vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+                " is too small (" + why + ")");
+  }
+  return std::make_unique<FloatVif>(o, fmt, method, sw, sh);
+}
+
+}  // namespace
+
+const ExtractorDescriptor kFloatVifExtractor{
+    .name = "float_vif",
+    .options = kOptions,
+    .provided = kProvided,
+    .flags = 0,
+    .create = &create,
+};
+
+}  // namespace vmafx

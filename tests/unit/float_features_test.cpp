@@ -1,0 +1,701 @@
+// Unit tests of the float features (float_vif, float_adm, float_motion,
+// float_psnr, float_ansnr, float_moment) and their shared helpers: exact
+// helper arithmetic, edge sizes, flat and identical inputs, bit-depth
+// equivalence (16-bit without overflow), libvmaf's temporal write order,
+// option names, and every error path.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <map>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+#include "core/engine.hpp"
+#include "core/error.hpp"
+#include "feature/float_adm.hpp"
+#include "feature/float_adm_tables.h"
+#include "feature/float_ansnr.hpp"
+#include "feature/float_common.hpp"
+#include "feature/float_moment.hpp"
+#include "feature/float_motion.hpp"
+#include "feature/float_psnr.hpp"
+#include "feature/float_vif.hpp"
+#include "feature/float_vif_tables.h"
+
+namespace vmafx {
+namespace {
+
+std::uint32_t bits(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+float from_bits(std::uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+// ---- RCPSS estimate -------------------------------------------------------
+
+TEST(FloatRcp, KnownEstimates) {
+  EXPECT_EQ(bits(flt::rcp_estimate(1.0f)), 0x3f7ff000u);
+  EXPECT_EQ(bits(flt::rcp_estimate(2.0f)), 0x3efff000u);   // exponent scales exactly
+  EXPECT_EQ(bits(flt::rcp_estimate(0.25f)), 0x407ff000u);
+  EXPECT_EQ(bits(flt::rcp_estimate(-1.0f)), 0xbf7ff000u);  // sign kept
+  // Only the top 12 mantissa bits select the estimate.
+  EXPECT_EQ(flt::rcp_estimate(from_bits(0x3fc00000u)), flt::rcp_estimate(from_bits(0x3fc007ffu)));
+}
+
+TEST(FloatRcp, SpecialInputs) {
+  EXPECT_EQ(flt::rcp_estimate(0.0f), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(flt::rcp_estimate(-0.0f), -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(flt::rcp_estimate(1e-40f), std::numeric_limits<float>::infinity());  // subnormal
+  EXPECT_EQ(bits(flt::rcp_estimate(std::numeric_limits<float>::infinity())), 0u);
+  EXPECT_EQ(bits(flt::rcp_estimate(-std::numeric_limits<float>::infinity())), 0x80000000u);
+  EXPECT_TRUE(std::isnan(flt::rcp_estimate(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(bits(flt::rcp_estimate(3e38f)), 0u);  // result below the normal range: flushed
+  EXPECT_TRUE(std::isfinite(flt::rcp_estimate(1e-30f)));  // ADM's epsilon divisor
+}
+
+TEST(FloatRcp, RefinedIsCloseToTheQuotient) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> d(-1000.0f, 1000.0f);
+  for (int i = 0; i < 10000; ++i) {
+    const float x = d(rng);
+    if (x == 0) continue;
+    const float r = flt::rcp_refined(x);
+    EXPECT_NEAR(r * x, 1.0f, 3e-7f) << x;
+  }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// On the CPU family the table comes from, it is the instruction.
+TEST(FloatRcp, MatchesHardwareOnAmd) {
+  if (!__builtin_cpu_is("amd")) GTEST_SKIP() << "RCPSS differs between CPU vendors; table made on AMD Zen";
+  std::mt19937 rng(5);
+  for (std::uint32_t m = 0; m < (1u << 23); m += 97) {
+    for (std::uint32_t e : {1u, 60u, 126u, 127u, 128u, 200u, 253u, 254u}) {
+      const float x = from_bits((e << 23) | m | ((rng() & 1u) << 31));
+      const float hw = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
+      ASSERT_EQ(bits(flt::rcp_estimate(x)), bits(hw)) << std::hex << bits(x);
+    }
+  }
+}
+#endif
+
+// ---- VIF helpers --------------------------------------------------------------
+
+TEST(FloatVifLog2, ExactAtPowersOfTwoAndClose) {
+  EXPECT_EQ(fvif::log2_approx(1.0f), 0.0f);
+  EXPECT_EQ(fvif::log2_approx(8.0f), 3.0f);
+  EXPECT_EQ(fvif::log2_approx(0.125f), -3.0f);
+  EXPECT_EQ(fvif::log2_approx(0.0f), -std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(std::isnan(fvif::log2_approx(-1.0f)));
+  for (float x = 1.0f; x < 1000.0f; x *= 1.013f) EXPECT_NEAR(fvif::log2_approx(x), std::log2(x), 2e-4) << x;
+}
+
+TEST(FloatVifKernel, DefaultKernelsAreLibvmafs) {
+  const unsigned* want[4] = {vmafx_fvif_kernel_bits_s0, vmafx_fvif_kernel_bits_s1, vmafx_fvif_kernel_bits_s2,
+                             vmafx_fvif_kernel_bits_s3};
+  for (int s = 0; s < 4; ++s) {
+    const std::vector<float> k = fvif::gaussian_kernel(s, 1.0);
+    ASSERT_EQ(k.size(), vmafx_fvif_kernel_taps[s]);
+    for (std::size_t i = 0; i < k.size(); ++i) EXPECT_EQ(bits(k[i]), want[s][i]) << s << " " << i;
+  }
+}
+
+TEST(FloatVifKernel, SizesFollowTheKernelScale) {
+  auto sizes = [](double ks) {
+    std::vector<std::size_t> out;
+    for (int s = 0; s < 4; ++s) out.push_back(fvif::gaussian_kernel(s, ks).size());
+    return out;
+  };
+  EXPECT_EQ(sizes(0.5), (std::vector<std::size_t>{9, 5, 3, 3}));
+  EXPECT_EQ(sizes(1.5), (std::vector<std::size_t>{27, 15, 9, 5}));
+  EXPECT_EQ(sizes(2.0), (std::vector<std::size_t>{35, 19, 11, 7}));
+  // 1.66667 rounds up at scale 3 (3 * 1.66667 > 5), 1.6666667 does not.
+  EXPECT_EQ(sizes(1.66667), (std::vector<std::size_t>{29, 17, 9, 7}));
+  EXPECT_EQ(sizes(1.6666667), (std::vector<std::size_t>{29, 17, 9, 5}));
+}
+
+TEST(FloatVifKernel, ValidKernelScales) {
+  for (double ks : {1.0, 0.5, 1.5, 2.0, 2.0 / 3.0, 2.4, 360.0 / 97.0, 1.66667, 3.0, 1.4746, 1.111111, 0.7405})
+    EXPECT_TRUE(fvif::kernelscale_valid(ks)) << ks;
+  for (double ks : {0.1, 0.9, 1.7, 2.5, 4.0, 1.0025}) EXPECT_FALSE(fvif::kernelscale_valid(ks)) << ks;
+}
+
+TEST(FloatVifSize, SmallestPictures) {
+  fvif::Params p;
+  EXPECT_TRUE(fvif::size_ok(16, 16, p));
+  EXPECT_FALSE(fvif::size_ok(15, 16, p));
+  EXPECT_FALSE(fvif::size_ok(16, 15, p));
+  p.skip_scale0 = true;
+  EXPECT_TRUE(fvif::size_ok(16, 16, p));
+  p.skip_scale0 = false;
+  p.kernelscale = 2.0;  // 35, 19, 11, 7 taps: scale 3 needs 4 rows, i.e. 32
+  EXPECT_FALSE(fvif::size_ok(31, 40, p));
+  EXPECT_TRUE(fvif::size_ok(32, 40, p));
+}
+
+// ---- Convolution and rescaling -----------------------------------------------
+
+// Per-pixel definition: vertical sums then horizontal sums, each from 0 in tap
+// order, mirrored indices.
+std::vector<float> convolve_reference(const std::vector<float>& f, const std::vector<float>& img, int w, int h) {
+  const int r = int(f.size()) / 2;
+  auto m = [](int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); };
+  std::vector<float> tmp(img.size()), out(img.size());
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j) {
+      float a = 0;
+      for (int k = 0; k < int(f.size()); ++k) a += f[k] * img[std::size_t(m(i - r + k, h)) * w + j];
+      tmp[std::size_t(i) * w + j] = a;
+    }
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j) {
+      float a = 0;
+      for (int k = 0; k < int(f.size()); ++k) a += f[k] * tmp[std::size_t(i) * w + m(j - r + k, w)];
+      out[std::size_t(i) * w + j] = a;
+    }
+  return out;
+}
+
+TEST(FloatConvolve, MatchesPerPixelDefinitionAtEdgeSizes) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> d(-128.0f, 127.0f);
+  for (int taps : {3, 5, 9, 17}) {
+    const std::vector<float> f = fvif::gaussian_kernel(taps == 17 ? 0 : taps == 9 ? 1 : taps == 5 ? 2 : 3, 1.0);
+    const int r = taps / 2;
+    for (auto [w, h] : {std::pair{r + 1, r + 1}, {r + 1, 2 * r + 3}, {2 * r + 5, r + 1}, {37, 23}}) {
+      std::vector<float> img(std::size_t(w) * h), out(img.size());
+      for (float& v : img) v = d(rng);
+      flt::convolve(f.data(), taps, img.data(), w, h, out.data());
+      const std::vector<float> want = convolve_reference(f, img, w, h);
+      for (std::size_t i = 0; i < img.size(); ++i)
+        ASSERT_EQ(bits(out[i]), bits(want[i])) << taps << " taps " << w << "x" << h << " at " << i;
+    }
+  }
+}
+
+TEST(FloatScale, SameSizeCopiesAndNearestRepeats) {
+  const std::vector<float> img = {1, 2, 3, 4, 5, 6};  // 3x2
+  std::vector<float> out(6);
+  for (auto m : {flt::ScaleMethod::kNearest, flt::ScaleMethod::kBilinear, flt::ScaleMethod::kBicubic,
+                 flt::ScaleMethod::kLanczos4}) {
+    flt::scale_frame(m, img.data(), 3, 2, out.data(), 3, 2);
+    EXPECT_EQ(out, img);
+  }
+  std::vector<float> up(24);
+  flt::scale_frame(flt::ScaleMethod::kNearest, img.data(), 3, 2, up.data(), 6, 4);
+  EXPECT_EQ(up, (std::vector<float>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 4, 4, 5, 5, 6, 6}));
+}
+
+TEST(FloatScale, BilinearHalvingAveragesPairs) {
+  // ratio 2: source positions 2x + 0.5 -> mean of columns 2x and 2x + 1.
+  std::vector<float> img(8 * 4);
+  for (int i = 0; i < 32; ++i) img[i] = float(i % 8) * 4.0f + float(i / 8) * 32.0f;
+  std::vector<float> out(4 * 2);
+  flt::scale_frame(flt::ScaleMethod::kBilinear, img.data(), 8, 4, out.data(), 4, 2);
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 4; ++x) EXPECT_EQ(out[y * 4 + x], (2 * x + 0.5f) * 4.0f + (2 * y + 0.5f) * 32.0f);
+}
+
+TEST(FloatScale, InterpolatorsKeepFlatImagesAndStayInBoundsAtMinimumSizes) {
+  for (auto [m, n] : {std::pair{flt::ScaleMethod::kBicubic, 3}, {flt::ScaleMethod::kLanczos4, 6},
+                      {flt::ScaleMethod::kBilinear, 2}}) {
+    std::vector<float> img(std::size_t(n) * n, 42.0f);
+    for (int dw : {1, n - 1, 2 * n + 1, 4 * n}) {
+      std::vector<float> out(std::size_t(dw) * dw);
+      flt::scale_frame(m, img.data(), n, n, out.data(), dw, dw);
+      for (float v : out) EXPECT_NEAR(v, 42.0f, 1e-4f);
+    }
+  }
+}
+
+TEST(FloatScale, MethodNames) {
+  flt::ScaleMethod m;
+  EXPECT_TRUE(flt::parse_scale_method("lanczos4", &m));
+  EXPECT_EQ(m, flt::ScaleMethod::kLanczos4);
+  EXPECT_TRUE(flt::parse_scale_method("nearest", &m));
+  EXPECT_EQ(m, flt::ScaleMethod::kNearest);
+  EXPECT_FALSE(flt::parse_scale_method("lanczos", &m));
+  EXPECT_FALSE(flt::parse_scale_method("", &m));
+}
+
+// ---- ADM, motion, small ones: direct ----------------------------------------
+
+TEST(FloatAdmDirect, IdenticalInputsHaveNoAdditiveImpairment) {
+  std::mt19937 rng(17);
+  std::uniform_int_distribution<int> d(-128, 127);
+  for (auto [w, h] : {std::pair{17, 17}, {18, 33}, {64, 40}}) {
+    std::vector<float> img(std::size_t(w) * h);
+    for (float& v : img) v = float(d(rng));
+    const fadm::Scores s = fadm::compute(img.data(), img.data(), w, h, fadm::Params{});
+    EXPECT_EQ(s.aim, 0.0) << w << "x" << h;
+    EXPECT_GT(s.score, 0.9);
+    EXPECT_TRUE(std::isfinite(s.score));
+  }
+}
+
+TEST(FloatAdmDirect, FlatPicturesScoreOne) {
+  std::vector<float> flat(20 * 20, 0.0f);
+  const fadm::Scores s = fadm::compute(flat.data(), flat.data(), 20, 20, fadm::Params{});
+  EXPECT_EQ(s.score, 1.0);  // num and den are the same noise floors
+  EXPECT_EQ(s.aim, 0.0);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(s.num_scale[k], s.den_scale[k]);
+  fadm::Params nw0;
+  nw0.noise_weight = 0;  // den 0: libvmaf writes 1 and leaves aim uninitialised; we write 0
+  const fadm::Scores z = fadm::compute(flat.data(), flat.data(), 20, 20, nw0);
+  EXPECT_EQ(z.score, 1.0);
+  EXPECT_EQ(z.aim, 0.0);
+  EXPECT_EQ(z.den, 0.0);
+}
+
+TEST(FloatAdmCsf, FactorsAndOverrides) {
+  fadm::Params p;
+  const fadm::Factors w0 = fadm::csf_factors(0, p);
+  EXPECT_GT(w0.f1, 0.0f);
+  EXPECT_GT(w0.f2, 0.0f);
+  EXPECT_NE(w0.f1, w0.f2);
+  for (int mode : {3, 9}) {  // anything but 1 and 2 is Watson
+    p.csf_mode = mode;
+    EXPECT_EQ(bits(fadm::csf_factors(0, p).f1), bits(w0.f1));
+  }
+  p.csf_mode = 1;
+  const fadm::Factors b = fadm::csf_factors(2, p);
+  p.csf_scale = 2.0;
+  EXPECT_EQ(fadm::csf_factors(2, p).f1, static_cast<float>(double(b.f1) * 2.0));
+  p.csf_mode = 2;
+  EXPECT_NE(fadm::csf_factors(1, p).f1, fadm::csf_factors(1, p).f2);
+  p.f1[1] = 0.25;
+  p.f2[1] = 0.0;
+  EXPECT_EQ(fadm::csf_factors(1, p).f1, 0.25f);
+  EXPECT_EQ(fadm::csf_factors(1, p).f2, 0.0f);
+}
+
+TEST(FloatMotionDirect, SadAndBlend) {
+  std::vector<float> a(6 * 4, 3.0f), b(6 * 4, 3.0f);
+  EXPECT_EQ(fmotion::sad(a.data(), b.data(), 6, 4, false, 6), 0.0f);
+  b[5] = 11.0f;
+  EXPECT_EQ(fmotion::sad(a.data(), b.data(), 6, 4, false, 6), 8.0f / 24.0f);
+  EXPECT_EQ(fmotion::blend(50.0, 1.0, 40.0), 50.0);
+  EXPECT_EQ(fmotion::blend(50.0, 0.5, 40.0), 50.0 * 0.5 + 0.5 * 40.0);
+  EXPECT_EQ(fmotion::blend(30.0, 0.5, 40.0), 30.0);
+}
+
+// With add_scale1, a plane narrower than the luma is rescaled from libvmaf's
+// misread buffer: rows alternate between the left halves of the real rows and
+// the (zero) padding after them.
+TEST(FloatMotionDirect, NarrowPlaneScaleOneReadsLibvmafsBuffer) {
+  const int w = 16, h = 8, luma_w = 32;
+  std::vector<float> a(w * h), b(w * h, 0.0f);
+  for (int i = 0; i < w * h; ++i) a[i] = float(i % 7);
+  // Build libvmaf's view by hand: buffer rows of 32, read with rows of 16.
+  std::vector<float> buffer(std::size_t(luma_w) * h, 0.0f), view(w * h);
+  for (int y = 0; y < h; ++y) std::copy(a.begin() + y * w, a.begin() + (y + 1) * w, buffer.begin() + y * luma_w);
+  for (int y = 0; y < h; ++y) std::copy(buffer.begin() + y * w, buffer.begin() + (y + 1) * w, view.begin() + y * w);
+  const float s0 = fmotion::sad(a.data(), b.data(), w, h, false, luma_w);
+  const float s1_view = fmotion::sad(view.data(), b.data(), w, h, true, w) - fmotion::sad(view.data(), b.data(), w, h, false, w);
+  EXPECT_EQ(fmotion::sad(a.data(), b.data(), w, h, true, luma_w), s0 + s1_view);
+  // Equal padded widths (4:4:4, or chroma as wide as the luma after padding): no misread.
+  EXPECT_EQ(fmotion::sad(a.data(), b.data(), w, h, true, w), fmotion::sad(a.data(), b.data(), w, h, true, 15));
+}
+
+TEST(FloatPsnrDirect, PeaksAndClip) {
+  EXPECT_EQ(fpsnr::peak_for(8).peak, 255.0);
+  EXPECT_EQ(fpsnr::peak_for(10).psnr_max, 72.0);
+  EXPECT_EQ(fpsnr::peak_for(12).peak, 255.9375);
+  EXPECT_EQ(fpsnr::peak_for(16).psnr_max, 108.0);
+  std::vector<float> a(10, 0.0f), b(10, 0.0f);
+  EXPECT_EQ(fpsnr::psnr(a.data(), b.data(), 5, 2, fpsnr::peak_for(8)), 60.0);
+  b[0] = 10.0f;
+  EXPECT_EQ(fpsnr::psnr(a.data(), b.data(), 5, 2, fpsnr::peak_for(8)), 10 * std::log10(255.0 * 255.0 / 10.0));
+}
+
+TEST(FloatMomentDirect, MeanAndMeanSquare) {
+  std::vector<float> a = {1, 2, 3, 4, 5, 6};
+  EXPECT_EQ(fmoment::moment(a.data(), 3, 2, 1), 21.0 / 6);
+  EXPECT_EQ(fmoment::moment(a.data(), 3, 2, 2), 91.0 / 6);
+}
+
+TEST(FloatAnsnrDirect, IdenticalAndFlat) {
+  std::vector<float> z(5 * 3, 0.0f);
+  const fansnr::Scores s = fansnr::compute(z.data(), z.data(), 5, 3, 255.0, 60.0);
+  EXPECT_EQ(s.ansnr, 60.0);   // no noise: psnr_max
+  EXPECT_EQ(s.anpsnr, 60.0);  // capped
+  // The reference and distorted kernels differ (3x3 and 5x5), so identical
+  // textured pictures still have noise.
+  std::vector<float> a(6 * 5);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = float((i * 37) % 11) - 5.0f;
+  const fansnr::Scores t = fansnr::compute(a.data(), a.data(), 6, 5, 255.0, 60.0);
+  EXPECT_LT(t.ansnr, 60.0);
+  EXPECT_GT(t.ansnr, 0.0);
+}
+
+// ---- Through the engine ---------------------------------------------------------
+
+using Filler = std::function<void(Picture& ref, Picture& dis, unsigned frame)>;
+
+FeatureCollector run(const PictureFormat& fmt, unsigned frames, const Filler& fill,
+                     const std::vector<FeatureRequest>& req, EngineOptions eo = {}) {
+  Engine e(fmt, eo);
+  for (const FeatureRequest& r : req) e.use(r);
+  for (unsigned i = 0; i < frames; ++i) {
+    auto a = e.acquire();
+    auto b = e.acquire();
+    fill(*a, *b, i);
+    e.push(std::move(a), std::move(b));
+  }
+  e.finish();
+  return std::move(e.collector());
+}
+
+template <class T>
+void fill_plane(Picture& p, int plane, const std::function<T(int x, int y)>& f) {
+  const PlaneView v = p.plane(plane);
+  for (int y = 0; y < v.height; ++y) {
+    T* row = p.row<T>(plane, y);
+    for (int x = 0; x < v.width; ++x) row[x] = f(x, y);
+  }
+}
+
+// Deterministic content with texture and motion: an 8-bit value per position.
+int content(int x, int y, unsigned frame, int salt) {
+  std::uint32_t s = std::uint32_t(x * 73856093) ^ std::uint32_t(y * 19349663) ^ (frame * 83492791u) ^ std::uint32_t(salt);
+  s ^= s >> 13;
+  s *= 0x5bd1e995u;
+  s ^= s >> 15;
+  const int smooth = (x * 5 + y * 3 + int(frame) * 7) % 200;
+  return std::min(255, smooth + int(s % 40));
+}
+
+// Every picture filled with content * 2^(bpc-8).
+Filler scaled_content(int bpc) {
+  return [bpc](Picture& r, Picture& d, unsigned f) {
+    const int sh = bpc - 8;
+    for (int p = 0; p < r.format().plane_count(); ++p) {
+      if (bpc == 8) {
+        fill_plane<std::uint8_t>(r, p, [&](int x, int y) { return std::uint8_t(content(x, y, f, p)); });
+        fill_plane<std::uint8_t>(d, p, [&](int x, int y) { return std::uint8_t(content(x, y, f, 100 + p)); });
+      } else {
+        fill_plane<std::uint16_t>(r, p, [&](int x, int y) { return std::uint16_t(content(x, y, f, p) << sh); });
+        fill_plane<std::uint16_t>(d, p, [&](int x, int y) { return std::uint16_t(content(x, y, f, 100 + p) << sh); });
+      }
+    }
+  };
+}
+
+const std::vector<FeatureRequest> kAll = {{"float_vif", {}},  {"float_adm", {}},   {"float_motion", {}},
+                                          {"float_psnr", {}}, {"float_ansnr", {}}, {"float_moment", {}}};
+
+// The float features see every depth on the 8-bit scale (sample / 2^(bpc-8),
+// exact): the same content at 10, 12 and 16 bit gives the same scores, except
+// the PSNRs, whose peak and cap depend on the depth.
+TEST(FloatFeaturesEngine, SameScoresAtEveryBitDepth) {
+  const PictureFormat f8{.width = 40, .height = 34, .bpc = 8, .chroma = ChromaFormat::k420};
+  const FeatureCollector base = run(f8, 3, scaled_content(8), kAll);
+  ASSERT_EQ(base.all().size(), 21u);
+  for (int bpc : {10, 12, 16}) {
+    PictureFormat f = f8;
+    f.bpc = bpc;
+    const FeatureCollector got = run(f, 3, scaled_content(bpc), kAll);
+    ASSERT_EQ(got.all().size(), base.all().size());
+    for (std::size_t i = 0; i < base.all().size(); ++i) {
+      const auto& a = base.all()[i];
+      const auto& b = got.all()[i];
+      ASSERT_EQ(a.name, b.name);
+      if (a.name == "float_psnr" || a.name == "float_anpsnr") continue;
+      EXPECT_EQ(a.value, b.value) << a.name << " at " << bpc << " bit";
+    }
+  }
+}
+
+// Full-scale 16-bit checkerboards: no overflow, every score finite.
+TEST(FloatFeaturesEngine, SixteenBitExtremesStayFinite) {
+  const PictureFormat f{.width = 33, .height = 21, .bpc = 16, .chroma = ChromaFormat::k444};
+  const FeatureCollector got = run(
+      f, 3,
+      [](Picture& r, Picture& d, unsigned fr) {
+        for (int p = 0; p < 3; ++p) {
+          fill_plane<std::uint16_t>(r, p, [&](int x, int y) { return std::uint16_t(((x + y + fr) & 1) ? 65535 : 0); });
+          fill_plane<std::uint16_t>(d, p, [&](int x, int y) { return std::uint16_t(((x + y) & 1) ? 0 : 65535); });
+        }
+      },
+      kAll);
+  for (const auto& s : got.all())
+    for (std::size_t i = 0; i < s.value.size(); ++i) EXPECT_TRUE(std::isfinite(s.value[i])) << s.name << " " << i;
+  // 346 of the 693 samples of frame 0 are 65535 / 256, summed exactly in double.
+  EXPECT_EQ(got.find("float_moment_ref1st")->value[0], 346 * 255.99609375 / 693);
+}
+
+// Identical flat pictures (mid-grey, 0 after the -128 offset): vif 1 at every scale, adm2 1, aim 0, no motion,
+// PSNRs at their caps, exact moments.
+TEST(FloatFeaturesEngine, FlatIdenticalPictures) {
+  for (int bpc : {8, 10, 12, 16}) {
+    const PictureFormat f{.width = 24, .height = 20, .bpc = bpc, .chroma = ChromaFormat::k420};
+    const FeatureCollector got = run(
+        f, 3,
+        [bpc](Picture& r, Picture& d, unsigned) {
+          for (int p = 0; p < 3; ++p) {
+            if (bpc == 8) {
+              fill_plane<std::uint8_t>(r, p, [](int, int) { return std::uint8_t(128); });
+              fill_plane<std::uint8_t>(d, p, [](int, int) { return std::uint8_t(128); });
+            } else {
+              const std::uint16_t v = std::uint16_t(128 << (bpc - 8));
+              fill_plane<std::uint16_t>(r, p, [v](int, int) { return v; });
+              fill_plane<std::uint16_t>(d, p, [v](int, int) { return v; });
+            }
+          }
+        },
+        kAll);
+    const double cap = fpsnr::peak_for(bpc).psnr_max;
+    for (unsigned i = 0; i < 3; ++i) {
+      for (const char* n : {"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3", "adm2", "adm_scale0", "adm_scale3"})
+        EXPECT_EQ(got.find(n)->value[i], 1.0) << n << " " << bpc;
+      EXPECT_EQ(got.find("aim")->value[i], 0.0);
+      EXPECT_EQ(got.find("adm3")->value[i], 1.0 * 0.5 + (1 - 0.0) * (1 - 0.5));
+      for (const char* n : {"motion", "motion2", "motion3"}) EXPECT_EQ(got.find(n)->value[i], 0.0) << n;
+      EXPECT_EQ(got.find("float_psnr")->value[i], cap);
+      EXPECT_EQ(got.find("float_ansnr")->value[i], cap);
+      EXPECT_EQ(got.find("float_anpsnr")->value[i], cap);
+      EXPECT_EQ(got.find("float_moment_ref1st")->value[i], 128.0);
+      EXPECT_EQ(got.find("float_moment_dis2nd")->value[i], 128.0 * 128.0);
+    }
+  }
+}
+
+// Smallest accepted sizes run; odd sizes with 4:2:0 chroma too.
+TEST(FloatFeaturesEngine, SmallestAndOddSizes) {
+  for (auto [w, h, c] : {std::tuple{17, 17, ChromaFormat::k444}, {17, 19, ChromaFormat::k420},
+                         {31, 17, ChromaFormat::k422}, {18, 17, ChromaFormat::k400}}) {
+    const PictureFormat f{.width = w, .height = h, .bpc = 8, .chroma = c};
+    const FeatureCollector got = run(f, 2, scaled_content(8), kAll);
+    EXPECT_EQ(got.all().size(), 21u) << w << "x" << h;
+    for (const auto& s : got.all()) EXPECT_TRUE(s.has(0) && s.has(1)) << s.name;
+  }
+  const PictureFormat tiny{.width = 3, .height = 3, .bpc = 8, .chroma = ChromaFormat::k444};
+  const FeatureCollector got =
+      run(tiny, 2, scaled_content(8), {{"float_motion", {}}, {"float_psnr", {}}, {"float_ansnr", {}}, {"float_moment", {}}});
+  EXPECT_EQ(got.all().size(), 10u);
+}
+
+TEST(FloatFeaturesEngine, ThreadsGiveTheSameOutput) {
+  const PictureFormat f{.width = 48, .height = 36, .bpc = 10, .chroma = ChromaFormat::k420};
+  const FeatureCollector a = run(f, 5, scaled_content(10), kAll);
+  const FeatureCollector b = run(f, 5, scaled_content(10), kAll, EngineOptions{.threads = 2});
+  ASSERT_EQ(a.all().size(), b.all().size());
+  for (std::size_t i = 0; i < a.all().size(); ++i) {
+    EXPECT_EQ(a.all()[i].name, b.all()[i].name);
+    EXPECT_EQ(a.all()[i].value, b.all()[i].value);
+  }
+}
+
+// ---- Names and write order ------------------------------------------------------
+
+// Records every write: (plain?, name, index, value).
+struct Recorder final : FeatureSink {
+  struct Rec {
+    bool plain;
+    std::string name;
+    unsigned index;
+    double value;
+  };
+  std::vector<Rec> recs;
+  void put(std::string_view n, unsigned i, double v) override { recs.push_back({false, std::string(n), i, v}); }
+  void put_plain(std::string_view n, unsigned i, double v) override { recs.push_back({true, std::string(n), i, v}); }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const Rec& r : recs) out.push_back(r.name + "@" + std::to_string(r.index));
+    return out;
+  }
+};
+
+std::vector<std::string> motion_writes(unsigned frames, const std::map<std::string, std::string>& opts,
+                                       std::vector<Recorder::Rec>* all = nullptr) {
+  const PictureFormat f{.width = 16, .height = 12, .bpc = 8, .chroma = ChromaFormat::k420};
+  const OptionSet o(kFloatMotionExtractor.options, opts, "float_motion");
+  auto ex = kFloatMotionExtractor.create(o, f);
+  Recorder rec;
+  const Filler fill = scaled_content(8);
+  for (unsigned i = 0; i < frames; ++i) {
+    Picture r(f), d(f);
+    fill(r, d, i);
+    ex->extract(r, d, i, rec);
+  }
+  ex->flush(rec);
+  if (all) *all = rec.recs;
+  return rec.names();
+}
+
+TEST(FloatMotionOrder, WhatIsWrittenWhen) {
+  const std::string m = "VMAF_feature_motion_score", m2 = "VMAF_feature_motion2_score",
+                    m3 = "VMAF_feature_motion3_score";
+  EXPECT_EQ(motion_writes(1, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m3 + "@0"}));
+  EXPECT_EQ(motion_writes(2, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m + "@1", m3 + "@0", m2 + "@1", m3 + "@1"}));
+  EXPECT_EQ(motion_writes(3, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m + "@1", m3 + "@0", m + "@2", m2 + "@1",
+                                                            m3 + "@1", m2 + "@2", m3 + "@2"}));
+  EXPECT_EQ(motion_writes(2, {{"debug", "false"}}), (std::vector<std::string>{m2 + "@0", m3 + "@0", m2 + "@1", m3 + "@1"}));
+  // force_zero: everything per frame, nothing on flush.
+  EXPECT_EQ(motion_writes(2, {{"motion_force_zero", "true"}}),
+            (std::vector<std::string>{m2 + "@0", m3 + "@0", m + "@0", m2 + "@1", m3 + "@1", m + "@1"}));
+}
+
+TEST(FloatMotionOrder, ValuesFollowTheScores) {
+  std::vector<Recorder::Rec> r;
+  motion_writes(4, {}, &r);
+  std::map<std::string, double> v;
+  for (const auto& x : r) {
+    EXPECT_FALSE(x.plain);
+    v[x.name.substr(13, 7) + std::to_string(x.index)] = x.value;  // "motion_", "motion2", "motion3"
+  }
+  // motion[i] is the score of frame i; motion2[i] = min(score[i], score[i+1]); the last takes score[n-1].
+  EXPECT_EQ(v["motion_0"], 0.0);
+  EXPECT_GT(v["motion_1"], 0.0);
+  EXPECT_EQ(v["motion20"], 0.0);
+  EXPECT_EQ(v["motion21"], std::min(v["motion_1"], v["motion_2"]));
+  EXPECT_EQ(v["motion22"], std::min(v["motion_2"], v["motion_3"]));
+  EXPECT_EQ(v["motion23"], v["motion_3"]);
+  EXPECT_EQ(v["motion30"], v["motion_1"]);
+  for (int i = 1; i < 4; ++i) EXPECT_EQ(v["motion3" + std::to_string(i)], v["motion2" + std::to_string(i)]);
+}
+
+TEST(FloatFeatureNames, SuffixesAndPlainNames) {
+  const PictureFormat f{.width = 32, .height = 32, .bpc = 8, .chroma = ChromaFormat::k420};
+  const FeatureCollector got =
+      run(f, 1, scaled_content(8),
+          {{"float_adm", {{"debug", "true"}, {"adm_enhn_gain_limit", "1.0"}}},
+           {"float_vif", {{"debug", "true"}, {"vif_prescale_method", "bicubic"}, {"vif_kernelscale", "0.5"}}}});
+  std::vector<std::string> names;
+  for (const auto& s : got.all()) names.push_back(s.name);
+  const std::vector<std::string> want = {
+      "adm2_egl_1", "aim_egl_1", "adm3_egl_1", "adm_scale0_egl_1", "adm_scale1_egl_1", "adm_scale2_egl_1",
+      "adm_scale3_egl_1",
+      "adm",  // not among libvmaf's provided features: no suffix
+      "adm_num_egl_1", "adm_den_egl_1", "adm_num_scale0_egl_1", "adm_den_scale0_egl_1", "adm_num_scale1_egl_1",
+      "adm_den_scale1_egl_1", "adm_num_scale2_egl_1", "adm_den_scale2_egl_1", "adm_num_scale3_egl_1",
+      "adm_den_scale3_egl_1", "vif_scale0_ks_0.5_pm_bicubic", "vif_scale1_ks_0.5_pm_bicubic",
+      "vif_scale2_ks_0.5_pm_bicubic", "vif_scale3_ks_0.5_pm_bicubic", "vif_ks_0.5_pm_bicubic",
+      "vif_num_ks_0.5_pm_bicubic", "vif_den_ks_0.5_pm_bicubic", "vif_num_scale0_ks_0.5_pm_bicubic",
+      "vif_den_scale0_ks_0.5_pm_bicubic", "vif_num_scale1_ks_0.5_pm_bicubic", "vif_den_scale1_ks_0.5_pm_bicubic",
+      "vif_num_scale2_ks_0.5_pm_bicubic", "vif_den_scale2_ks_0.5_pm_bicubic", "vif_num_scale3_ks_0.5_pm_bicubic",
+      "vif_den_scale3_ks_0.5_pm_bicubic"};
+  EXPECT_EQ(names, want);
+  // debug values are the pieces of the scores
+  EXPECT_EQ(got.find("adm")->value[0], got.find("adm2_egl_1")->value[0]);
+  EXPECT_EQ(got.find("adm2_egl_1")->value[0], got.find("adm_num_egl_1")->value[0] / got.find("adm_den_egl_1")->value[0]);
+  const double n0 = got.find("vif_num_scale0_ks_0.5_pm_bicubic")->value[0];
+  const double d0 = got.find("vif_den_scale0_ks_0.5_pm_bicubic")->value[0];
+  EXPECT_EQ(got.find("vif_scale0_ks_0.5_pm_bicubic")->value[0], n0 / d0);
+}
+
+TEST(FloatFeatureNames, SkipScale0AndMinimums) {
+  const PictureFormat f{.width = 32, .height = 32, .bpc = 8, .chroma = ChromaFormat::k420};
+  const FeatureCollector got = run(f, 1, scaled_content(8),
+                                   {{"float_vif", {{"debug", "true"}, {"vif_skip_scale0", "true"},
+                                                   {"vif_scale2_min_val", "1"}}},
+                                    {"float_adm", {{"debug", "true"}, {"adm_skip_scale0", "true"}}}});
+  EXPECT_EQ(got.find("vif_scale0_s2miv_1_ssclz")->value[0], 0.0);
+  EXPECT_EQ(got.find("vif_num_scale0_s2miv_1_ssclz")->value[0], 0.0);
+  EXPECT_EQ(got.find("vif_den_scale0_s2miv_1_ssclz")->value[0], -1.0);
+  EXPECT_EQ(got.find("vif_scale2_s2miv_1_ssclz")->value[0], 1.0);
+  EXPECT_EQ(got.find("adm_scale0_ssz")->value[0], 0.0);
+  EXPECT_EQ(got.find("adm_num_scale0_ssz")->value[0], 0.0);
+  EXPECT_EQ(got.find("adm_den_scale0_ssz")->value[0], double(static_cast<float>(1e-10)));
+}
+
+TEST(FloatFeatureNames, DescriptorsAreRegistered) {
+  for (const char* n : {"float_vif", "float_adm", "float_motion", "float_psnr", "float_ansnr", "float_moment"})
+    EXPECT_NE(find_extractor(n), nullptr) << n;
+  EXPECT_EQ(find_extractor_by_feature("VMAF_feature_vif_scale2_score"), &kFloatVifExtractor);
+  EXPECT_EQ(find_extractor_by_feature("VMAF_feature_adm2_score"), &kFloatAdmExtractor);
+  EXPECT_EQ(find_extractor_by_feature("VMAF_feature_motion2_score"), &kFloatMotionExtractor);
+  EXPECT_EQ(find_extractor_by_feature("float_psnr"), &kFloatPsnrExtractor);
+  EXPECT_TRUE(kFloatMotionExtractor.flags & kTemporal);
+  EXPECT_FALSE(kFloatVifExtractor.flags & kTemporal);
+}
+
+// ---- Errors -----------------------------------------------------------------------
+
+std::string create_error(const ExtractorDescriptor& d, const PictureFormat& f,
+                         const std::map<std::string, std::string>& opts = {}) {
+  try {
+    const OptionSet o(d.options, opts, d.name);
+    d.create(o, f);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FloatFeatureErrors, BitDepths) {
+  for (const ExtractorDescriptor* d : {&kFloatVifExtractor, &kFloatAdmExtractor, &kFloatMotionExtractor,
+                                       &kFloatPsnrExtractor, &kFloatAnsnrExtractor, &kFloatMomentExtractor})
+    for (int bpc : {9, 11, 14}) {
+      const PictureFormat f{.width = 64, .height = 64, .bpc = bpc, .chroma = ChromaFormat::k420};
+      EXPECT_EQ(create_error(*d, f), std::string(d->name) + ": bit depth " + std::to_string(bpc) +
+                                         " is not supported (8, 10, 12 or 16)");
+    }
+}
+
+TEST(FloatFeatureErrors, PictureSizes) {
+  auto fmt = [](int w, int h) { return PictureFormat{.width = w, .height = h, .bpc = 8, .chroma = ChromaFormat::k444}; };
+  EXPECT_EQ(create_error(kFloatVifExtractor, fmt(15, 40)),
+            "float_vif: picture 15x40 is too small (every VIF scale must be larger than its filter radius: at least "
+            "16x16)");
+  EXPECT_EQ(create_error(kFloatVifExtractor, fmt(40, 40), {{"vif_prescale", "0.25"}}),
+            "float_vif: picture 40x40 is too small (every VIF scale must be larger than its filter radius: at least "
+            "16x16 after prescaling to 10x10)");
+  EXPECT_EQ(create_error(kFloatVifExtractor, fmt(5, 5), {{"vif_prescale", "4"}, {"vif_prescale_method", "lanczos4"}}),
+            "float_vif: picture 5x5 is too small (the prescale method needs at least 6x6)");
+  EXPECT_EQ(create_error(kFloatAdmExtractor, fmt(16, 17)),
+            "float_adm: picture 16x17 is too small (four halvings must leave bands of at least 2x2: at least 17x17)");
+  EXPECT_EQ(create_error(kFloatMotionExtractor, fmt(2, 9)),
+            "float_motion: picture 2x9 is too small (the 5-tap filter needs at least 3x3)");
+  EXPECT_EQ(create_error(kFloatMotionExtractor, fmt(2, 2), {{"motion_filter_size", "3"}}), "");
+  EXPECT_EQ(create_error(kFloatMotionExtractor, fmt(1, 2), {{"motion_filter_size", "3"}}),
+            "float_motion: picture 1x2 is too small (the 3-tap filter needs at least 2x2)");
+  EXPECT_EQ(create_error(kFloatAnsnrExtractor, fmt(3, 2)),
+            "float_ansnr: picture 3x2 is too small (the 5x5 filter needs at least 3x3)");
+  EXPECT_EQ(create_error(kFloatPsnrExtractor, fmt(1, 1)), "");
+  EXPECT_EQ(create_error(kFloatMomentExtractor, fmt(1, 1)), "");
+}
+
+TEST(FloatFeatureErrors, Options) {
+  const PictureFormat f{.width = 64, .height = 64, .bpc = 8, .chroma = ChromaFormat::k420};
+  EXPECT_EQ(create_error(kFloatVifExtractor, f, {{"vif_kernelscale", "1.7"}}),
+            "float_vif: vif_kernelscale 1.7 is not supported (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, "
+            "4.25/3, 5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074 or 1.111111)");
+  EXPECT_EQ(create_error(kFloatVifExtractor, f, {{"vif_prescale_method", "area"}}),
+            "float_vif: vif_prescale_method 'area' is not supported (nearest, bilinear, bicubic or lanczos4)");
+  const PictureFormat wide{.width = 3900, .height = 16, .bpc = 8, .chroma = ChromaFormat::k420};
+  EXPECT_EQ(create_error(kFloatVifExtractor, wide, {{"vif_prescale", "2"}, {"vif_prescale_method", "bilinear"}}),
+            "float_vif: bilinear prescaling to width 7800 is not supported (at most 7680)");
+  const PictureFormat gray{.width = 64, .height = 64, .bpc = 8, .chroma = ChromaFormat::k400};
+  EXPECT_EQ(create_error(kFloatMotionExtractor, gray, {{"motion_add_uv", "true"}}),
+            "float_motion: motion_add_uv needs chroma planes (the input is 4:0:0)");
+  const PictureFormat thin{.width = 4, .height = 64, .bpc = 8, .chroma = ChromaFormat::k420};
+  EXPECT_EQ(create_error(kFloatMotionExtractor, thin, {{"motion_add_uv", "true"}}),
+            "float_motion: chroma planes 2x32 are too small for motion_add_uv (the 5-tap filter needs at least 3x3)");
+  const PictureFormat huge{.width = 15362, .height = 8, .bpc = 8, .chroma = ChromaFormat::k420};
+  EXPECT_EQ(create_error(kFloatMotionExtractor, huge, {{"motion_add_scale1", "true"}}),
+            "float_motion: motion_add_scale1 supports widths up to 15360 (got 15362)");
+  // Range checks come from the option tables (libvmaf's min / max).
+  EXPECT_NE(create_error(kFloatAdmExtractor, f, {{"adm_skip_aim_scale", "4"}}).find("out of range"), std::string::npos);
+  EXPECT_NE(create_error(kFloatVifExtractor, f, {{"vif_enhn_gain_limit", "0.5"}}).find("out of range"),
+            std::string::npos);
+  EXPECT_NE(create_error(kFloatPsnrExtractor, f, {{"x", "1"}}).find("takes no options"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vmafx
