@@ -104,6 +104,21 @@ int OptionSet::get_int(std::string_view n) const { return std::get<int>(find(n))
 double OptionSet::get_double(std::string_view n) const { return std::get<double>(find(n)); }
 const std::string& OptionSet::get_string(std::string_view n) const { return std::get<std::string>(find(n)); }
 
+std::string normalize_numeric(const std::string& text) {
+  // libvmaf's feature dictionary: a value that reads as one float (and nothing
+  // else) is stored as "%g" of that float, so "1.0" -> "1" and "1.6666667" ->
+  // "1.66667"; the extractor then parses that text.
+  float f = 0;
+  char c = 0;
+  if (std::sscanf(text.c_str(), "%f %c", &f, &c) != 1) return text;
+  char* end = nullptr;
+  const double d = std::strtof(text.c_str(), &end);
+  if (d == 0 && end == text.c_str()) return text;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", d);
+  return buf;
+}
+
 std::map<std::string, std::string> parse_option_string(std::string_view text, std::string_view owner) {
   std::map<std::string, std::string> out;
   std::size_t pos = 0;
@@ -114,7 +129,7 @@ std::map<std::string, std::string> parse_option_string(std::string_view text, st
     std::size_t eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0 || eq + 1 == item.size())
       throw Error(std::string(owner) + ": malformed option '" + std::string(item) + "' (expected key=value)");
-    out[std::string(item.substr(0, eq))] = std::string(item.substr(eq + 1));
+    out[std::string(item.substr(0, eq))] = normalize_numeric(std::string(item.substr(eq + 1)));
     pos = end + 1;
     if (end == text.size()) break;
   }

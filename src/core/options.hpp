@@ -59,7 +59,11 @@ class OptionSet {
   std::string key_;
 };
 
-// Splits "a=1:b=true" into a map; throws Error naming `owner` on a malformed item.
+// libvmaf's normalisation of numeric option text ("%g" of the float it reads
+// as); other text is returned unchanged.
+std::string normalize_numeric(const std::string& text);
+
+// Splits "a=1:b=true" into a map, numeric values normalised as libvmaf does; throws Error naming `owner` on a malformed item.
 std::map<std::string, std::string> parse_option_string(std::string_view text,
                                                        std::string_view owner);
 

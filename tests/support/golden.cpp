@@ -42,9 +42,9 @@ GoldenRun load_golden(const std::string& path) {
   ordered j = ordered::parse(in);
   GoldenRun g;
   g.path = path;
-  const json& frames = j.at("frames");
+  const auto& frames = j.at("frames");
   for (std::size_t i = 0; i < frames.size(); ++i) {
-    const json& f = frames[i];
+    const auto& f = frames[i];
     g.frame_nums.push_back(f.at("frameNum").get<unsigned>());
     for (auto it = f.at("metrics").begin(); it != f.at("metrics").end(); ++it) {
       if (i == 0) g.names.push_back(it.key());

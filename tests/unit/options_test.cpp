@@ -67,6 +67,14 @@ TEST(Options, ParseOptionString) {
   EXPECT_EQ(m["a"], "1");
   EXPECT_EQ(m["b"], "true");
   EXPECT_TRUE(parse_option_string("", "x").empty());
+  // Numbers are normalised as libvmaf's feature dictionary does.
+  auto n = parse_option_string("a=1.0:b=1.6666667:c=0.50:d=true:e=1e3:f=12abc", "x");
+  EXPECT_EQ(n["a"], "1");
+  EXPECT_EQ(n["b"], "1.66667");
+  EXPECT_EQ(n["c"], "0.5");
+  EXPECT_EQ(n["d"], "true");
+  EXPECT_EQ(n["e"], "1000");
+  EXPECT_EQ(n["f"], "12abc");
   EXPECT_THROW(parse_option_string("a", "x"), Error);
   EXPECT_THROW(parse_option_string("a=", "x"), Error);
   EXPECT_THROW(parse_option_string("=1", "x"), Error);
