@@ -249,6 +249,12 @@ Device& Device::get(int index) {
 void* Device::pinned_alloc(std::size_t bytes, void* ctx) {
   auto* d = static_cast<Device*>(ctx);
   std::lock_guard lk(d->mu_);
+  if (auto it = d->pinned_spare_.find(bytes); it != d->pinned_spare_.end()) {
+    void* p = it->second.first;
+    d->pinned_live_.emplace(p, Pinned{it->second.second, bytes});
+    d->pinned_spare_.erase(it);
+    return p;
+  }
   cl_int err = CL_SUCCESS;
   cl_mem m = clCreateBuffer(d->context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
   if (err != CL_SUCCESS) return nullptr;
@@ -260,18 +266,18 @@ void* Device::pinned_alloc(std::size_t bytes, void* ctx) {
     clReleaseMemObject(m);
     return nullptr;
   }
-  d->pinned_live_.emplace(p, m);
+  d->pinned_live_.emplace(p, Pinned{m, bytes});
   return p;
 }
 
+// Freed pinned pictures stay mapped for the next engine (mapping is slow);
+// they are never returned to the driver (see the class comment).
 void Device::pinned_free(void* p, void* ctx) {
   auto* d = static_cast<Device*>(ctx);
   std::lock_guard lk(d->mu_);
   auto it = d->pinned_live_.find(p);
   if (it == d->pinned_live_.end()) return;
-  clEnqueueUnmapMemObject(d->map_queue_, it->second, p, 0, nullptr, nullptr);
-  clFinish(d->map_queue_);
-  clReleaseMemObject(it->second);
+  d->pinned_spare_.emplace(it->second.bytes, std::make_pair(p, it->second.mem));
   d->pinned_live_.erase(it);
 }
 
@@ -368,30 +374,45 @@ cl_mem Slot::scratch(int owner, int which, std::size_t bytes) {
   return b->get(dev_.context(), bytes);
 }
 
-Slot::Planes Slot::planes(const Picture& ref, const Picture& dis, unsigned index, int p) {
+void Slot::key(const Picture& ref, const Picture& dis, unsigned index) {
   if (key_ref_ != &ref || key_dis_ != &dis || key_index_ != index) {
     key_ref_ = &ref;
     key_dis_ = &dis;
     key_index_ = index;
-    uploaded_[0] = uploaded_[1] = uploaded_[2] = false;
+    for (auto& u : uploaded_) u[0] = u[1] = false;
   }
-  const PictureFormat& f = ref.format();
+}
+
+cl_mem Slot::upload(const Picture& pic, int p, int k) {
+  const PictureFormat& f = pic.format();
   const std::size_t row = std::size_t(f.plane_width(p)) * f.bytes_per_sample();
   const std::size_t rows = std::size_t(f.plane_height(p));
-  cl_mem m[2] = {plane_buf_[p][0].get(dev_.context(), row * rows), plane_buf_[p][1].get(dev_.context(), row * rows)};
-  if (!uploaded_[p]) {
-    const Picture* pics[2] = {&ref, &dis};
-    for (int k = 0; k < 2; ++k) {
-      const PlaneView v = pics[k]->plane(p);
+  cl_mem m = plane_buf_[p][k].get(dev_.context(), row * rows);
+  if (!uploaded_[p][k]) {
+    const PlaneView v = pic.plane(p);
+    if (std::size_t(v.stride) == row) {  // rows back to back: one linear copy
+      check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, row * rows, v.data, 0, nullptr, nullptr), "upload");
+    } else {
       const std::size_t buf_origin[3] = {0, 0, 0}, host_origin[3] = {0, 0, 0};
       const std::size_t region[3] = {row, rows, 1};
-      check(clEnqueueWriteBufferRect(queue_, m[k], CL_TRUE, buf_origin, host_origin, region, row, 0,
+      check(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, buf_origin, host_origin, region, row, 0,
                                      std::size_t(v.stride), 0, v.data, 0, nullptr, nullptr),
             "upload");
     }
-    uploaded_[p] = true;
+    uploaded_[p][k] = true;
   }
-  return {m[0], m[1]};
+  return m;
+}
+
+Slot::Planes Slot::planes(const Picture& ref, const Picture& dis, unsigned index, int p) {
+  key(ref, dis, index);
+  cl_mem r = upload(ref, p, 0);
+  return {r, upload(dis, p, 1)};
+}
+
+cl_mem Slot::ref_plane(const Picture& ref, const Picture& dis, unsigned index, int p) {
+  key(ref, dis, index);
+  return upload(ref, p, 0);
 }
 
 Slot& FrameGroup::slot() {

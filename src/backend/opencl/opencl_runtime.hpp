@@ -102,7 +102,12 @@ class Device {
   static void pinned_free(void* p, void* ctx);
   HostAllocator pinned_{};
   cl_command_queue map_queue_ = nullptr;
-  std::map<void*, cl_mem> pinned_live_;
+  struct Pinned {
+    cl_mem mem;
+    std::size_t bytes;
+  };
+  std::map<void*, Pinned> pinned_live_;
+  std::multimap<std::size_t, std::pair<void*, cl_mem>> pinned_spare_;  // freed, kept for reuse
 };
 
 // A device buffer that grows on demand and is otherwise reused.
@@ -143,6 +148,8 @@ class Slot {
     cl_mem ref, dis;
   };
   Planes planes(const Picture& ref, const Picture& dis, unsigned index, int p);
+  // Plane `p` of the reference only (temporal twins that never read `dis`).
+  cl_mem ref_plane(const Picture& ref, const Picture& dis, unsigned index, int p);
 
  private:
   Device& dev_;
@@ -153,7 +160,9 @@ class Slot {
   const Picture* key_ref_ = nullptr;
   const Picture* key_dis_ = nullptr;
   unsigned key_index_ = ~0u;
-  bool uploaded_[3] = {false, false, false};
+  bool uploaded_[3][2] = {{false, false}, {false, false}, {false, false}};
+  void key(const Picture& ref, const Picture& dis, unsigned index);
+  cl_mem upload(const Picture& pic, int p, int k);
 };
 
 // The twins of one engine. Engines register all their extractors before the

@@ -308,7 +308,7 @@ inline void adm_reduce3(__local long* l, long v0, long v1, long v2, __global lon
 
 // Denominator, scale 0: per row and band, (sum |x|^3 + add) >> shift.
 __kernel void adm_den0(__global const short* ref, int w, int n, int x0, int x1, int y0, int shift,
-                       __global long* out)
+                       __global long* out, int first)
 {
     __local long l[3 * ADM_WG];
     const int i = y0 + get_group_id(0);
@@ -319,11 +319,11 @@ __kernel void adm_den0(__global const short* ref, int w, int n, int x0, int x1, 
             s[b] += (x * x) * x;
         }
     // the per-row shift is applied on the host (it needs the whole row)
-    adm_reduce3(l, (long)s[0], (long)s[1], (long)s[2], out, get_group_id(0));
+    adm_reduce3(l, (long)s[0], (long)s[1], (long)s[2], out, first + get_group_id(0));
 }
 
 __kernel void adm_den123(__global const int* ref, int w, int n, int x0, int x1, int y0, int sq_shift,
-                         int shift_cub, ulong add_cub, __global long* out)
+                         int shift_cub, ulong add_cub, __global long* out, int first)
 {
     __local long l[3 * ADM_WG];
     const int row = y0 + get_group_id(0);
@@ -334,7 +334,7 @@ __kernel void adm_den123(__global const int* ref, int w, int n, int x0, int x1, 
             const ulong x = (uint)adm_abs32(ref[(size_t)(b + 1) * n + (size_t)row * w + j]);
             s[b] += ((((x * x) + sq_add) >> sq_shift) * x + add_cub) >> shift_cub;
         }
-    adm_reduce3(l, (long)s[0], (long)s[1], (long)s[2], out, get_group_id(0));
+    adm_reduce3(l, (long)s[0], (long)s[1], (long)s[2], out, first + get_group_id(0));
 }
 
 inline uint adm_nb16(__global const short* f, size_t rm, size_t r0, size_t rp, int jm, int j, int jp)
@@ -353,7 +353,7 @@ inline uint adm_nb32(__global const int* f, size_t rm, size_t r0, size_t rp, int
 // (x^2 * x + add_cub) >> shift_cub; the row shift is applied on the host.
 __kernel void adm_cm0(__global const short* src, __global const short* ang, __global const short* flt, int w,
                       int h, int n, int x0, int x1, int y0, uint rf0, uint rf1, uint rf2, uint sc0, uint sc1,
-                      uint sc2, long ac0, long ac1, long ac2, __global long* out)
+                      uint sc2, long ac0, long ac1, long ac2, __global long* out, int first)
 {
     __local long l[3 * ADM_WG];
     const int i = y0 + get_group_id(0);
@@ -382,12 +382,12 @@ __kernel void adm_cm0(__global const short* src, __global const short* ang, __gl
             s[b] += ((long)x_sq * x + ac[b]) >> sc[b];
         }
     }
-    adm_reduce3(l, s[0], s[1], s[2], out, get_group_id(0));
+    adm_reduce3(l, s[0], s[1], s[2], out, first + get_group_id(0));
 }
 
 __kernel void adm_cm123(__global const int* src, __global const int* ang, __global const int* flt, int w, int h,
                         int n, int x0, int x1, int y0, uint rf0, uint rf1, uint rf2, uint shift_cub, long add_cub,
-                        __global long* out)
+                        __global long* out, int first)
 {
     __local long l[3 * ADM_WG];
     const int i = y0 + get_group_id(0);
@@ -415,5 +415,5 @@ __kernel void adm_cm123(__global const int* src, __global const int* ang, __glob
             s[b] += ((long)x_sq * x + add_cub) >> shift_cub;
         }
     }
-    adm_reduce3(l, s[0], s[1], s[2], out, get_group_id(0));
+    adm_reduce3(l, s[0], s[1], s[2], out, first + get_group_id(0));
 }

@@ -89,22 +89,17 @@ class AdmTwin final : public Twin {
   }
 
  private:
-  // Row sums read back for one scale: [row][band].
+  // Row sums of one stage: rows [first, first + rows) of the shared buffer, [row][band].
   struct Rows {
-    cl_mem mem = nullptr;
+    int first = 0;
     int rows = 0;
-    std::vector<std::int64_t> v;
+    const std::int64_t* v = nullptr;
   };
 
   void launch_rows(Slot& s, cl_kernel k, int rows, Rows& r) {
     r.rows = rows;
     const std::size_t lx = pow2_group(k, kMaxGroup);
     run(s.queue(), k, std::size_t(rows) * lx, lx);
-  }
-
-  static void fetch(Slot& s, Rows& r) {
-    r.v.resize(std::size_t(r.rows) * 3);
-    read(s.queue(), r.mem, r.v.data(), r.v.size() * 8);
   }
 
   adm::Scores compute(const Picture& refp, const Picture& disp, unsigned index) {
@@ -126,12 +121,15 @@ class AdmTwin final : public Twin {
     cl_mem t32lo = buf(std::size_t(h1) * w0 * 4), t32hi = buf(std::size_t(h1) * w0 * 4);
     cl_mem ref32[2] = {buf(4 * p1 * 4), buf(4 * p1 * 4)}, dis32[2] = {buf(4 * p1 * 4), buf(4 * p1 * 4)};
     cl_mem r32 = buf(3 * p1 * 4), a32 = buf(3 * p1 * 4), csfa32 = buf(3 * p1 * 4), csff32 = buf(3 * p1 * 4);
+    // every stage's row sums in one buffer, read back once
     Rows den[4], num[4], aim[4];
     for (int k = 0; k < 4; ++k) {
-      den[k].mem = buf(std::size_t(h0) * 3 * 8);
-      num[k].mem = buf(std::size_t(h0) * 3 * 8);
-      aim[k].mem = buf(std::size_t(h0) * 3 * 8);
+      den[k].first = (3 * k) * h0;
+      num[k].first = (3 * k + 1) * h0;
+      aim[k].first = (3 * k + 2) * h0;
     }
+    const std::size_t all_rows = std::size_t(12) * h0;
+    cl_mem rows_mem = buf(all_rows * 3 * 8);
     const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
 
     // ---- enqueue every stage of every scale ----
@@ -163,7 +161,8 @@ class AdmTwin final : public Twin {
                  egl_bits_, cos_bits_, r16, a16);
         run2d(q, kd, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
         cl_kernel kden = s.kernel(kFile, "adm_den0");
-        set_args(kden, ref16, cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(0), den[0].mem);
+        set_args(kden, ref16, cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(0), rows_mem,
+                 cl_int(den[0].first));
         launch_rows(s, kden, sr.bottom - sr.top, den[0]);
         const std::uint16_t* rf = f_.s0_rfactor;
         std::uint32_t sc[3], ac[3];
@@ -179,7 +178,7 @@ class AdmTwin final : public Twin {
           run2d(q, kc, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
           set_args(km, src, dst, flt, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
                    cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(sc[0]), cl_uint(sc[1]), cl_uint(sc[2]),
-                   cl_long(ac[0]), cl_long(ac[1]), cl_long(ac[2]), rows.mem);
+                   cl_long(ac[0]), cl_long(ac[1]), cl_long(ac[2]), rows_mem, cl_int(rows.first));
           launch_rows(s, km, sr.bottom - sr.top, rows);
         };
         masking(a16, r16, csfa16, csff16, num[0]);
@@ -222,7 +221,7 @@ class AdmTwin final : public Twin {
       const std::uint64_t dadd_cub = to_u32(std::pow(2.0, static_cast<double>(dshift_cub - 1u)));
       cl_kernel kden = s.kernel(kFile, "adm_den123");
       set_args(kden, ref32[cur], cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(sq_shift),
-               cl_int(dshift_cub), cl_ulong(dadd_cub), den[scale].mem);
+               cl_int(dshift_cub), cl_ulong(dadd_cub), rows_mem, cl_int(den[scale].first));
       launch_rows(s, kden, sr.bottom - sr.top, den[scale]);
       // masking
       const std::uint32_t* rf = f_.s123_rfactor[scale - 1];
@@ -235,7 +234,8 @@ class AdmTwin final : public Twin {
                  cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), dst, flt);
         run2d(q, kc, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
         set_args(km, src, dst, flt, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
-                 cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_long(add_cub), rows.mem);
+                 cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_long(add_cub), rows_mem,
+                 cl_int(rows.first));
         launch_rows(s, km, sr.bottom - sr.top, rows);
       };
       masking(a32, r32, csfa32, csff32, num[scale]);
@@ -243,6 +243,11 @@ class AdmTwin final : public Twin {
     }
 
     // ---- read back and finish as the reference does ----
+    thread_local std::vector<std::int64_t> all;
+    all.resize(all_rows * 3);
+    read(q, rows_mem, all.data(), all.size() * 8);
+    for (Rows* r : {den, num, aim})
+      for (int k = 0; k < 4; ++k) r[k].v = all.data() + std::size_t(r[k].first) * 3;
     adm::Scores out;
     double numt = 0, dent = 0, aim_num = 0;
     for (int scale = 0; scale < 4; ++scale) {
@@ -250,9 +255,6 @@ class AdmTwin final : public Twin {
       if (scale == 0 && p_.skip_scale0) {
         den_scale = 1e-10f;
       } else {
-        fetch(s, den[scale]);
-        fetch(s, num[scale]);
-        if (!p_.skip_aim) fetch(s, aim[scale]);
         den_scale = finish_den(scale, bw[scale], bh[scale], den[scale]);
         num_scale = finish_cm(scale, bw[scale], bh[scale], num[scale], p_.noise_weight);
         if (!p_.skip_aim) aim_scale = finish_cm(scale, bw[scale], bh[scale], aim[scale], 0.0);

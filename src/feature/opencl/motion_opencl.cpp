@@ -31,52 +31,65 @@ class MotionTwin final : public Twin {
     p_.moving_average = o.get_bool("motion_moving_average");
   }
 
+  // The SAD of frame i is read back while frame i + 1 runs: extract(i)
+  // enqueues i's kernels and a non-blocking read, then completes i - 1 and
+  // writes its score (a temporal extractor may write for an earlier frame).
+  // Only the upload of the reference is waited for, so the reading thread
+  // never waits for a kernel and the picture can be recycled on return.
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    double score = 0.0;
-    if (!force_zero_) {
-      Slot& s = slot();
-      const int w = fmt_.width, h = fmt_.height;
-      const std::size_t bytes = std::size_t(w) * h * fmt_.bytes_per_sample();
-      cl_context ctx = s.device().context();
-      const Slot::Planes pl = s.planes(ref, dis, index, 0);
-      const unsigned first = p_.five_frame_window ? 2 : 1;
-      if (index >= first) {
-        if (stored_ < first) throw std::logic_error("motion: frames must arrive in order");
-        const int back = p_.five_frame_window ? 1 - last_ : last_;
-        cl_mem v = s.scratch(id_, 0, std::size_t(w) * h * 4);
-        cl_mem rows = s.scratch(id_, 1, std::size_t(h) * 4);
-        cl_kernel kv = s.kernel(kFile, "motion_vertical");
-        const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
-        set_args(kv, hist_[back].get(ctx, bytes), pl.ref, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), v);
-        run2d(s.queue(), kv, std::size_t(w), std::size_t(h), 32, 8);
-        cl_kernel kr = s.kernel(kFile, "motion_rows");
-        set_args(kr, v, cl_int(w), rows);
-        const std::size_t lx = pow2_group(kr, kMaxRowGroup);
-        run(s.queue(), kr, std::size_t(h) * lx, lx);
-        row_sums_.resize(std::size_t(h));
-        read(s.queue(), rows, row_sums_.data(), row_sums_.size() * 4);
-        std::uint64_t total = 0;
-        for (std::uint32_t r : row_sums_) total += r;
-        score = motion::sad_score(total, unsigned(w), unsigned(h), p_);
-      }
-      // remember this reference
-      const int slot_i = 1 - last_;
-      check(clEnqueueCopyBuffer(s.queue(), pl.ref, hist_[slot_i].get(ctx, bytes), 0, 0, bytes, 0, nullptr, nullptr),
-            "clEnqueueCopyBuffer");
-      last_ = slot_i;
-      ++stored_;
+    if (force_zero_) {
+      record(out, index, 0.0);
+      return;
     }
-    if (index >= sad_.size()) {
-      sad_.resize(index + 1, 0.0);
-      have_.resize(index + 1, 0);
+    Slot& s = slot();
+    const int w = fmt_.width, h = fmt_.height;
+    const std::size_t bytes = std::size_t(w) * h * fmt_.bytes_per_sample();
+    cl_context ctx = s.device().context();
+    const cl_mem cur = s.ref_plane(ref, dis, index, 0);
+    const unsigned first = p_.five_frame_window ? 2 : 1;
+    if (index >= first) {
+      if (stored_ < first) throw std::logic_error("motion: frames must arrive in order");
+      const int back = p_.five_frame_window ? 1 - last_ : last_;
+      const int b = int(index & 1);
+      cl_mem v = s.scratch(id_, 0, std::size_t(w) * h * 4);
+      cl_mem rows = s.scratch(id_, 1 + b, std::size_t(h) * 4);
+      cl_kernel kv = s.kernel(kFile, "motion_vertical");
+      const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
+      set_args(kv, hist_[back].get(ctx, bytes), cur, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), v);
+      run2d(s.queue(), kv, std::size_t(w), std::size_t(h), 32, 8);
+      cl_kernel kr = s.kernel(kFile, "motion_rows");
+      set_args(kr, v, cl_int(w), rows);
+      const std::size_t lx = pow2_group(kr, kMaxRowGroup);
+      run(s.queue(), kr, std::size_t(h) * lx, lx);
+      row_host_[b].resize(std::size_t(h));
+      cl_event ev = nullptr;
+      check(clEnqueueReadBuffer(s.queue(), rows, CL_FALSE, 0, std::size_t(h) * 4, row_host_[b].data(), 0, nullptr,
+                                &ev),
+            "read back");
+      complete_pending(out);
+      pending_ = ev;
+      pending_index_ = index;
+    } else {
+      complete_pending(out);
+      record(out, index, 0.0);
     }
-    sad_[index] = score;
-    have_[index] = 1;
-    out.put(kSadName, index, score);
-    if (debug_) out.put(kDebugName, index, score);
+    // remember this reference
+    const int slot_i = 1 - last_;
+    check(clEnqueueCopyBuffer(s.queue(), cur, hist_[slot_i].get(ctx, bytes), 0, 0, bytes, 0, nullptr, nullptr),
+          "clEnqueueCopyBuffer");
+    last_ = slot_i;
+    ++stored_;
+  }
+
+  ~MotionTwin() override {
+    if (pending_) {
+      clWaitForEvents(1, &pending_);
+      clReleaseEvent(pending_);
+    }
   }
 
   void flush(FeatureSink& out) override {
+    complete_pending(out);
     std::size_t n = 0;
     while (n < have_.size() && have_[n]) ++n;
     const motion::Series s = motion::finish(std::span<const double>(sad_.data(), n), p_);
@@ -87,13 +100,38 @@ class MotionTwin final : public Twin {
   }
 
  private:
+  void complete_pending(FeatureSink& out) {
+    if (!pending_) return;
+    cl_event ev = pending_;
+    pending_ = nullptr;
+    const cl_int err = clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+    check(err, "read back");
+    std::uint64_t total = 0;
+    for (std::uint32_t r : row_host_[pending_index_ & 1]) total += r;
+    record(out, pending_index_, motion::sad_score(total, unsigned(fmt_.width), unsigned(fmt_.height), p_));
+  }
+
+  void record(FeatureSink& out, unsigned index, double score) {
+    if (index >= sad_.size()) {
+      sad_.resize(index + 1, 0.0);
+      have_.resize(index + 1, 0);
+    }
+    sad_[index] = score;
+    have_[index] = 1;
+    out.put(kSadName, index, score);
+    if (debug_) out.put(kDebugName, index, score);
+  }
+
   motion::Params p_;
   bool force_zero_, debug_;
   PictureFormat fmt_;
   Buffer hist_[2];  // luma of the last two references
   int last_ = 1;
   unsigned stored_ = 0;
-  std::vector<std::uint32_t> row_sums_;
+  std::vector<std::uint32_t> row_host_[2];
+  cl_event pending_ = nullptr;  // read of frame pending_index_'s row sums
+  unsigned pending_index_ = 0;
   std::vector<double> sad_;
   std::vector<char> have_;
 };

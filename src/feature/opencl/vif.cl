@@ -81,10 +81,12 @@ inline int vif_log2_q11(ulong v, __global const ushort* table)
 }
 
 // Horizontal pass, the pixel's sigmas and its share of the four sums; one
-// partial sum per work-group: acc[group * 4 + {num_log, den_log, num_non_log, den_non_log}].
+// partial sum per work-group: acc[(first_group + group) * 4 + {num_log, den_log, num_non_log,
+// den_non_log}].
 __kernel void vif_statistic(__global const uint* t_mu1, __global const uint* t_mu2, __global const uint* t_xx,
                             __global const uint* t_yy, __global const uint* t_xy, int w, int h, int filter,
-                            ulong limit_bits, __global const ushort* log2_table, __global long* acc)
+                            ulong limit_bits, __global const ushort* log2_table, __global long* acc,
+                            int first_group)
 {
     __local long l_num_log[VIF_WG], l_den_log[VIF_WG], l_num_non[VIF_WG], l_den_non[VIF_WG];
     const int lid = get_local_id(0);
@@ -144,7 +146,7 @@ __kernel void vif_statistic(__global const uint* t_mu1, __global const uint* t_m
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
-        const size_t g = get_group_id(0) * 4;
+        const size_t g = (first_group + get_group_id(0)) * 4;
         acc[g] = l_num_log[0];
         acc[g + 1] = l_den_log[0];
         acc[g + 2] = l_num_non[0];

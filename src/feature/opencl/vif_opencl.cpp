@@ -69,18 +69,24 @@ class VifTwin final : public Twin {
     const std::size_t n1 = std::size_t(fmt_.width / 2) * (fmt_.height / 2);
     cl_mem lvl[2][2] = {{s.scratch(id_, 7, n1 * 2), s.scratch(id_, 8, n1 * 2)},
                         {s.scratch(id_, 9, n1 * 2), s.scratch(id_, 10, n1 * 2)}};
-    cl_mem partial[4];
-    std::size_t groups[4];
+    // the four scales' per-group sums in one buffer, read back once
+    std::size_t groups[4], first_group[4], lx[4];
+    std::size_t total_groups = 0;
+    cl_kernel ks = s.kernel(kFile, "vif_statistic");
+    for (int scale = 0; scale < 4; ++scale) {
+      const std::size_t n = std::size_t(fmt_.width >> scale) * std::size_t(fmt_.height >> scale);
+      lx[scale] = pow2_group(ks, kMaxGroup);
+      groups[scale] = (n + lx[scale] - 1) / lx[scale];
+      first_group[scale] = total_groups;
+      total_groups += groups[scale];
+    }
+    cl_mem partial = s.scratch(id_, 11, total_groups * 4 * 8);
 
     cl_mem in_ref = pl.ref, in_dis = pl.dis;
     cl_int kind = bpc > 8 ? 1 : 0;
     for (int scale = 0; scale < 4; ++scale) {
       const int w = fmt_.width >> scale, h = fmt_.height >> scale;
       const std::size_t n = std::size_t(w) * h;
-      cl_kernel ks = s.kernel(kFile, "vif_statistic");
-      const std::size_t lx = pow2_group(ks, kMaxGroup);
-      groups[scale] = (n + lx - 1) / lx;
-      partial[scale] = s.scratch(id_, 11 + scale, groups[scale] * 4 * 8);
       cl_uint mu_round = 32768;
       cl_int mu_shift = 16;
       cl_ulong sq_round = 32768;
@@ -97,9 +103,9 @@ class VifTwin final : public Twin {
         set_args(kv, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale), mu_round, mu_shift, sq_round,
                  sq_shift, t[0], t[1], t[2], t[3], t[4]);
         run2d(q, kv, std::size_t(w), std::size_t(h), 32, 8);
-        set_args(ks, t[0], t[1], t[2], t[3], t[4], cl_int(w), cl_int(h), cl_int(scale), limit_bits_, log2,
-                 partial[scale]);
-        run(q, ks, n, lx);
+        set_args(ks, t[0], t[1], t[2], t[3], t[4], cl_int(w), cl_int(h), cl_int(scale), limit_bits_, log2, partial,
+                 cl_int(first_group[scale]));
+        run(q, ks, n, lx[scale]);
       }
       if (scale < 3) {
         const int oh = h / 2, ow = w / 2;
@@ -117,11 +123,12 @@ class VifTwin final : public Twin {
       }
     }
     std::array<vif::ScaleResult, 4> res{};
-    thread_local std::vector<std::int64_t> buf;
+    thread_local std::vector<std::int64_t> all;
+    all.resize(total_groups * 4);
+    read(q, partial, all.data(), all.size() * 8);
     for (int scale = 0; scale < 4; ++scale) {
       if (scale == 0 && skip_scale0_) continue;
-      buf.resize(groups[scale] * 4);
-      read(q, partial[scale], buf.data(), buf.size() * 8);
+      const std::int64_t* buf = all.data() + first_group[scale] * 4;
       vif::Accum a;
       for (std::size_t g = 0; g < groups[scale]; ++g) {
         a.num_log += buf[4 * g];
