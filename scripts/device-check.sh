@@ -128,14 +128,14 @@ opencl_check() {
   grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|PASSED|FAILED' "$L/opencl-tests.log" | tail -14
   if [ -n "${VMAFX_OPENCL_QUICK:-}" ]; then return $rc; fi  # local dry run of the script
   echo "== opencl: bench"
-  timeout 200 "$B/vmafx_bench_opencl_bench" --benchmark_counters_tabular=true > "$L/opencl-bench.log" 2>&1 || rc=1
+  timeout 150 "$B/vmafx_bench_opencl_bench" --benchmark_counters_tabular=true > "$L/opencl-bench.log" 2>&1 || rc=1
   tail -n 40 "$L/opencl-bench.log"
   echo "== opencl: CLI golden, --backend opencl on the model and SSIM sets, --backend auto on all"
-  (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend opencl" timeout 120 "$B/vmafx_golden_tests" \
+  (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend opencl" timeout 90 "$B/vmafx_golden_tests" \
     --gtest_filter='*CliGolden*vmaf*:*CliGolden*ssim*' > "$L/opencl-golden-opencl.log" 2>&1) || rc=1
   grep -E '^\[  (PASSED|FAILED) ' "$L/opencl-golden-opencl.log" | head -5
   grep -c '^\[       OK' "$L/opencl-golden-opencl.log"
-  (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend auto" timeout 150 "$B/vmafx_golden_tests" \
+  (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend auto" timeout 120 "$B/vmafx_golden_tests" \
     --gtest_filter='*CliGolden*' > "$L/opencl-golden-auto.log" 2>&1) || rc=1
   grep -E '^\[  (PASSED|FAILED) ' "$L/opencl-golden-auto.log" | head -5
   grep -c '^\[       OK' "$L/opencl-golden-auto.log"
