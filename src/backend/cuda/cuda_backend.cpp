@@ -80,8 +80,7 @@ void* PinnedBuffer::ensure(std::size_t bytes) {
   return p_;
 }
 
-ThreadContext::ThreadContext(CudaBackend& backend, int device, bool high_priority)
-    : backend_(backend), device_(device) {
+ThreadContext::ThreadContext(CudaBackend& backend, bool high_priority) : backend_(backend) {
   int least = 0, greatest = 0;
   check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
   check(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, high_priority ? greatest : least),
@@ -202,7 +201,7 @@ ThreadContext& CudaBackend::context(bool temporal) {
   check(cudaSetDevice(device_), "cudaSetDevice");
   std::lock_guard lk(mu_);
   auto& slot = contexts_[{std::this_thread::get_id(), temporal}];
-  if (!slot) slot = std::make_unique<ThreadContext>(*this, device_, temporal);
+  if (!slot) slot = std::make_unique<ThreadContext>(*this, temporal);
   return *slot;
 }
 
@@ -284,8 +283,17 @@ void CudaBackend::pinned_free(void* p, void* ctx) {
 
 std::unique_ptr<Extractor> CudaBackend::create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
                                                     const PictureFormat& fmt) {
-  if (std::getenv("VMAFX_CUDA_DISABLE") && std::strstr(std::getenv("VMAFX_CUDA_DISABLE"), std::string(d.name).c_str()))
-    return nullptr;
+  // VMAFX_CUDA_DISABLE=vif,adm: no twin for the listed extractors (they then
+  // run on the CPU with --backend auto); for bisecting a device problem.
+  if (const char* off = std::getenv("VMAFX_CUDA_DISABLE")) {
+    std::string_view list = off;
+    while (!list.empty()) {
+      const std::size_t comma = list.find(',');
+      if (list.substr(0, comma) == d.name) return nullptr;
+      if (comma == std::string_view::npos) break;
+      list.remove_prefix(comma + 1);
+    }
+  }
   epoch_.fetch_add(1, std::memory_order_acq_rel);
   if (d.name == "motion") return make_motion_twin(*this, opts, fmt);
   if (d.name == "vif") return make_vif_twin(*this, opts, fmt);

@@ -70,7 +70,7 @@ class ThreadContext {
  public:
   // high_priority: for temporal twins (reading thread), whose small kernels
   // should not queue behind the workers' frames.
-  ThreadContext(CudaBackend& backend, int device, bool high_priority);
+  ThreadContext(CudaBackend& backend, bool high_priority);
   ~ThreadContext();
   ThreadContext(const ThreadContext&) = delete;
   ThreadContext& operator=(const ThreadContext&) = delete;
@@ -103,7 +103,6 @@ class ThreadContext {
     DeviceBuffer buf;
   };
   CudaBackend& backend_;
-  int device_;
   cudaStream_t stream_ = nullptr;
   Entry cache_[8];
   std::uint64_t tick_ = 0;
