@@ -19,6 +19,7 @@
 namespace vmafx {
 namespace {
 
+#ifdef VMAFX_HAVE_OPENCL
 namespace fs = std::filesystem;
 
 struct Result {
@@ -121,6 +122,10 @@ TEST(OpenclBackend, InProcessBadIndexThrowsError) {
   EXPECT_THROW(create_backend("opencl", -1), Error);
   EXPECT_THROW(create_backend("opencl", 1 << 20), Error);
 }
+
+#else
+TEST(OpenclErrors, NotBuilt) { GTEST_SKIP() << "no OpenCL backend in this build"; }
+#endif
 
 }  // namespace
 }  // namespace vmafx
