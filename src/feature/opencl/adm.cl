@@ -94,13 +94,21 @@ inline long adm_pel(__global const uchar* p, int w, int x, int y, int wide)
     return (long)p[(size_t)y * w + x];
 }
 
+// The DWT kernels take both pictures in one launch: global rows [0, hh) are
+// the reference's, [hh, 2 hh) the distorted picture's.
+
 // Scale 0, vertical: samples -> int16 lo/hi rows (hh x w).
-__kernel void adm_dwt0_v(__global const uchar* src, int w, int h, int wide, int bpc, __global short* tlo,
-                         __global short* thi)
+__kernel void adm_dwt0_v(__global const uchar* src_r, __global const uchar* src_d, int w, int h, int wide,
+                         int bpc, __global short* tlo_r, __global short* thi_r, __global short* tlo_d,
+                         __global short* thi_d)
 {
-    const int j = get_global_id(0), i = get_global_id(1);
+    const int j = get_global_id(0), gi = get_global_id(1);
     const int hh = (h + 1) / 2;
-    if (j >= w || i >= hh) return;
+    if (j >= w || gi >= 2 * hh) return;
+    const int pic = gi >= hh, i = pic ? gi - hh : gi;
+    __global const uchar* src = pic ? src_d : src_r;
+    __global short* tlo = pic ? tlo_d : tlo_r;
+    __global short* thi = pic ? thi_d : thi_r;
     const long add_v = 1L << (bpc - 1);
     const long offset = (long)VMAFX_ADM_DWT_LO_SUM * add_v;
     long al = 0, ah = 0;
@@ -114,12 +122,17 @@ __kernel void adm_dwt0_v(__global const uchar* src, int w, int h, int wide, int 
 }
 
 // Scale 0, horizontal: int16 bands a, h, v, d of hw x hh (planes of n).
-__kernel void adm_dwt0_h(__global const short* tlo, __global const short* thi, int w, int hh,
-                         __global short* band)
+__kernel void adm_dwt0_h(__global const short* tlo_r, __global const short* thi_r, __global const short* tlo_d,
+                         __global const short* thi_d, int w, int hh, __global short* band_r,
+                         __global short* band_d)
 {
-    const int j = get_global_id(0), i = get_global_id(1);
+    const int j = get_global_id(0), gi = get_global_id(1);
     const int hw = (w + 1) / 2;
-    if (j >= hw || i >= hh) return;
+    if (j >= hw || gi >= 2 * hh) return;
+    const int pic = gi >= hh, i = pic ? gi - hh : gi;
+    __global const short* tlo = pic ? tlo_d : tlo_r;
+    __global const short* thi = pic ? thi_d : thi_r;
+    __global short* band = pic ? band_d : band_r;
     const size_t n = (size_t)hw * hh;
     int a = 0, v = 0, hb = 0, d = 0;
     for (int k = 0; k < 4; ++k) {
@@ -138,13 +151,19 @@ __kernel void adm_dwt0_h(__global const short* tlo, __global const short* thi, i
 }
 
 // Scales 1..3, vertical: the previous approximation band (int16 when
-// `src16`, else int32) -> int32 lo/hi rows.
-__kernel void adm_dwt123_v(__global const short* src16, __global const int* src32, int is16, int w, int h,
-                           long vr, int vs, __global int* tlo, __global int* thi)
+// `is16`, else int32) -> int32 lo/hi rows.
+__kernel void adm_dwt123_v(__global const short* s16_r, __global const short* s16_d, __global const int* s32_r,
+                           __global const int* s32_d, int is16, int w, int h, long vr, int vs,
+                           __global int* tlo_r, __global int* thi_r, __global int* tlo_d, __global int* thi_d)
 {
-    const int j = get_global_id(0), i = get_global_id(1);
+    const int j = get_global_id(0), gi = get_global_id(1);
     const int hh = (h + 1) / 2;
-    if (j >= w || i >= hh) return;
+    if (j >= w || gi >= 2 * hh) return;
+    const int pic = gi >= hh, i = pic ? gi - hh : gi;
+    __global const short* src16 = pic ? s16_d : s16_r;
+    __global const int* src32 = pic ? s32_d : s32_r;
+    __global int* tlo = pic ? tlo_d : tlo_r;
+    __global int* thi = pic ? thi_d : thi_r;
     long al = 0, ah = 0;
     for (int k = 0; k < 4; ++k) {
         const size_t x = (size_t)adm_dwt_idx(i, k, h) * w + j;
@@ -156,12 +175,17 @@ __kernel void adm_dwt123_v(__global const short* src16, __global const int* src3
     thi[(size_t)i * w + j] = (int)((ah + vr) >> vs);
 }
 
-__kernel void adm_dwt123_h(__global const int* tlo, __global const int* thi, int w, int hh, long hr, int hs,
-                           __global int* band)
+__kernel void adm_dwt123_h(__global const int* tlo_r, __global const int* thi_r, __global const int* tlo_d,
+                           __global const int* thi_d, int w, int hh, long hr, int hs, __global int* band_r,
+                           __global int* band_d)
 {
-    const int j = get_global_id(0), i = get_global_id(1);
+    const int j = get_global_id(0), gi = get_global_id(1);
     const int hw = (w + 1) / 2;
-    if (j >= hw || i >= hh) return;
+    if (j >= hw || gi >= 2 * hh) return;
+    const int pic = gi >= hh, i = pic ? gi - hh : gi;
+    __global const int* tlo = pic ? tlo_d : tlo_r;
+    __global const int* thi = pic ? thi_d : thi_r;
+    __global int* band = pic ? band_d : band_r;
     const size_t n = (size_t)hw * hh;
     long a = 0, v = 0, hb = 0, d = 0;
     for (int k = 0; k < 4; ++k) {
@@ -249,37 +273,32 @@ __kernel void adm_decouple123(__global const int* ref, __global const int* dis, 
     }
 }
 
-// ---- CSF (filter region): dst = weighted band, flt = masking-filter input -------
+// ---- CSF ----------------------------------------------------------------------
+// The reference weights the masker band (dst) and derives the masking
+// filter's input (flt) over the filter region, then reads them in the 3x3
+// neighbourhoods of the score region, which lie inside the filter region.
+// Both are per-sample functions of the masker, so the masking kernels form
+// them where they read them.
 
-__kernel void adm_csf0(__global const short* src, int w, int n, int x0, int x1, int y0, int y1, uint rf0,
-                       uint rf1, uint rf2, __global short* dst, __global short* flt)
+inline short adm_csf0(short m, uint rf, int b)
 {
-    const int j = x0 + get_global_id(0), i = y0 + get_global_id(1);
-    if (j >= x1 || i >= y1) return;
-    const size_t p = (size_t)i * w + j;
-    const uint rf[3] = {rf0, rf1, rf2};
-    for (int b = 0; b < 3; ++b) {
-        const int v = (int)rf[b] * (int)src[(size_t)b * n + p];
-        const short d = (short)((v + vmafx_adm_s0_csf_round[b]) >> vmafx_adm_s0_csf_shift[b]);
-        dst[(size_t)b * n + p] = d;
-        flt[(size_t)b * n + p] =
-            (short)((VMAFX_ADM_S0_ONE_BY_30 * abs((int)d) + VMAFX_ADM_S0_FLT_ROUND) >> VMAFX_ADM_S0_FLT_SHIFT);
-    }
+    return (short)(((int)rf * (int)m + vmafx_adm_s0_csf_round[b]) >> vmafx_adm_s0_csf_shift[b]);
 }
 
-__kernel void adm_csf123(__global const int* src, int w, int n, int x0, int x1, int y0, int y1, uint rf0,
-                         uint rf1, uint rf2, __global int* dst, __global int* flt)
+inline short adm_flt0(short d)
 {
-    const int j = x0 + get_global_id(0), i = y0 + get_global_id(1);
-    if (j >= x1 || i >= y1) return;
-    const size_t p = (size_t)i * w + j;
-    const long rf[3] = {rf0, rf1, rf2};
-    for (int b = 0; b < 3; ++b) {
-        const int d = (int)((rf[b] * src[(size_t)b * n + p] + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
-        dst[(size_t)b * n + p] = d;
-        flt[(size_t)b * n + p] = (int)(((long)VMAFX_ADM_S123_ONE_BY_30 * adm_abs32(d) +
-                                        (long)VMAFX_ADM_S123_FLT_ROUND) >> VMAFX_ADM_S123_FLT_SHIFT);
-    }
+    return (short)((VMAFX_ADM_S0_ONE_BY_30 * abs((int)d) + VMAFX_ADM_S0_FLT_ROUND) >> VMAFX_ADM_S0_FLT_SHIFT);
+}
+
+inline int adm_csf123(int m, uint rf)
+{
+    return (int)(((long)rf * m + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
+}
+
+inline int adm_flt123(int d)
+{
+    return (int)(((long)VMAFX_ADM_S123_ONE_BY_30 * adm_abs32(d) + (long)VMAFX_ADM_S123_FLT_ROUND) >>
+                 VMAFX_ADM_S123_FLT_SHIFT);
 }
 
 // ---- Row sums (score region [x0, x1) x [y0, y1)); one work-group per row ---------
@@ -337,23 +356,50 @@ __kernel void adm_den123(__global const int* ref, int w, int n, int x0, int x1, 
     adm_reduce3(l, (long)s[0], (long)s[1], (long)s[2], out, first + get_group_id(0));
 }
 
-inline uint adm_nb16(__global const short* f, size_t rm, size_t r0, size_t rp, int jm, int j, int jp)
+// The masking threshold at (i, j): per band, the masker's CSF-weighted
+// centre scaled by 1/15 and its eight neighbours' filter inputs, summed in
+// 32 bits (wrapping) over the three bands.
+inline uint adm_thr0(__global const short* mk, int n, size_t rm, size_t r0, size_t rp, int jm, int j, int jp,
+                     uint rf0, uint rf1, uint rf2)
 {
-    return (uint)(int)f[rm + jm] + (uint)(int)f[rm + j] + (uint)(int)f[rm + jp] + (uint)(int)f[r0 + jm] +
-           (uint)(int)f[r0 + jp] + (uint)(int)f[rp + jm] + (uint)(int)f[rp + j] + (uint)(int)f[rp + jp];
+    const uint rf[3] = {rf0, rf1, rf2};
+    uint thr = 0;
+    for (int b = 0; b < 3; ++b) {
+        __global const short* f = mk + (size_t)b * n;
+        const short dc = adm_csf0(f[r0 + j], rf[b], b);
+        const short centre =
+            (short)((VMAFX_ADM_S0_ONE_BY_15 * abs((int)dc) + VMAFX_ADM_S0_FLT_ROUND) >> VMAFX_ADM_S0_FLT_SHIFT);
+        const size_t nb[8] = {rm + jm, rm + j, rm + jp, r0 + jm, r0 + jp, rp + jm, rp + j, rp + jp};
+        for (int k = 0; k < 8; ++k) thr += (uint)(int)adm_flt0(adm_csf0(f[nb[k]], rf[b], b));
+        thr += (uint)(int)centre;
+    }
+    return thr;
 }
 
-inline uint adm_nb32(__global const int* f, size_t rm, size_t r0, size_t rp, int jm, int j, int jp)
+inline uint adm_thr123(__global const int* mk, int n, size_t rm, size_t r0, size_t rp, int jm, int j, int jp,
+                       uint rf0, uint rf1, uint rf2)
 {
-    return (uint)f[rm + jm] + (uint)f[rm + j] + (uint)f[rm + jp] + (uint)f[r0 + jm] + (uint)f[r0 + jp] +
-           (uint)f[rp + jm] + (uint)f[rp + j] + (uint)f[rp + jp];
+    const uint rf[3] = {rf0, rf1, rf2};
+    uint thr = 0;
+    for (int b = 0; b < 3; ++b) {
+        __global const int* f = mk + (size_t)b * n;
+        const int dc = adm_csf123(f[r0 + j], rf[b]);
+        const int centre = (int)(((long)VMAFX_ADM_S123_ONE_BY_15 * adm_abs32(dc) +
+                                  (long)VMAFX_ADM_S123_FLT_ROUND) >> VMAFX_ADM_S123_FLT_SHIFT);
+        const size_t nb[8] = {rm + jm, rm + j, rm + jp, r0 + jm, r0 + jp, rp + jm, rp + j, rp + jp};
+        for (int k = 0; k < 8; ++k) thr += (uint)adm_flt123(adm_csf123(f[nb[k]], rf[b]));
+        thr += (uint)centre;
+    }
+    return thr;
 }
 
 // Contrast masking, scale 0: per row (offset y0) and band, the sum of
-// (x^2 * x + add_cub) >> shift_cub; the row shift is applied on the host.
-__kernel void adm_cm0(__global const short* src, __global const short* ang, __global const short* flt, int w,
-                      int h, int n, int x0, int x1, int y0, uint rf0, uint rf1, uint rf2, uint sc0, uint sc1,
-                      uint sc2, long ac0, long ac1, long ac2, __global long* out, int first)
+// (x^2 * x + add_cub) >> shift_cub of `src` masked by `mk`; the row shift is
+// applied on the host. num: src = r, masker = a; aim (when `aim`): src = a,
+// masker = r. Rows go to out[first_num + row], out[first_aim + row].
+__kernel void adm_cm0(__global const short* r, __global const short* a, int w, int h, int n, int x0, int x1,
+                      int y0, uint rf0, uint rf1, uint rf2, uint sc0, uint sc1, uint sc2, long ac0, long ac1,
+                      long ac2, int aim, __global long* out, int first_num, int first_aim)
 {
     __local long l[3 * ADM_WG];
     const int i = y0 + get_group_id(0);
@@ -363,31 +409,32 @@ __kernel void adm_cm0(__global const short* src, __global const short* ang, __gl
     const int rf[3] = {(int)rf0, (int)rf1, (int)rf2};
     const uint sc[3] = {sc0, sc1, sc2};
     const long ac[3] = {ac0, ac1, ac2};
-    long s[3] = {0, 0, 0};
+    long sn[3] = {0, 0, 0}, sa[3] = {0, 0, 0};
     for (int j = x0 + get_local_id(0); j < x1; j += (int)get_local_size(0)) {
         const int jm = j == 0 ? 1 : j - 1;
         const int jp = j == w - 1 ? w - 1 : j + 1;
-        uint thr = 0;
-        for (int b = 0; b < 3; ++b) {
-            const size_t bo = (size_t)b * n;
-            const short centre = (short)((VMAFX_ADM_S0_ONE_BY_15 * abs((int)ang[bo + r0 + j]) +
-                                          VMAFX_ADM_S0_FLT_ROUND) >> VMAFX_ADM_S0_FLT_SHIFT);
-            thr += adm_nb16(flt + bo, rm, r0, rp, jm, j, jp) + (uint)(int)centre;
-        }
-        for (int b = 0; b < 3; ++b) {
-            const int x0v = (int)src[(size_t)b * n + r0 + j] * rf[b];
-            int x = (int)((uint)adm_abs32(x0v) - (thr << vmafx_adm_s0_thr_shift[b]));
-            x = x < 0 ? 0 : x;
-            const int x_sq = (int)(((long)x * x + vmafx_adm_s0_sq_round[b]) >> vmafx_adm_s0_sq_shift[b]);
-            s[b] += ((long)x_sq * x + ac[b]) >> sc[b];
+        for (int pass = 0; pass < 1 + (aim != 0); ++pass) {
+            __global const short* src = pass ? a : r;
+            __global const short* mk = pass ? r : a;
+            const uint thr = adm_thr0(mk, n, rm, r0, rp, jm, j, jp, rf0, rf1, rf2);
+            for (int b = 0; b < 3; ++b) {
+                const int x0v = (int)src[(size_t)b * n + r0 + j] * rf[b];
+                int x = (int)((uint)adm_abs32(x0v) - (thr << vmafx_adm_s0_thr_shift[b]));
+                x = x < 0 ? 0 : x;
+                const int x_sq = (int)(((long)x * x + vmafx_adm_s0_sq_round[b]) >> vmafx_adm_s0_sq_shift[b]);
+                const long t = ((long)x_sq * x + ac[b]) >> sc[b];
+                if (pass) sa[b] += t;
+                else sn[b] += t;
+            }
         }
     }
-    adm_reduce3(l, s[0], s[1], s[2], out, first + get_group_id(0));
+    adm_reduce3(l, sn[0], sn[1], sn[2], out, first_num + get_group_id(0));
+    if (aim) adm_reduce3(l, sa[0], sa[1], sa[2], out, first_aim + get_group_id(0));
 }
 
-__kernel void adm_cm123(__global const int* src, __global const int* ang, __global const int* flt, int w, int h,
-                        int n, int x0, int x1, int y0, uint rf0, uint rf1, uint rf2, uint shift_cub, long add_cub,
-                        __global long* out, int first)
+__kernel void adm_cm123(__global const int* r, __global const int* a, int w, int h, int n, int x0, int x1, int y0,
+                        uint rf0, uint rf1, uint rf2, uint shift_cub, long add_cub, int aim, __global long* out,
+                        int first_num, int first_aim)
 {
     __local long l[3 * ADM_WG];
     const int i = y0 + get_group_id(0);
@@ -395,25 +442,26 @@ __kernel void adm_cm123(__global const int* src, __global const int* ang, __glob
     const int ip = i == h - 1 ? h - 1 : i + 1;
     const size_t rm = (size_t)im * w, r0 = (size_t)i * w, rp = (size_t)ip * w;
     const long rf[3] = {rf0, rf1, rf2};
-    long s[3] = {0, 0, 0};
+    long sn[3] = {0, 0, 0}, sa[3] = {0, 0, 0};
     for (int j = x0 + get_local_id(0); j < x1; j += (int)get_local_size(0)) {
         const int jm = j == 0 ? 1 : j - 1;
         const int jp = j == w - 1 ? w - 1 : j + 1;
-        uint thr = 0;
-        for (int b = 0; b < 3; ++b) {
-            const size_t bo = (size_t)b * n;
-            const int centre = (int)(((long)VMAFX_ADM_S123_ONE_BY_15 * adm_abs32(ang[bo + r0 + j]) +
-                                      (long)VMAFX_ADM_S123_FLT_ROUND) >> VMAFX_ADM_S123_FLT_SHIFT);
-            thr += adm_nb32(flt + bo, rm, r0, rp, jm, j, jp) + (uint)centre;
-        }
-        for (int b = 0; b < 3; ++b) {
-            const int x0v = (int)((src[(size_t)b * n + r0 + j] * rf[b] + VMAFX_ADM_S123_CSF_ROUND) >>
-                                  VMAFX_ADM_S123_CSF_SHIFT);
-            int x = (int)((uint)adm_abs32(x0v) - thr);
-            x = x < 0 ? 0 : x;
-            const int x_sq = (int)(((long)x * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
-            s[b] += ((long)x_sq * x + add_cub) >> shift_cub;
+        for (int pass = 0; pass < 1 + (aim != 0); ++pass) {
+            __global const int* src = pass ? a : r;
+            __global const int* mk = pass ? r : a;
+            const uint thr = adm_thr123(mk, n, rm, r0, rp, jm, j, jp, rf0, rf1, rf2);
+            for (int b = 0; b < 3; ++b) {
+                const int x0v = (int)((src[(size_t)b * n + r0 + j] * rf[b] + VMAFX_ADM_S123_CSF_ROUND) >>
+                                      VMAFX_ADM_S123_CSF_SHIFT);
+                int x = (int)((uint)adm_abs32(x0v) - thr);
+                x = x < 0 ? 0 : x;
+                const int x_sq = (int)(((long)x * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
+                const long t = ((long)x_sq * x + add_cub) >> shift_cub;
+                if (pass) sa[b] += t;
+                else sn[b] += t;
+            }
         }
     }
-    adm_reduce3(l, s[0], s[1], s[2], out, first + get_group_id(0));
+    adm_reduce3(l, sn[0], sn[1], sn[2], out, first_num + get_group_id(0));
+    if (aim) adm_reduce3(l, sa[0], sa[1], sa[2], out, first_aim + get_group_id(0));
 }

@@ -114,13 +114,15 @@ class AdmTwin final : public Twin {
     int sid = 0;
     auto buf = [&](std::size_t bytes) { return s.scratch(id_, sid++, bytes); };
     // scale 0
-    cl_mem t16lo = buf(std::size_t(h0) * w * 2), t16hi = buf(std::size_t(h0) * w * 2);
+    cl_mem t16[4] = {buf(std::size_t(h0) * w * 2), buf(std::size_t(h0) * w * 2), buf(std::size_t(h0) * w * 2),
+                     buf(std::size_t(h0) * w * 2)};  // lo, hi of ref; lo, hi of dis
     cl_mem ref16 = buf(4 * p0 * 2), dis16 = buf(4 * p0 * 2);
-    cl_mem r16 = buf(3 * p0 * 2), a16 = buf(3 * p0 * 2), csfa16 = buf(3 * p0 * 2), csff16 = buf(3 * p0 * 2);
+    cl_mem r16 = buf(3 * p0 * 2), a16 = buf(3 * p0 * 2);
     // scales 1..3
-    cl_mem t32lo = buf(std::size_t(h1) * w0 * 4), t32hi = buf(std::size_t(h1) * w0 * 4);
+    cl_mem t32[4] = {buf(std::size_t(h1) * w0 * 4), buf(std::size_t(h1) * w0 * 4), buf(std::size_t(h1) * w0 * 4),
+                     buf(std::size_t(h1) * w0 * 4)};
     cl_mem ref32[2] = {buf(4 * p1 * 4), buf(4 * p1 * 4)}, dis32[2] = {buf(4 * p1 * 4), buf(4 * p1 * 4)};
-    cl_mem r32 = buf(3 * p1 * 4), a32 = buf(3 * p1 * 4), csfa32 = buf(3 * p1 * 4), csff32 = buf(3 * p1 * 4);
+    cl_mem r32 = buf(3 * p1 * 4), a32 = buf(3 * p1 * 4);
     // every stage's row sums in one buffer, read back once
     Rows den[4], num[4], aim[4];
     for (int k = 0; k < 4; ++k) {
@@ -131,30 +133,23 @@ class AdmTwin final : public Twin {
     const std::size_t all_rows = std::size_t(12) * h0;
     cl_mem rows_mem = buf(all_rows * 3 * 8);
     const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
+    const cl_int with_aim = p_.skip_aim ? 0 : 1;
 
-    // ---- enqueue every stage of every scale ----
-    Region score[4], filt[4];
+    // ---- enqueue every stage of every scale (five launches per scale) ----
     int bw[4], bh[4];
     {
       cl_kernel kv = s.kernel(kFile, "adm_dwt0_v");
+      set_args(kv, pl.ref, pl.dis, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), t16[0], t16[1], t16[2], t16[3]);
+      run2d(q, kv, std::size_t(w), 2 * std::size_t(h0), 32, 8);
       cl_kernel kh = s.kernel(kFile, "adm_dwt0_h");
-      const cl_mem src[2] = {pl.ref, pl.dis};
-      const cl_mem dst[2] = {ref16, dis16};
-      for (int k = 0; k < 2; ++k) {
-        set_args(kv, src[k], cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), t16lo, t16hi);
-        run2d(q, kv, std::size_t(w), std::size_t(h0), 32, 8);
-        set_args(kh, t16lo, t16hi, cl_int(w), cl_int(h0), dst[k]);
-        run2d(q, kh, std::size_t(w0), std::size_t(h0), 32, 8);
-      }
+      set_args(kh, t16[0], t16[1], t16[2], t16[3], cl_int(w), cl_int(h0), ref16, dis16);
+      run2d(q, kh, std::size_t(w0), 2 * std::size_t(h0), 32, 8);
       w = w0;
       h = h0;
       bw[0] = w;
       bh[0] = h;
-      score[0] = score_region(w, h);
-      filt[0] = filter_region(w, h);
       if (!p_.skip_scale0) {
-        const Region& fr = filt[0];
-        const Region& sr = score[0];
+        const Region fr = filter_region(w, h), sr = score_region(w, h);
         const cl_int n = cl_int(p0);
         cl_kernel kd = s.kernel(kFile, "adm_decouple0");
         set_args(kd, ref16, dis16, cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top), cl_int(fr.bottom),
@@ -170,19 +165,13 @@ class AdmTwin final : public Twin {
           sc[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
           ac[t] = to_u32(std::pow(2.0, static_cast<double>(sc[t] - 1u)));
         }
-        cl_kernel kc = s.kernel(kFile, "adm_csf0");
         cl_kernel km = s.kernel(kFile, "adm_cm0");
-        auto masking = [&](cl_mem masker, cl_mem src, cl_mem dst, cl_mem flt, Rows& rows) {
-          set_args(kc, masker, cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top), cl_int(fr.bottom),
-                   cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), dst, flt);
-          run2d(q, kc, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
-          set_args(km, src, dst, flt, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
-                   cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(sc[0]), cl_uint(sc[1]), cl_uint(sc[2]),
-                   cl_long(ac[0]), cl_long(ac[1]), cl_long(ac[2]), rows_mem, cl_int(rows.first));
-          launch_rows(s, km, sr.bottom - sr.top, rows);
-        };
-        masking(a16, r16, csfa16, csff16, num[0]);
-        if (!p_.skip_aim) masking(r16, a16, csff16, csfa16, aim[0]);
+        set_args(km, r16, a16, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
+                 cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(sc[0]), cl_uint(sc[1]), cl_uint(sc[2]),
+                 cl_long(ac[0]), cl_long(ac[1]), cl_long(ac[2]), with_aim, rows_mem, cl_int(num[0].first),
+                 cl_int(aim[0].first));
+        launch_rows(s, km, sr.bottom - sr.top, num[0]);
+        aim[0].rows = num[0].rows;
       }
     }
     for (int scale = 1; scale < 4; ++scale) {
@@ -191,25 +180,21 @@ class AdmTwin final : public Twin {
       const int vs = vmafx_adm_s123_v_shift[scale - 1];
       const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
       const int hs = vmafx_adm_s123_h_shift[scale - 1];
-      cl_kernel kv = s.kernel(kFile, "adm_dwt123_v");
-      cl_kernel kh = s.kernel(kFile, "adm_dwt123_h");
       const int hw = (w + 1) / 2, hh = (h + 1) / 2;
-      for (int k = 0; k < 2; ++k) {
-        const cl_mem in16 = k == 0 ? ref16 : dis16;
-        const cl_mem in32 = k == 0 ? ref32[prev] : dis32[prev];
-        const cl_int is16 = scale == 1 ? 1 : 0;
-        set_args(kv, in16, in32, is16, cl_int(w), cl_int(h), cl_long(vr), cl_int(vs), t32lo, t32hi);
-        run2d(q, kv, std::size_t(w), std::size_t(hh), 32, 8);
-        set_args(kh, t32lo, t32hi, cl_int(w), cl_int(hh), cl_long(hr), cl_int(hs), k == 0 ? ref32[cur] : dis32[cur]);
-        run2d(q, kh, std::size_t(hw), std::size_t(hh), 32, 8);
-      }
+      cl_kernel kv = s.kernel(kFile, "adm_dwt123_v");
+      const cl_int is16 = scale == 1 ? 1 : 0;
+      set_args(kv, ref16, dis16, ref32[prev], dis32[prev], is16, cl_int(w), cl_int(h), cl_long(vr), cl_int(vs),
+               t32[0], t32[1], t32[2], t32[3]);
+      run2d(q, kv, std::size_t(w), 2 * std::size_t(hh), 32, 8);
+      cl_kernel kh = s.kernel(kFile, "adm_dwt123_h");
+      set_args(kh, t32[0], t32[1], t32[2], t32[3], cl_int(w), cl_int(hh), cl_long(hr), cl_int(hs), ref32[cur],
+               dis32[cur]);
+      run2d(q, kh, std::size_t(hw), 2 * std::size_t(hh), 32, 8);
       w = hw;
       h = hh;
       bw[scale] = w;
       bh[scale] = h;
       const Region fr = filter_region(w, h), sr = score_region(w, h);
-      score[scale] = sr;
-      filt[scale] = fr;
       const cl_int n = cl_int(std::size_t(w) * h);
       cl_kernel kd = s.kernel(kFile, "adm_decouple123");
       set_args(kd, ref32[cur], dis32[cur], cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top),
@@ -223,23 +208,16 @@ class AdmTwin final : public Twin {
       set_args(kden, ref32[cur], cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(sq_shift),
                cl_int(dshift_cub), cl_ulong(dadd_cub), rows_mem, cl_int(den[scale].first));
       launch_rows(s, kden, sr.bottom - sr.top, den[scale]);
-      // masking
+      // masking: num and aim in one launch
       const std::uint32_t* rf = f_.s123_rfactor[scale - 1];
       const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
       const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
-      cl_kernel kc = s.kernel(kFile, "adm_csf123");
       cl_kernel km = s.kernel(kFile, "adm_cm123");
-      auto masking = [&](cl_mem masker, cl_mem src, cl_mem dst, cl_mem flt, Rows& rows) {
-        set_args(kc, masker, cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top), cl_int(fr.bottom),
-                 cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), dst, flt);
-        run2d(q, kc, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
-        set_args(km, src, dst, flt, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
-                 cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_long(add_cub), rows_mem,
-                 cl_int(rows.first));
-        launch_rows(s, km, sr.bottom - sr.top, rows);
-      };
-      masking(a32, r32, csfa32, csff32, num[scale]);
-      if (!p_.skip_aim) masking(r32, a32, csff32, csfa32, aim[scale]);
+      set_args(km, r32, a32, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
+               cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_long(add_cub), with_aim,
+               rows_mem, cl_int(num[scale].first), cl_int(aim[scale].first));
+      launch_rows(s, km, sr.bottom - sr.top, num[scale]);
+      aim[scale].rows = num[scale].rows;
     }
 
     // ---- read back and finish as the reference does ----
