@@ -13,22 +13,18 @@
 namespace vmafx {
 namespace ocl {
 
-TwinFactory find_twin(std::string_view extractor) {
-  struct Entry {
-    std::string_view name;
-    TwinFactory make;
+const TwinEntry* find_twin(std::string_view extractor) {
+  static constexpr TwinEntry kTwins[] = {
+      {"ssim", "ssim.cl", make_ssim_twin},
+      {"vif", "vif.cl", make_vif_twin},
+      {"float_ssim", "float_ssim.cl", make_float_ssim_twin},
+      {"float_ms_ssim", "float_ssim.cl", make_float_ms_ssim_twin},
+      {"motion", "motion.cl", make_motion_twin},
+      {"psnr", "motion.cl", make_psnr_twin},
+      {"adm", "adm.cl", make_adm_twin},
   };
-  static constexpr Entry kTwins[] = {
-      {"ssim", make_ssim_twin},
-      {"vif", make_vif_twin},
-      {"float_ssim", make_float_ssim_twin},
-      {"float_ms_ssim", make_float_ms_ssim_twin},
-      {"motion", make_motion_twin},
-      {"psnr", make_psnr_twin},
-      {"adm", make_adm_twin},
-  };
-  for (const Entry& e : kTwins)
-    if (e.name == extractor) return e.make;
+  for (const TwinEntry& e : kTwins)
+    if (e.extractor == extractor) return &e;
   return nullptr;
 }
 
@@ -49,8 +45,8 @@ class OpenclBackend final : public Backend {
 
   std::unique_ptr<Extractor> create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
                                          const PictureFormat& fmt) override {
-    const TwinFactory make = find_twin(d.name);
-    if (!make) return nullptr;
+    const TwinEntry* twin = find_twin(d.name);
+    if (!twin) return nullptr;
     // A format the reference refuses has no twin either: the engine then
     // reports the reference's own error (or falls back to it).
     try {
@@ -58,9 +54,12 @@ class OpenclBackend final : public Backend {
     } catch (const Error&) {
       return nullptr;
     }
+    // Build the program now (once per run and device), so that a compile
+    // error is reported before the first frame.
+    dev_.program(twin->cl_file);
     std::lock_guard lk(mu_);
     if (!group_ || group_->sealed()) group_ = std::make_shared<FrameGroup>(dev_);
-    return make(group_, opts, fmt);
+    return twin->make(group_, opts, fmt);
   }
 
  private:

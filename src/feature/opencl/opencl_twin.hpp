@@ -25,8 +25,13 @@ class Twin : public Extractor {
 using TwinFactory = std::unique_ptr<Extractor> (*)(std::shared_ptr<FrameGroup> group, const OptionSet& opts,
                                                    const PictureFormat& fmt);
 
-// The twin factory of a CPU extractor, or nullptr.
-TwinFactory find_twin(std::string_view extractor);
+struct TwinEntry {
+  std::string_view extractor;  // the CPU extractor's name
+  std::string_view cl_file;    // its kernel source (built when the twin is created)
+  TwinFactory make;
+};
+// The twin of a CPU extractor, or nullptr.
+const TwinEntry* find_twin(std::string_view extractor);
 
 // One per twin (defined in <f>_opencl.cpp). Each validates the format exactly
 // as the CPU extractor does (same Error), so a rejected input fails the same way.
