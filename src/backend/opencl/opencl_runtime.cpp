@@ -350,8 +350,27 @@ Slot::Slot(Device& dev) : dev_(dev) {
   check(err, "clCreateCommandQueue");
 }
 
+namespace {
+// CL_KERNEL_WORK_GROUP_SIZE of every live kernel, queried once at creation
+// (launches read it without another driver call). Never destroyed, as the
+// devices: slots may outlive static destructors' order.
+struct GroupSizes {
+  std::mutex mu;
+  std::map<cl_kernel, std::size_t> size;
+};
+GroupSizes& group_sizes() {
+  static auto* g = new GroupSizes;
+  return *g;
+}
+}  // namespace
+
 Slot::~Slot() {
   if (queue_) clFinish(queue_);
+  {
+    GroupSizes& g = group_sizes();
+    std::lock_guard lk(g.mu);
+    for (auto& [name, k] : kernels_) g.size.erase(k);
+  }
   for (auto& [name, k] : kernels_) clReleaseKernel(k);
   if (queue_) clReleaseCommandQueue(queue_);
 }
@@ -364,6 +383,15 @@ cl_kernel Slot::kernel(std::string_view cl_file, const char* name) {
   cl_int err = CL_SUCCESS;
   cl_kernel k = clCreateKernel(dev_.program(cl_file), name, &err);
   check(err, std::string("clCreateKernel ") + name);
+  std::size_t max = 0;
+  err = clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof max, &max, nullptr);
+  if (err != CL_SUCCESS) clReleaseKernel(k);
+  check(err, "clGetKernelWorkGroupInfo");
+  {
+    GroupSizes& g = group_sizes();
+    std::lock_guard lk(g.mu);
+    g.size[k] = max;
+  }
   kernels_.emplace(std::move(key), k);
   return k;
 }
@@ -430,8 +458,14 @@ void run(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t lx) {
 
 std::size_t pow2_group(cl_kernel k, std::size_t cap) {
   std::size_t max = 0;
-  check(clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof max, &max, nullptr),
-        "clGetKernelWorkGroupInfo");
+  {
+    GroupSizes& g = group_sizes();
+    std::lock_guard lk(g.mu);
+    if (auto it = g.size.find(k); it != g.size.end()) max = it->second;
+  }
+  if (max == 0)
+    check(clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof max, &max, nullptr),
+          "clGetKernelWorkGroupInfo");
   // VMAFX_OPENCL_GROUP_CAP=N (tests): behave as if kernels took at most N items.
   static const std::size_t env_cap = [] {
     const char* e = std::getenv("VMAFX_OPENCL_GROUP_CAP");
