@@ -134,4 +134,46 @@ inline float f32_sqrt(float x)
 // float -> double, and a double's bits.
 inline vmafx_sd f32_sd(float a) { return f32_to_sd(as_uint(a)); }
 
+// (float) of the double sum 0.0 + p[0] + ... + p[n - 1] of n floats, every
+// addition rounded to double as the reference's loop rounds it; n <= 2^lg.
+// When all the floats are multiples of 2^emin and below 2^etop, every partial
+// sum is a multiple of 2^emin below 2^(etop + lg) in magnitude: with
+// etop + lg - emin <= 53 each one is a double as it stands, no addition
+// rounds, and the sum is exact in an int64 (one rounding to float follows,
+// the only one the reference's result has). Otherwise the additions are
+// replayed one by one in soft fp64. An exact zero sum is +0, as 0.0 + ... is.
+inline float f32_sum_in_double(const float* p, int n, int lg)
+{
+    int emin = 1 << 20, etop = -(1 << 20), any = 0;
+    for (int i = 0; i < n; ++i) {
+        const uint b = as_uint(p[i]);
+        if ((b & 0x7FFFFFFFu) == 0) continue;
+        const int be = (int)((b >> 23) & 0xFFu);
+        if (be == 0 || be == 0xFF) {  // subnormal, inf or NaN: no shortcut
+            etop = emin + 64;
+            any = 1;
+            break;
+        }
+        const int e = be - 150;  // the float is m * 2^e, m < 2^24
+        emin = min(emin, e);
+        etop = max(etop, e + 24);
+        any = 1;
+    }
+    if (!any) return 0.0f;
+    if (etop + lg - emin <= 53) {
+        long sum = 0;
+        for (int i = 0; i < n; ++i) {
+            const uint b = as_uint(p[i]);
+            if ((b & 0x7FFFFFFFu) == 0) continue;
+            const long m = (long)((b & 0x7FFFFFu) | 0x800000u) << ((int)((b >> 23) & 0xFFu) - 150 - emin);
+            sum += (b >> 31) ? -m : m;
+        }
+        if (sum == 0) return 0.0f;
+        return as_float(sd_to_f32(vmafx_sd_mul_pow2(vmafx_sd_from_i64(sum), emin)));
+    }
+    vmafx_sd acc = vmafx_sd_zero(0);
+    for (int i = 0; i < n; ++i) acc = vmafx_sd_add(acc, f32_sd(p[i]));
+    return as_float(sd_to_f32(acc));
+}
+
 #endif

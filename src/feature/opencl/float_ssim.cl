@@ -60,16 +60,13 @@ __kernel void fs_lpf(__global const float* src, int w, int h, int sw, int sh, __
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= sw || y >= sh) return;
     const int r = VMAFX_MS_SSIM_LPF_RADIUS;
-    vmafx_sd sum = vmafx_sd_zero(0);
+    float prod[VMAFX_MS_SSIM_LPF_TAPS * VMAFX_MS_SSIM_LPF_TAPS];
     int k = 0;
     for (int v = -r; v <= r; ++v) {
         const size_t row = (size_t)fs_mirror(2 * y + v, h) * w;
-        for (int u = -r; u <= r; ++u, ++k) {
-            const float p = f32_mul(src[row + fs_mirror(2 * x + u, w)], vmafx_ms_ssim_lpf[k]);
-            sum = vmafx_sd_add(sum, f32_sd(p));
-        }
+        for (int u = -r; u <= r; ++u, ++k) prod[k] = f32_mul(src[row + fs_mirror(2 * x + u, w)], vmafx_ms_ssim_lpf[k]);
     }
-    dst[(size_t)y * sw + x] = as_float(sd_to_f32(sum));
+    dst[(size_t)y * sw + x] = f32_sum_in_double(prod, VMAFX_MS_SSIM_LPF_TAPS * VMAFX_MS_SSIM_LPF_TAPS, 7);
 }
 
 // Horizontal pass of the 11-tap Gaussian over the positions where it fits:
@@ -83,22 +80,23 @@ __kernel void fs_horizontal(__global const float* ref, __global const float* cmp
     const size_t plane = (size_t)dw * h;
     __global const float* a = ref + (size_t)y * w + x;
     __global const float* b = cmp + (size_t)y * w + x;
-    vmafx_sd s0 = vmafx_sd_zero(0), s1 = s0, s2 = s0, s3 = s0, s4 = s0;
+    float p0[VMAFX_SSIM_GAUSS_TAPS], p1[VMAFX_SSIM_GAUSS_TAPS], p2[VMAFX_SSIM_GAUSS_TAPS],
+        p3[VMAFX_SSIM_GAUSS_TAPS], p4[VMAFX_SSIM_GAUSS_TAPS];
     for (int u = 0; u < VMAFX_SSIM_GAUSS_TAPS; ++u) {
         const float ra = a[u], cb = b[u], k = vmafx_ssim_gauss[u];
         const float rr = f32_mul(ra, ra), cc = f32_mul(cb, cb), rc = f32_mul(ra, cb);
-        s0 = vmafx_sd_add(s0, f32_sd(f32_mul(ra, k)));
-        s1 = vmafx_sd_add(s1, f32_sd(f32_mul(cb, k)));
-        s2 = vmafx_sd_add(s2, f32_sd(f32_mul(rr, k)));
-        s3 = vmafx_sd_add(s3, f32_sd(f32_mul(cc, k)));
-        s4 = vmafx_sd_add(s4, f32_sd(f32_mul(rc, k)));
+        p0[u] = f32_mul(ra, k);
+        p1[u] = f32_mul(cb, k);
+        p2[u] = f32_mul(rr, k);
+        p3[u] = f32_mul(cc, k);
+        p4[u] = f32_mul(rc, k);
     }
     const size_t i = (size_t)y * dw + x;
-    out[i] = as_float(sd_to_f32(s0));
-    out[plane + i] = as_float(sd_to_f32(s1));
-    out[2 * plane + i] = as_float(sd_to_f32(s2));
-    out[3 * plane + i] = as_float(sd_to_f32(s3));
-    out[4 * plane + i] = as_float(sd_to_f32(s4));
+    out[i] = f32_sum_in_double(p0, VMAFX_SSIM_GAUSS_TAPS, 4);
+    out[plane + i] = f32_sum_in_double(p1, VMAFX_SSIM_GAUSS_TAPS, 4);
+    out[2 * plane + i] = f32_sum_in_double(p2, VMAFX_SSIM_GAUSS_TAPS, 4);
+    out[3 * plane + i] = f32_sum_in_double(p3, VMAFX_SSIM_GAUSS_TAPS, 4);
+    out[4 * plane + i] = f32_sum_in_double(p4, VMAFX_SSIM_GAUSS_TAPS, 4);
 }
 
 inline int f32_negative(float a) { return (as_uint(a) >> 31) && (as_uint(a) & 0x7FFFFFFFu); }
@@ -114,12 +112,10 @@ __kernel void fs_vertical(__global const float* hm, int w, int h, uint c1_bits, 
     const size_t plane = (size_t)dw * h;
     float mom[5];
     for (int m = 0; m < 5; ++m) {
-        vmafx_sd acc = vmafx_sd_zero(0);
-        for (int v = 0; v < VMAFX_SSIM_GAUSS_TAPS; ++v) {
-            const float r = hm[m * plane + (size_t)(y + v) * dw + x];
-            acc = vmafx_sd_add(acc, f32_sd(f32_mul(r, vmafx_ssim_gauss[v])));
-        }
-        mom[m] = as_float(sd_to_f32(acc));
+        float prod[VMAFX_SSIM_GAUSS_TAPS];
+        for (int v = 0; v < VMAFX_SSIM_GAUSS_TAPS; ++v)
+            prod[v] = f32_mul(hm[m * plane + (size_t)(y + v) * dw + x], vmafx_ssim_gauss[v]);
+        mom[m] = f32_sum_in_double(prod, VMAFX_SSIM_GAUSS_TAPS, 4);
     }
     const float C1 = as_float(c1_bits), C2 = as_float(c2_bits), C3 = as_float(c3_bits);
     const float mu_r = mom[0], mu_c = mom[1];
