@@ -44,68 +44,75 @@ inline uint vif_sample(__global const uchar* p, int w, int x, int y, int kind)
     return (uint)p[(size_t)y * w + x];
 }
 
-// Vertical pass of a scale's statistic, every row and column.
-__kernel void vif_vertical(__global const uchar* ref, __global const uchar* dis, int w, int h, int kind,
-                           int filter, uint mu_round, int mu_shift, ulong sq_round, int sq_shift,
-                           __global uint* t_mu1, __global uint* t_mu2, __global uint* t_xx,
-                           __global uint* t_yy, __global uint* t_xy)
-{
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h) return;
-    const int taps = vif_width(filter), half_w = taps / 2;
-    uint mu1 = 0, mu2 = 0;
-    ulong xx = 0, yy = 0, xy = 0;
-    for (int k = 0; k < taps; ++k) {
-        const int r = vif_mirror(y - half_w + k, h);
-        const uint a = vif_sample(ref, w, x, r, kind), b = vif_sample(dis, w, x, r, kind);
-        const uint c = vif_tap(filter, k);
-        const uint ca = c * a, cb = c * b;
-        mu1 += ca;
-        mu2 += cb;
-        xx += (ulong)ca * a;
-        yy += (ulong)cb * b;
-        xy += (ulong)ca * b;
-    }
-    const size_t i = (size_t)y * w + x;
-    t_mu1[i] = (ushort)((mu1 + mu_round) >> mu_shift);
-    t_mu2[i] = (ushort)((mu2 + mu_round) >> mu_shift);
-    t_xx[i] = (uint)((xx + sq_round) >> sq_shift);
-    t_yy[i] = (uint)((yy + sq_round) >> sq_shift);
-    t_xy[i] = (uint)((xy + sq_round) >> sq_shift);
-}
-
 inline int vif_log2_q11(ulong v, __global const ushort* table)
 {
     const int k = 64 - (int)clz(v) - 16;
     return (int)table[(v >> k) - 32768] + 2048 * k;
 }
 
-// Horizontal pass, the pixel's sigmas and its share of the four sums; one
-// partial sum per work-group: acc[(first_group + group) * 4 + {num_log, den_log, num_non_log,
-// den_non_log}].
-__kernel void vif_statistic(__global const uint* t_mu1, __global const uint* t_mu2, __global const uint* t_xx,
-                            __global const uint* t_yy, __global const uint* t_xy, int w, int h, int filter,
+// One scale's statistic. A work-group covers a tile of tw x th pixels: it
+// first forms the vertical pass of its rows for the tile's columns and the
+// filter's halo (mirrored at the picture's edges) in local memory, then the
+// horizontal pass, each pixel's sigmas and its share of the four sums, and
+// reduces them: acc[(first_group + group) * 4 + {num_log, den_log,
+// num_non_log, den_non_log}], groups numbered row by row.
+#define VIF_TILE_W 64
+#define VIF_TILE_H 4
+#define VIF_HALO 8
+#define VIF_LW (VIF_TILE_W + 2 * VIF_HALO)
+
+__kernel void vif_statistic(__global const uchar* ref, __global const uchar* dis, int w, int h, int kind,
+                            int filter, uint mu_round, int mu_shift, ulong sq_round, int sq_shift,
                             ulong limit_bits, __global const ushort* log2_table, __global long* acc,
                             int first_group)
 {
-    __local long l_num_log[VIF_WG], l_den_log[VIF_WG], l_num_non[VIF_WG], l_den_non[VIF_WG];
-    const int lid = get_local_id(0);
-    const long gid = get_global_id(0);
+    __local uint l_mu1[VIF_TILE_H][VIF_LW], l_mu2[VIF_TILE_H][VIF_LW], l_xx[VIF_TILE_H][VIF_LW],
+        l_yy[VIF_TILE_H][VIF_LW], l_xy[VIF_TILE_H][VIF_LW];
+    __local long red[4][VIF_WG];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int tw = get_local_size(0), th = get_local_size(1);
+    const int x = get_global_id(0), y = get_global_id(1);
+    const int taps = vif_width(filter), half_w = taps / 2;
+    const int x0 = get_group_id(0) * tw;
+
+    for (int c = lx; c < tw + 2 * half_w; c += tw) {
+        const int gx = x0 - half_w + c;
+        uint mu1 = 0, mu2 = 0;
+        ulong xx = 0, yy = 0, xy = 0;
+        if (y < h && gx >= -half_w && gx <= w - 1 + half_w) {
+            const int sx = vif_mirror(gx, w);
+            for (int k = 0; k < taps; ++k) {
+                const int r = vif_mirror(y - half_w + k, h);
+                const uint a = vif_sample(ref, w, sx, r, kind), b = vif_sample(dis, w, sx, r, kind);
+                const uint cf = vif_tap(filter, k);
+                const uint ca = cf * a, cb = cf * b;
+                mu1 += ca;
+                mu2 += cb;
+                xx += (ulong)ca * a;
+                yy += (ulong)cb * b;
+                xy += (ulong)ca * b;
+            }
+        }
+        l_mu1[ly][c] = (ushort)((mu1 + mu_round) >> mu_shift);
+        l_mu2[ly][c] = (ushort)((mu2 + mu_round) >> mu_shift);
+        l_xx[ly][c] = (uint)((xx + sq_round) >> sq_shift);
+        l_yy[ly][c] = (uint)((yy + sq_round) >> sq_shift);
+        l_xy[ly][c] = (uint)((xy + sq_round) >> sq_shift);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
     long num_log = 0, den_log = 0, num_non = 0, den_non = 0;
-    if (gid < (long)w * h) {
-        const int y = (int)(gid / w), x = (int)(gid % w);
-        const int taps = vif_width(filter), half_w = taps / 2;
-        const size_t row = (size_t)y * w;
+    if (x < w && y < h) {
         uint mu1 = 0, mu2 = 0;
         ulong xx = 0, yy = 0, xy = 0;
         for (int k = 0; k < taps; ++k) {
-            const size_t j = row + vif_mirror(x - half_w + k, w);
-            const uint c = vif_tap(filter, k);
-            mu1 += c * t_mu1[j];
-            mu2 += c * t_mu2[j];
-            xx += (ulong)c * t_xx[j];
-            yy += (ulong)c * t_yy[j];
-            xy += (ulong)c * t_xy[j];
+            const int c = lx + k;
+            const uint cf = vif_tap(filter, k);
+            mu1 += cf * l_mu1[ly][c];
+            mu2 += cf * l_mu2[ly][c];
+            xx += (ulong)cf * l_xx[ly][c];
+            yy += (ulong)cf * l_yy[ly][c];
+            xy += (ulong)cf * l_xy[ly][c];
         }
         const uint xx_f = (uint)((xx + 32768) >> 16);
         const uint yy_f = (uint)((yy + 32768) >> 16);
@@ -131,26 +138,27 @@ __kernel void vif_statistic(__global const uint* t_mu1, __global const uint* t_m
             den_non = 1;
         }
     }
-    l_num_log[lid] = num_log;
-    l_den_log[lid] = den_log;
-    l_num_non[lid] = num_non;
-    l_den_non[lid] = den_non;
+    const int lid = ly * tw + lx, n = tw * th;
+    red[0][lid] = num_log;
+    red[1][lid] = den_log;
+    red[2][lid] = num_non;
+    red[3][lid] = den_non;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = (int)get_local_size(0) / 2; s > 0; s >>= 1) {
+    for (int s = n / 2; s > 0; s >>= 1) {
         if (lid < s) {
-            l_num_log[lid] += l_num_log[lid + s];
-            l_den_log[lid] += l_den_log[lid + s];
-            l_num_non[lid] += l_num_non[lid + s];
-            l_den_non[lid] += l_den_non[lid + s];
+            red[0][lid] += red[0][lid + s];
+            red[1][lid] += red[1][lid + s];
+            red[2][lid] += red[2][lid + s];
+            red[3][lid] += red[3][lid + s];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
-        const size_t g = (first_group + get_group_id(0)) * 4;
-        acc[g] = l_num_log[0];
-        acc[g + 1] = l_den_log[0];
-        acc[g + 2] = l_num_non[0];
-        acc[g + 3] = l_den_non[0];
+        const size_t g = (first_group + get_group_id(1) * get_num_groups(0) + get_group_id(0)) * 4;
+        acc[g] = red[0][0];
+        acc[g + 1] = red[1][0];
+        acc[g + 2] = red[2][0];
+        acc[g + 3] = red[3][0];
     }
 }
 

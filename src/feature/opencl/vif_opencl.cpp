@@ -13,6 +13,7 @@ namespace {
 
 constexpr const char* kFile = "vif.cl";
 constexpr std::size_t kMaxGroup = 256;  // VIF_WG in vif.cl
+constexpr std::size_t kTileW = 64, kTileH = 4;  // VIF_TILE_W, VIF_TILE_H
 
 class VifTwin final : public Twin {
  public:
@@ -62,23 +63,26 @@ class VifTwin final : public Twin {
     cl_mem log2 = s.device().table("vif_log2", vmafx_vif_log2_table, sizeof vmafx_vif_log2_table);
     const int bpc = fmt_.bpc;
     const std::size_t n0 = std::size_t(fmt_.width) * fmt_.height;
-    cl_mem t[5];
-    for (int k = 0; k < 5; ++k) t[k] = s.scratch(id_, k, n0 * 4);
     cl_mem sub_t[2] = {s.scratch(id_, 5, n0 * 2), s.scratch(id_, 6, n0 * 2)};
     // scale planes 1..3 alternate between two pairs of buffers
     const std::size_t n1 = std::size_t(fmt_.width / 2) * (fmt_.height / 2);
     cl_mem lvl[2][2] = {{s.scratch(id_, 7, n1 * 2), s.scratch(id_, 8, n1 * 2)},
                         {s.scratch(id_, 9, n1 * 2), s.scratch(id_, 10, n1 * 2)}};
-    // the four scales' per-group sums in one buffer, read back once
-    std::size_t groups[4], first_group[4], lx[4];
-    std::size_t total_groups = 0;
+    // the four scales' per-group sums in one buffer, read back once; a group
+    // is a tile of tw x th pixels (64 x 4, or what the kernel accepts)
     cl_kernel ks = s.kernel(kFile, "vif_statistic");
+    std::size_t tw = kTileW, th = kTileH;
+    while (tw * th > pow2_group(ks, kMaxGroup)) {
+      if (th > 1) th /= 2;
+      else tw /= 2;
+    }
+    std::size_t ngx[4], ngy[4], first_group[4];
+    std::size_t total_groups = 0;
     for (int scale = 0; scale < 4; ++scale) {
-      const std::size_t n = std::size_t(fmt_.width >> scale) * std::size_t(fmt_.height >> scale);
-      lx[scale] = pow2_group(ks, kMaxGroup);
-      groups[scale] = (n + lx[scale] - 1) / lx[scale];
+      ngx[scale] = (std::size_t(fmt_.width >> scale) + tw - 1) / tw;
+      ngy[scale] = (std::size_t(fmt_.height >> scale) + th - 1) / th;
       first_group[scale] = total_groups;
-      total_groups += groups[scale];
+      total_groups += ngx[scale] * ngy[scale];
     }
     cl_mem partial = s.scratch(id_, 11, total_groups * 4 * 8);
 
@@ -86,7 +90,6 @@ class VifTwin final : public Twin {
     cl_int kind = bpc > 8 ? 1 : 0;
     for (int scale = 0; scale < 4; ++scale) {
       const int w = fmt_.width >> scale, h = fmt_.height >> scale;
-      const std::size_t n = std::size_t(w) * h;
       cl_uint mu_round = 32768;
       cl_int mu_shift = 16;
       cl_ulong sq_round = 32768;
@@ -99,13 +102,9 @@ class VifTwin final : public Twin {
         sq_shift = sq;
       }
       if (!(scale == 0 && skip_scale0_)) {
-        cl_kernel kv = s.kernel(kFile, "vif_vertical");
-        set_args(kv, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale), mu_round, mu_shift, sq_round,
-                 sq_shift, t[0], t[1], t[2], t[3], t[4]);
-        run2d(q, kv, std::size_t(w), std::size_t(h), 32, 8);
-        set_args(ks, t[0], t[1], t[2], t[3], t[4], cl_int(w), cl_int(h), cl_int(scale), limit_bits_, log2, partial,
-                 cl_int(first_group[scale]));
-        run(q, ks, n, lx[scale]);
+        set_args(ks, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale), mu_round, mu_shift, sq_round,
+                 sq_shift, limit_bits_, log2, partial, cl_int(first_group[scale]));
+        run2d(q, ks, ngx[scale] * tw, ngy[scale] * th, tw, th);
       }
       if (scale < 3) {
         const int oh = h / 2, ow = w / 2;
@@ -130,7 +129,7 @@ class VifTwin final : public Twin {
       if (scale == 0 && skip_scale0_) continue;
       const std::int64_t* buf = all.data() + first_group[scale] * 4;
       vif::Accum a;
-      for (std::size_t g = 0; g < groups[scale]; ++g) {
+      for (std::size_t g = 0; g < ngx[scale] * ngy[scale]; ++g) {
         a.num_log += buf[4 * g];
         a.den_log += buf[4 * g + 1];
         a.num_non_log += buf[4 * g + 2];
