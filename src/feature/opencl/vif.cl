@@ -162,44 +162,50 @@ __kernel void vif_statistic(__global const uchar* ref, __global const uchar* dis
     }
 }
 
-// Subsampling, vertical half: the even rows of scale `from` low-passed with
-// filter from + 1 (w x oh results, the reference's uint16 intermediates).
-__kernel void vif_sub_vertical(__global const uchar* ref, __global const uchar* dis, int w, int h, int kind,
-                               int filter, uint mu_round, int mu_shift, __global uint* t_ref,
-                               __global uint* t_dis)
-{
-    const int x = get_global_id(0), yo = get_global_id(1);
-    const int oh = h / 2;
-    if (x >= w || yo >= oh) return;
-    const int y = 2 * yo;
-    const int taps = vif_width(filter), half_w = taps / 2;
-    uint a = 0, b = 0;
-    for (int k = 0; k < taps; ++k) {
-        const int r = vif_mirror(y - half_w + k, h);
-        const uint c = vif_tap(filter, k);
-        a += c * vif_sample(ref, w, x, r, kind);
-        b += c * vif_sample(dis, w, x, r, kind);
-    }
-    t_ref[(size_t)yo * w + x] = (ushort)((a + mu_round) >> mu_shift);
-    t_dis[(size_t)yo * w + x] = (ushort)((b + mu_round) >> mu_shift);
-}
+// Subsampling: scale `from` low-passed with filter from + 1 at the even rows
+// and columns, (w / 2) x (h / 2) uint16 samples. A work-group covers a tile
+// of tw x th outputs: the vertical pass of its input rows (the even rows) for
+// the columns the tile's horizontal taps reach, in local memory, then the
+// horizontal pass. The intermediate values are the reference's uint16 ones.
+#define VIF_SUB_TW 32
+#define VIF_SUB_TH 8
+#define VIF_SUB_LW (2 * VIF_SUB_TW + 8)
 
-// Subsampling, horizontal half: the even columns; ow x oh uint16 samples.
-__kernel void vif_sub_horizontal(__global const uint* t_ref, __global const uint* t_dis, int w, int oh,
-                                 int filter, __global ushort* o_ref, __global ushort* o_dis)
+__kernel void vif_subsample(__global const uchar* ref, __global const uchar* dis, int w, int h, int kind,
+                            int filter, uint mu_round, int mu_shift, __global ushort* o_ref,
+                            __global ushort* o_dis)
 {
+    __local uint l_ref[VIF_SUB_TH][VIF_SUB_LW], l_dis[VIF_SUB_TH][VIF_SUB_LW];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int tw = get_local_size(0);
     const int xo = get_global_id(0), yo = get_global_id(1);
-    const int ow = w / 2;
-    if (xo >= ow || yo >= oh) return;
-    const int x = 2 * xo;
+    const int ow = w / 2, oh = h / 2;
     const int taps = vif_width(filter), half_w = taps / 2;
-    const size_t row = (size_t)yo * w;
+    const int xs = 2 * (int)get_group_id(0) * tw - half_w;  // input column of local column 0
+    const int ncols = 2 * tw - 1 + 2 * half_w;
+    for (int c = lx; c < ncols; c += tw) {
+        const int gx = xs + c;
+        uint a = 0, b = 0;
+        if (yo < oh && gx >= -half_w && gx <= w - 1 + half_w) {
+            const int sx = vif_mirror(gx, w);
+            const int y = 2 * yo;
+            for (int k = 0; k < taps; ++k) {
+                const int r = vif_mirror(y - half_w + k, h);
+                const uint cf = vif_tap(filter, k);
+                a += cf * vif_sample(ref, w, sx, r, kind);
+                b += cf * vif_sample(dis, w, sx, r, kind);
+            }
+        }
+        l_ref[ly][c] = (ushort)((a + mu_round) >> mu_shift);
+        l_dis[ly][c] = (ushort)((b + mu_round) >> mu_shift);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (xo >= ow || yo >= oh) return;
     uint a = 0, b = 0;
     for (int k = 0; k < taps; ++k) {
-        const size_t j = row + vif_mirror(x - half_w + k, w);
-        const uint c = vif_tap(filter, k);
-        a += c * t_ref[j];
-        b += c * t_dis[j];
+        const uint cf = vif_tap(filter, k);
+        a += cf * l_ref[ly][2 * lx + k];
+        b += cf * l_dis[ly][2 * lx + k];
     }
     o_ref[(size_t)yo * ow + xo] = (ushort)((a + 32768) >> 16);
     o_dis[(size_t)yo * ow + xo] = (ushort)((b + 32768) >> 16);

@@ -13,7 +13,8 @@ namespace {
 
 constexpr const char* kFile = "vif.cl";
 constexpr std::size_t kMaxGroup = 256;  // VIF_WG in vif.cl
-constexpr std::size_t kTileW = 64, kTileH = 4;  // VIF_TILE_W, VIF_TILE_H
+constexpr std::size_t kTileW = 64, kTileH = 4;        // VIF_TILE_W, VIF_TILE_H
+constexpr std::size_t kSubTileW = 32, kSubTileH = 8;  // VIF_SUB_TW, VIF_SUB_TH
 
 class VifTwin final : public Twin {
  public:
@@ -62,8 +63,6 @@ class VifTwin final : public Twin {
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     cl_mem log2 = s.device().table("vif_log2", vmafx_vif_log2_table, sizeof vmafx_vif_log2_table);
     const int bpc = fmt_.bpc;
-    const std::size_t n0 = std::size_t(fmt_.width) * fmt_.height;
-    cl_mem sub_t[2] = {s.scratch(id_, 5, n0 * 2), s.scratch(id_, 6, n0 * 2)};
     // scale planes 1..3 alternate between two pairs of buffers
     const std::size_t n1 = std::size_t(fmt_.width / 2) * (fmt_.height / 2);
     cl_mem lvl[2][2] = {{s.scratch(id_, 7, n1 * 2), s.scratch(id_, 8, n1 * 2)},
@@ -75,6 +74,13 @@ class VifTwin final : public Twin {
     while (tw * th > pow2_group(ks, kMaxGroup)) {
       if (th > 1) th /= 2;
       else tw /= 2;
+    }
+    // the subsampling's tiles: 32 x 8 outputs, or what the kernel accepts
+    cl_kernel kd = s.kernel(kFile, "vif_subsample");
+    std::size_t dw = kSubTileW, dh = kSubTileH;
+    while (dw * dh > pow2_group(kd, kMaxGroup)) {
+      if (dh > 1) dh /= 2;
+      else dw /= 2;
     }
     std::size_t ngx[4], ngy[4], first_group[4];
     std::size_t total_groups = 0;
@@ -107,15 +113,10 @@ class VifTwin final : public Twin {
         run2d(q, ks, ngx[scale] * tw, ngy[scale] * th, tw, th);
       }
       if (scale < 3) {
-        const int oh = h / 2, ow = w / 2;
-        cl_kernel kv = s.kernel(kFile, "vif_sub_vertical");
-        set_args(kv, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale + 1), mu_round, mu_shift, sub_t[0],
-                 sub_t[1]);
-        run2d(q, kv, std::size_t(w), std::size_t(oh), 32, 8);
+        const std::size_t oh = std::size_t(h / 2), ow = std::size_t(w / 2);
         cl_mem o_ref = lvl[scale & 1][0], o_dis = lvl[scale & 1][1];
-        cl_kernel kh = s.kernel(kFile, "vif_sub_horizontal");
-        set_args(kh, sub_t[0], sub_t[1], cl_int(w), cl_int(oh), cl_int(scale + 1), o_ref, o_dis);
-        run2d(q, kh, std::size_t(ow), std::size_t(oh), 32, 8);
+        set_args(kd, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale + 1), mu_round, mu_shift, o_ref, o_dis);
+        run2d(q, kd, (ow + dw - 1) / dw * dw, (oh + dh - 1) / dh * dh, dw, dh);
         in_ref = o_ref;
         in_dis = o_dis;
         kind = 1;
