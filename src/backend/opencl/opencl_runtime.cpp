@@ -344,7 +344,7 @@ cl_mem Buffer::get(cl_context ctx, std::size_t bytes) {
   return mem_;
 }
 
-Slot::Slot(Device& dev) : dev_(dev) {
+Slot::Slot(Device& dev, FrameGroup* group) : dev_(dev), group_(group) {
   cl_int err = CL_SUCCESS;
   queue_ = clCreateCommandQueue(dev.context(), dev.id(), 0, &err);
   check(err, "clCreateCommandQueue");
@@ -408,10 +408,13 @@ void Slot::key(const Picture& ref, const Picture& dis, unsigned index) {
     key_dis_ = &dis;
     key_index_ = index;
     for (auto& u : uploaded_) u[0] = u[1] = false;
+    ref_luma_ = group_ ? group_->find_mirror(ref, index) : nullptr;
+    if (ref_luma_) uploaded_[0][0] = true;
   }
 }
 
 cl_mem Slot::upload(const Picture& pic, int p, int k) {
+  if (p == 0 && k == 0 && ref_luma_) return ref_luma_;
   const PictureFormat& f = pic.format();
   const std::size_t row = std::size_t(f.plane_width(p)) * f.bytes_per_sample();
   const std::size_t rows = std::size_t(f.plane_height(p));
@@ -443,11 +446,50 @@ cl_mem Slot::ref_plane(const Picture& ref, const Picture& dis, unsigned index, i
   return upload(ref, p, 0);
 }
 
+cl_mem Slot::publish_ref(const Picture& ref, const Picture& dis, unsigned index) {
+  if (!group_) return ref_plane(ref, dis, index, 0);
+  key(ref, dis, index);
+  if (ref_luma_) return ref_luma_;  // already published for this frame
+  const PictureFormat& f = ref.format();
+  const std::size_t row = std::size_t(f.plane_width(0)) * f.bytes_per_sample();
+  const std::size_t rows = std::size_t(f.plane_height(0));
+  cl_mem m = group_->mirror(ref, row * rows, index);
+  const PlaneView v = ref.plane(0);
+  if (std::size_t(v.stride) == row) {
+    check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, row * rows, v.data, 0, nullptr, nullptr), "upload");
+  } else {
+    const std::size_t buf_origin[3] = {0, 0, 0}, host_origin[3] = {0, 0, 0};
+    const std::size_t region[3] = {row, rows, 1};
+    check(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, buf_origin, host_origin, region, row, 0,
+                                   std::size_t(v.stride), 0, v.data, 0, nullptr, nullptr),
+          "upload");
+  }
+  ref_luma_ = m;
+  uploaded_[0][0] = true;
+  return m;
+}
+
 Slot& FrameGroup::slot() {
   std::lock_guard lk(mu_);
   auto& s = slots_[std::this_thread::get_id()];
-  if (!s) s = std::make_unique<Slot>(dev_);
+  if (!s) s = std::make_unique<Slot>(dev_, this);
   return *s;
+}
+
+cl_mem FrameGroup::mirror(const Picture& ref, std::size_t bytes, unsigned index) {
+  std::lock_guard lk(mu_);
+  Mirror& m = mirrors_[&ref];
+  if (!m.buf) m.buf = std::make_unique<Buffer>();
+  cl_mem mem = m.buf->get(dev_.context(), bytes);
+  m.index = index;
+  return mem;
+}
+
+cl_mem FrameGroup::find_mirror(const Picture& ref, unsigned index) {
+  std::lock_guard lk(mu_);
+  auto it = mirrors_.find(&ref);
+  if (it == mirrors_.end() || it->second.index != index) return nullptr;
+  return it->second.buf->mem();
 }
 
 void run(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t lx) {

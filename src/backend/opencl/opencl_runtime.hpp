@@ -126,10 +126,12 @@ class Buffer {
   std::size_t size_ = 0;
 };
 
+class FrameGroup;
+
 // Per-thread state of a FrameGroup.
 class Slot {
  public:
-  Slot(Device& dev);
+  Slot(Device& dev, FrameGroup* group = nullptr);
   ~Slot();
   Slot(const Slot&) = delete;
   Slot& operator=(const Slot&) = delete;
@@ -150,9 +152,14 @@ class Slot {
   Planes planes(const Picture& ref, const Picture& dis, unsigned index, int p);
   // Plane `p` of the reference only (temporal twins that never read `dis`).
   cl_mem ref_plane(const Picture& ref, const Picture& dis, unsigned index, int p);
+  // The reference's luma, uploaded by this (the reading) thread into the
+  // picture's device mirror, which the worker threads then use for this
+  // frame instead of uploading it again.
+  cl_mem publish_ref(const Picture& ref, const Picture& dis, unsigned index);
 
  private:
   Device& dev_;
+  FrameGroup* group_ = nullptr;
   cl_command_queue queue_ = nullptr;
   std::map<std::string, cl_kernel, std::less<>> kernels_;
   std::map<std::pair<int, int>, std::unique_ptr<Buffer>> scratch_;
@@ -161,6 +168,7 @@ class Slot {
   const Picture* key_dis_ = nullptr;
   unsigned key_index_ = ~0u;
   bool uploaded_[3][2] = {{false, false}, {false, false}, {false, false}};
+  cl_mem ref_luma_ = nullptr;  // this frame's reference luma when another thread uploaded it
   void key(const Picture& ref, const Picture& dis, unsigned index);
   cl_mem upload(const Picture& pic, int p, int k);
 };
@@ -178,10 +186,24 @@ class FrameGroup {
   void seal() { sealed_.store(true, std::memory_order_relaxed); }
   bool sealed() const { return sealed_.load(std::memory_order_relaxed); }
 
+  // Reference mirrors, one per pool picture: the luma a temporal twin
+  // uploaded on the reading thread for frame `index`. The upload is complete
+  // before the frame reaches a worker (temporal twins run first, and the
+  // upload blocks), and a mirror is rewritten only when its picture comes
+  // back for a later frame, i.e. after every twin of the earlier frame has
+  // read its results back.
+  cl_mem mirror(const Picture& ref, std::size_t bytes, unsigned index);  // (re)claims it for `index`
+  cl_mem find_mirror(const Picture& ref, unsigned index);                 // nullptr if none for `index`
+
  private:
+  struct Mirror {
+    std::unique_ptr<Buffer> buf;
+    unsigned index = ~0u;
+  };
   Device& dev_;
   std::mutex mu_;
   std::map<std::thread::id, std::unique_ptr<Slot>> slots_;
+  std::map<const Picture*, Mirror> mirrors_;
   std::atomic<int> next_id_{0};
   std::atomic<bool> sealed_{false};
 };

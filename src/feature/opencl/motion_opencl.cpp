@@ -45,7 +45,7 @@ class MotionTwin final : public Twin {
     const int w = fmt_.width, h = fmt_.height;
     const std::size_t bytes = std::size_t(w) * h * fmt_.bytes_per_sample();
     cl_context ctx = s.device().context();
-    const cl_mem cur = s.ref_plane(ref, dis, index, 0);
+    const cl_mem cur = s.publish_ref(ref, dis, index);
     const unsigned first = p_.five_frame_window ? 2 : 1;
     if (index >= first) {
       if (stored_ < first) throw std::logic_error("motion: frames must arrive in order");
