@@ -110,7 +110,9 @@ TEST(OpenclSources, KernelFilesHaveNoDoubleLiterals) {
       const std::string tok = code.substr(i, e - i);
       const bool hex = tok.size() > 1 && (tok[1] == 'x' || tok[1] == 'X');
       if (!hex && tok.find_first_of("eE") != std::string::npos) fp = true;
-      if (fp) EXPECT_TRUE(tok.back() == 'f' || tok.back() == 'F') << cl << ": double literal " << tok;
+      if (fp) {
+        EXPECT_TRUE(tok.back() == 'f' || tok.back() == 'F') << cl << ": double literal " << tok;
+      }
       i = e;
     }
   }

@@ -420,13 +420,16 @@ cl_mem Slot::upload(const Picture& pic, int p, int k) {
   const std::size_t rows = std::size_t(f.plane_height(p));
   cl_mem m = plane_buf_[p][k].get(dev_.context(), row * rows);
   if (!uploaded_[p][k]) {
+    // Not waited for here: every twin ends its extract() with a blocking
+    // read on this in-order queue, which completes the upload before the
+    // engine can recycle the picture.
     const PlaneView v = pic.plane(p);
     if (std::size_t(v.stride) == row) {  // rows back to back: one linear copy
-      check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, row * rows, v.data, 0, nullptr, nullptr), "upload");
+      check(clEnqueueWriteBuffer(queue_, m, CL_FALSE, 0, row * rows, v.data, 0, nullptr, nullptr), "upload");
     } else {
       const std::size_t buf_origin[3] = {0, 0, 0}, host_origin[3] = {0, 0, 0};
       const std::size_t region[3] = {row, rows, 1};
-      check(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, buf_origin, host_origin, region, row, 0,
+      check(clEnqueueWriteBufferRect(queue_, m, CL_FALSE, buf_origin, host_origin, region, row, 0,
                                      std::size_t(v.stride), 0, v.data, 0, nullptr, nullptr),
             "upload");
     }
@@ -441,13 +444,7 @@ Slot::Planes Slot::planes(const Picture& ref, const Picture& dis, unsigned index
   return {r, upload(dis, p, 1)};
 }
 
-cl_mem Slot::ref_plane(const Picture& ref, const Picture& dis, unsigned index, int p) {
-  key(ref, dis, index);
-  return upload(ref, p, 0);
-}
-
 cl_mem Slot::publish_ref(const Picture& ref, const Picture& dis, unsigned index) {
-  if (!group_) return ref_plane(ref, dis, index, 0);
   key(ref, dis, index);
   if (ref_luma_) return ref_luma_;  // already published for this frame
   const PictureFormat& f = ref.format();

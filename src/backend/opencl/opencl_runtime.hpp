@@ -131,7 +131,7 @@ class FrameGroup;
 // Per-thread state of a FrameGroup.
 class Slot {
  public:
-  Slot(Device& dev, FrameGroup* group = nullptr);
+  Slot(Device& dev, FrameGroup* group);
   ~Slot();
   Slot(const Slot&) = delete;
   Slot& operator=(const Slot&) = delete;
@@ -145,13 +145,12 @@ class Slot {
 
   // Plane `p` of the frame (ref, dis, index), packed (row pitch = width *
   // bytes per sample). Uploaded once per frame and plane, whichever twin
-  // asks first. mem[0] = ref, mem[1] = dis.
+  // asks first, without waiting: a twin that calls this must finish its
+  // extract() with a blocking read on queue() (all of them do).
   struct Planes {
     cl_mem ref, dis;
   };
   Planes planes(const Picture& ref, const Picture& dis, unsigned index, int p);
-  // Plane `p` of the reference only (temporal twins that never read `dis`).
-  cl_mem ref_plane(const Picture& ref, const Picture& dis, unsigned index, int p);
   // The reference's luma, uploaded by this (the reading) thread into the
   // picture's device mirror, which the worker threads then use for this
   // frame instead of uploading it again.
