@@ -49,6 +49,8 @@ Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d,
   if (opts_.backend) {
     ex = opts_.backend->create_twin(*d, set, fmt_);
     if (!ex) {
+      // The reference's own refusal (size, depth, option) is the better message.
+      if (!opts_.cpu_fallback) d->create(set, fmt_);
       if (!opts_.cpu_fallback)
         throw Error(std::string(d->name) + ": no " + std::string(opts_.backend->name()) +
                     " twin for this extractor (use --backend cpu or auto)");
