@@ -340,6 +340,38 @@ std::array<ScaleResult, 4> compute_scales(const PlaneView& ref, const PlaneView&
   return compute<std::uint16_t>(ref, dis, bpc, gain_limit, skip_scale0);
 }
 
+void write_scores(const std::array<ScaleResult, 4>& s, bool debug, bool skip_scale0, unsigned index,
+                  FeatureSink& out) {
+  // Scores are float quotients (libvmaf divides the float num by the float den).
+  out.put("VMAF_integer_feature_vif_scale0_score", index, skip_scale0 ? 0.0 : double(s[0].num / s[0].den));
+  out.put("VMAF_integer_feature_vif_scale1_score", index, double(s[1].num / s[1].den));
+  out.put("VMAF_integer_feature_vif_scale2_score", index, double(s[2].num / s[2].den));
+  out.put("VMAF_integer_feature_vif_scale3_score", index, double(s[3].num / s[3].den));
+  if (!debug) return;
+
+  // Sums in double, left to right; a skipped scale 0 is left out of them.
+  double num, den;
+  if (skip_scale0) {
+    num = double(s[1].num) + double(s[2].num) + double(s[3].num);
+    den = double(s[1].den) + double(s[2].den) + double(s[3].den);
+  } else {
+    num = double(s[0].num) + double(s[1].num) + double(s[2].num) + double(s[3].num);
+    den = double(s[0].den) + double(s[1].den) + double(s[2].den) + double(s[3].den);
+  }
+  out.put("integer_vif", index, den == 0.0 ? 1.0 : num / den);
+  out.put("integer_vif_num", index, num);
+  out.put("integer_vif_den", index, den);
+  // libvmaf marks a skipped scale 0 with num 0 and den -1.
+  out.put("integer_vif_num_scale0", index, skip_scale0 ? 0.0 : double(s[0].num));
+  out.put("integer_vif_den_scale0", index, skip_scale0 ? -1.0 : double(s[0].den));
+  out.put("integer_vif_num_scale1", index, double(s[1].num));
+  out.put("integer_vif_den_scale1", index, double(s[1].den));
+  out.put("integer_vif_num_scale2", index, double(s[2].num));
+  out.put("integer_vif_den_scale2", index, double(s[2].den));
+  out.put("integer_vif_num_scale3", index, double(s[3].num));
+  out.put("integer_vif_den_scale3", index, double(s[3].den));
+}
+
 }  // namespace vif
 
 namespace {
@@ -390,34 +422,7 @@ class VifExtractor final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const auto s = vif::compute_scales(ref.plane(0), dis.plane(0), ref.bpc(), gain_limit_, skip_scale0_);
-    // Scores are float quotients (libvmaf divides the float num by the float den).
-    out.put("VMAF_integer_feature_vif_scale0_score", index, skip_scale0_ ? 0.0 : double(s[0].num / s[0].den));
-    out.put("VMAF_integer_feature_vif_scale1_score", index, double(s[1].num / s[1].den));
-    out.put("VMAF_integer_feature_vif_scale2_score", index, double(s[2].num / s[2].den));
-    out.put("VMAF_integer_feature_vif_scale3_score", index, double(s[3].num / s[3].den));
-    if (!debug_) return;
-
-    // Sums in double, left to right; a skipped scale 0 is left out of them.
-    double num, den;
-    if (skip_scale0_) {
-      num = double(s[1].num) + double(s[2].num) + double(s[3].num);
-      den = double(s[1].den) + double(s[2].den) + double(s[3].den);
-    } else {
-      num = double(s[0].num) + double(s[1].num) + double(s[2].num) + double(s[3].num);
-      den = double(s[0].den) + double(s[1].den) + double(s[2].den) + double(s[3].den);
-    }
-    out.put("integer_vif", index, den == 0.0 ? 1.0 : num / den);
-    out.put("integer_vif_num", index, num);
-    out.put("integer_vif_den", index, den);
-    // libvmaf marks a skipped scale 0 with num 0 and den -1.
-    out.put("integer_vif_num_scale0", index, skip_scale0_ ? 0.0 : double(s[0].num));
-    out.put("integer_vif_den_scale0", index, skip_scale0_ ? -1.0 : double(s[0].den));
-    out.put("integer_vif_num_scale1", index, double(s[1].num));
-    out.put("integer_vif_den_scale1", index, double(s[1].den));
-    out.put("integer_vif_num_scale2", index, double(s[2].num));
-    out.put("integer_vif_den_scale2", index, double(s[2].den));
-    out.put("integer_vif_num_scale3", index, double(s[3].num));
-    out.put("integer_vif_den_scale3", index, double(s[3].den));
+    vif::write_scores(s, debug_, skip_scale0_, index, out);
   }
 
  private:

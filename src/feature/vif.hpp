@@ -9,7 +9,8 @@
 //   gain_terms()  the one place where libvmaf leaves integer arithmetic,
 //   accumulate()  what one pixel's (sigma1_sq, sigma2_sq, sigma12) adds,
 //   finish()      the int64 sums -> the float num/den of a scale,
-//   compute_scales() the whole plane.
+//   compute_scales() the whole plane,
+//   write_scores() the four scales -> the extractor's outputs.
 #include <array>
 #include <cstdint>
 
@@ -68,6 +69,12 @@ ScaleResult finish(const Accum& acc);
 // is thread-local).
 std::array<ScaleResult, 4> compute_scales(const PlaneView& ref, const PlaneView& dis, int bpc,
                                           double gain_limit, bool skip_scale0);
+
+// Writes the extractor's outputs for frame `index` from the four scales (the
+// scores; with debug also the sums and the per-scale num/den, libvmaf's marks
+// for a skipped scale 0). The reference and its twins all write through this.
+void write_scores(const std::array<ScaleResult, 4>& s, bool debug, bool skip_scale0, unsigned index,
+                  FeatureSink& out);
 
 }  // namespace vif
 }  // namespace vmafx
