@@ -12,6 +12,10 @@ namespace vmafx {
 namespace psnr {
 namespace {
 
+constexpr std::string_view kPsnrNames[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
+constexpr std::string_view kMseNames[3] = {"mse_y", "mse_cb", "mse_cr"};
+constexpr std::string_view kApsnrNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+
 template <class T>
 std::uint64_t sse_impl(const PlaneView& ref, const PlaneView& dis) {
   std::uint64_t total = 0;
@@ -72,13 +76,41 @@ double aggregate_psnr(std::uint32_t peak, std::uint64_t n_pixels, std::uint64_t 
   return v < cap ? v : cap;
 }
 
+
+Scorer::Scorer(const OptionSet& o, const PictureFormat& f)
+    : mse_(o.get_bool("enable_mse")),
+      apsnr_(o.get_bool("enable_apsnr")),
+      peak_(peak(f.bpc, o.get_bool("reduced_hbd_peak"))) {
+  planes_ = (o.get_bool("enable_chroma") && f.plane_count() == 3) ? 3 : 1;
+  const double min_sse = o.get_double("min_sse");
+  for (int p = 0; p < 3; ++p) {
+    // Chroma sizes are the actual (rounded-up) plane sizes; libvmaf uses
+    // w/2, h/2, which is the same for every size its reader accepts.
+    const int cp = f.plane_count() == 3 ? p : 0;
+    const std::uint32_t n = std::uint32_t(f.plane_width(cp)) * std::uint32_t(f.plane_height(cp));
+    max_[p] = max_psnr(f.bpc, peak_, min_sse, n);
+  }
+}
+
+void Scorer::put_plane(int p, std::uint64_t sse, std::uint32_t n_pixels, unsigned index, FeatureSink& out) {
+  if (apsnr_) {
+    sum_sse_[p] += sse;
+    sum_pixels_[p] += n_pixels;
+  }
+  const double m = mse(sse, n_pixels);
+  out.put_plain(kPsnrNames[p], index, frame_psnr(m, peak_, max_[p]));
+  if (mse_) out.put_plain(kMseNames[p], index, m);
+}
+
+void Scorer::flush(FeatureSink& out) const {
+  if (!apsnr_) return;
+  for (int p = 0; p < 3; ++p) out.put_aggregate(kApsnrNames[p], aggregate_psnr(peak_, sum_pixels_[p], sum_sse_[p]));
+}
+
 }  // namespace psnr
 
 namespace {
 
-constexpr std::string_view kPsnrNames[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
-constexpr std::string_view kMseNames[3] = {"mse_y", "mse_cb", "mse_cr"};
-constexpr std::string_view kApsnrNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
 
 constexpr OptionSpec kOptions[] = {
     {.name = "enable_chroma", .help = "also score the Cb and Cr planes", .type = OptionType::kBool,
@@ -92,56 +124,26 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = DBL_MAX},
 };
 
-constexpr std::string_view kProvided[] = {kPsnrNames[0], kPsnrNames[1], kPsnrNames[2]};
+constexpr std::string_view kProvided[] = {psnr::kPsnrNames[0], psnr::kPsnrNames[1], psnr::kPsnrNames[2]};
 
 class PsnrExtractor final : public Extractor {
  public:
-  PsnrExtractor(const OptionSet& o, const PictureFormat& f)
-      : mse_(o.get_bool("enable_mse")),
-        apsnr_(o.get_bool("enable_apsnr")),
-        bpc_(f.bpc),
-        peak_(psnr::peak(f.bpc, o.get_bool("reduced_hbd_peak"))) {
-    planes_ = (o.get_bool("enable_chroma") && f.plane_count() == 3) ? 3 : 1;
-    const double min_sse = o.get_double("min_sse");
-    for (int p = 0; p < 3; ++p) {
-      // Chroma sizes are the actual (rounded-up) plane sizes; libvmaf uses
-      // w/2, h/2, which is the same for every size its reader accepts.
-      const int cp = f.plane_count() == 3 ? p : 0;
-      const std::uint32_t n = std::uint32_t(f.plane_width(cp)) * std::uint32_t(f.plane_height(cp));
-      max_[p] = psnr::max_psnr(f.bpc, peak_, min_sse, n);
-    }
-  }
+  PsnrExtractor(const OptionSet& o, const PictureFormat& f) : scorer_(o, f), bpc_(f.bpc) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    for (int p = 0; p < planes_; ++p) {
+    for (int p = 0; p < scorer_.planes(); ++p) {
       const PlaneView r = ref.plane(p);
       const PlaneView d = dis.plane(p);
-      const std::uint64_t s = psnr::sse(r, d, bpc_);
       const std::uint32_t n = std::uint32_t(r.width) * std::uint32_t(r.height);
-      if (apsnr_) {
-        sum_sse_[p] += s;
-        sum_pixels_[p] += n;
-      }
-      const double m = psnr::mse(s, n);
-      out.put_plain(kPsnrNames[p], index, psnr::frame_psnr(m, peak_, max_[p]));
-      if (mse_) out.put_plain(kMseNames[p], index, m);
+      scorer_.put_plane(p, psnr::sse(r, d, bpc_), n, index, out);
     }
   }
 
-  void flush(FeatureSink& out) override {
-    if (!apsnr_) return;
-    for (int p = 0; p < 3; ++p)
-      out.put_aggregate(kApsnrNames[p], psnr::aggregate_psnr(peak_, sum_pixels_[p], sum_sse_[p]));
-  }
+  void flush(FeatureSink& out) override { scorer_.flush(out); }
 
  private:
-  bool mse_, apsnr_;
+  psnr::Scorer scorer_;
   int bpc_;
-  std::uint32_t peak_;
-  int planes_ = 1;
-  double max_[3] = {0, 0, 0};
-  std::uint64_t sum_sse_[3] = {0, 0, 0};
-  std::uint64_t sum_pixels_[3] = {0, 0, 0};
 };
 
 std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {

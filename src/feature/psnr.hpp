@@ -38,5 +38,27 @@ double frame_psnr(double mse, std::uint32_t peak, double max_psnr);
 // ceil(10 log10(2 peak^2 n)).
 double aggregate_psnr(std::uint32_t peak, std::uint64_t n_pixels, std::uint64_t sse);
 
+// The extractor's host-side state, shared by the reference and its twins: the
+// options, each plane's PSNR clip and the whole-clip sums. A backend finds each
+// plane's SSE its own way and hands it to put_plane(), planes in order.
+class Scorer {
+ public:
+  Scorer(const OptionSet& o, const PictureFormat& f);
+  // The planes scored: 3 with enable_chroma on a picture with chroma, else 1.
+  int planes() const { return planes_; }
+  // Frame `index`, plane p: adds to the apsnr sums, writes psnr (and mse).
+  void put_plane(int p, std::uint64_t sse, std::uint32_t n_pixels, unsigned index, FeatureSink& out);
+  // With enable_apsnr: the whole-clip apsnr_y/cb/cr.
+  void flush(FeatureSink& out) const;
+
+ private:
+  bool mse_, apsnr_;
+  std::uint32_t peak_;
+  int planes_ = 1;
+  double max_[3] = {0, 0, 0};
+  std::uint64_t sum_sse_[3] = {0, 0, 0};
+  std::uint64_t sum_pixels_[3] = {0, 0, 0};
+};
+
 }  // namespace psnr
 }  // namespace vmafx

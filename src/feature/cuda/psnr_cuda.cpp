@@ -15,23 +15,10 @@
 namespace vmafx::cuda {
 namespace {
 
-constexpr std::string_view kPsnrNames[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
-constexpr std::string_view kMseNames[3] = {"mse_y", "mse_cb", "mse_cr"};
-constexpr std::string_view kApsnrNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
-
 class PsnrTwin final : public Extractor {
  public:
   PsnrTwin(CudaBackend& b, const OptionSet& o, const PictureFormat& f)
-      : b_(b), mse_(o.get_bool("enable_mse")), apsnr_(o.get_bool("enable_apsnr")), bpc_(f.bpc),
-        peak_(vmafx::psnr::peak(f.bpc, o.get_bool("reduced_hbd_peak"))), fmt_(f) {
-    planes_ = (o.get_bool("enable_chroma") && f.plane_count() == 3) ? 3 : 1;
-    const double min_sse = o.get_double("min_sse");
-    for (int p = 0; p < 3; ++p) {
-      const int cp = f.plane_count() == 3 ? p : 0;
-      const std::uint32_t n = std::uint32_t(f.plane_width(cp)) * std::uint32_t(f.plane_height(cp));
-      max_[p] = vmafx::psnr::max_psnr(f.bpc, peak_, min_sse, n);
-    }
-  }
+      : b_(b), scorer_(o, f), bpc_(f.bpc), fmt_(f), planes_(scorer_.planes()) {}
 
   ~PsnrTwin() override {
     for (cudaEvent_t& e : done_)
@@ -78,9 +65,7 @@ class PsnrTwin final : public Extractor {
 
   void flush(FeatureSink& out) override {
     resolve(out);
-    if (!apsnr_) return;
-    for (int p = 0; p < 3; ++p)
-      out.put_aggregate(kApsnrNames[p], vmafx::psnr::aggregate_psnr(peak_, sum_pixels_[p], sum_sse_[p]));
+    scorer_.flush(out);
   }
 
  private:
@@ -92,29 +77,19 @@ class PsnrTwin final : public Extractor {
     check(cudaEventSynchronize(done_[slot]), "psnr");
     const auto* host = static_cast<const unsigned long long*>(
         b_.context(true).pinned(this, slot, 3 * sizeof(unsigned long long)));
-    // As PsnrExtractor::extract.
+    // As PsnrExtractor::extract: the reference's own scorer.
     for (int p = 0; p < planes_; ++p) {
       const std::uint64_t s = host[p];
       const std::uint32_t n = std::uint32_t(fmt_.plane_width(p)) * std::uint32_t(fmt_.plane_height(p));
-      if (apsnr_) {
-        sum_sse_[p] += s;
-        sum_pixels_[p] += n;
-      }
-      const double m = vmafx::psnr::mse(s, n);
-      out.put_plain(kPsnrNames[p], index, vmafx::psnr::frame_psnr(m, peak_, max_[p]));
-      if (mse_) out.put_plain(kMseNames[p], index, m);
+      scorer_.put_plane(p, s, n, index, out);
     }
   }
 
   CudaBackend& b_;
-  bool mse_, apsnr_;
+  vmafx::psnr::Scorer scorer_;
   int bpc_;
-  std::uint32_t peak_;
   PictureFormat fmt_;
-  int planes_ = 1;
-  double max_[3] = {0, 0, 0};
-  std::uint64_t sum_sse_[3] = {0, 0, 0};
-  std::uint64_t sum_pixels_[3] = {0, 0, 0};
+  int planes_;
   cudaEvent_t done_[2] = {nullptr, nullptr};
   cudaEvent_t uploaded_ = nullptr;
   bool pending_ = false;
