@@ -160,6 +160,44 @@ constexpr std::string_view kDebugName = "VMAF_integer_feature_motion_score";
 constexpr std::string_view kMotion2Name = "VMAF_integer_feature_motion2_score";
 constexpr std::string_view kMotion3Name = "VMAF_integer_feature_motion3_score";
 
+}  // namespace
+
+namespace motion {
+
+Scores::Scores(const OptionSet& o) : force_zero_(o.get_bool("motion_force_zero")), debug_(o.get_bool("debug")) {
+  p_.max_val = o.get_double("motion_max_val");
+  p_.blend_factor = o.get_double("motion_blend_factor");
+  p_.blend_offset = o.get_double("motion_blend_offset");
+  p_.fps_weight = o.get_double("motion_fps_weight");
+  p_.five_frame_window = o.get_bool("motion_five_frame_window");
+  p_.moving_average = o.get_bool("motion_moving_average");
+}
+
+void Scores::record(unsigned index, double score, FeatureSink& out) {
+  if (index >= sad_.size()) {
+    sad_.resize(index + 1, 0.0);
+    have_.resize(index + 1, 0);
+  }
+  sad_[index] = score;
+  have_[index] = 1;
+  out.put(kSadName, index, score);
+  if (debug_) out.put(kDebugName, index, score);
+}
+
+void Scores::flush(FeatureSink& out) const {
+  std::size_t n = 0;
+  while (n < have_.size() && have_[n]) ++n;
+  const Series s = finish(std::span<const double>(sad_.data(), n), p_);
+  for (unsigned i = 0; i < n; ++i) {
+    out.put(kMotion2Name, i, s.motion2[i]);
+    out.put(kMotion3Name, i, s.motion3[i]);
+  }
+}
+
+}  // namespace motion
+
+namespace {
+
 constexpr OptionSpec kOptions[] = {
     {.name = "motion_force_zero", .alias = "force_0", .help = "write 0 for every motion score",
      .type = OptionType::kBool, .default_num = 0, .feature_param = true},
@@ -188,58 +226,32 @@ constexpr std::string_view kProvided[] = {kSadName, kDebugName, kMotion2Name, kM
 class MotionExtractor final : public Extractor {
  public:
   MotionExtractor(const OptionSet& o, const PictureFormat& f)
-      : force_zero_(o.get_bool("motion_force_zero")),
-        debug_(o.get_bool("debug")),
-        w_(f.width),
-        h_(f.height),
-        bpc_(f.bpc),
-        row_bytes_(std::size_t(f.width) * f.bytes_per_sample()) {
-    p_.max_val = o.get_double("motion_max_val");
-    p_.blend_factor = o.get_double("motion_blend_factor");
-    p_.blend_offset = o.get_double("motion_blend_offset");
-    p_.fps_weight = o.get_double("motion_fps_weight");
-    p_.five_frame_window = o.get_bool("motion_five_frame_window");
-    p_.moving_average = o.get_bool("motion_moving_average");
-    if (!force_zero_) {
+      : scores_(o), w_(f.width), h_(f.height), bpc_(f.bpc), row_bytes_(std::size_t(f.width) * f.bytes_per_sample()) {
+    if (!scores_.force_zero()) {
       for (auto& b : hist_) b.resize(row_bytes_ * std::size_t(h_));
       row_.resize(std::size_t(w_));
     }
   }
 
   void extract(const Picture& ref, const Picture& /*dis*/, unsigned index, FeatureSink& out) override {
+    const motion::Params& p = scores_.params();
     double score = 0.0;
-    if (!force_zero_) {
-      const unsigned first = p_.five_frame_window ? 2 : 1;
+    if (!scores_.force_zero()) {
+      const unsigned first = p.five_frame_window ? 2 : 1;
       if (index >= first) {
         if (stored_ < first) throw std::logic_error("motion: frames must arrive in order");
         // hist_[last_] holds the previous reference, hist_[1 - last_] the one before.
-        const int back = p_.five_frame_window ? 1 - last_ : last_;
+        const int back = p.five_frame_window ? 1 - last_ : last_;
         const PlaneView prev{hist_[back].data(), std::ptrdiff_t(row_bytes_), w_, h_};
         const std::uint64_t s = motion::sad(prev, ref.plane(0), bpc_, row_.data());
-        score = motion::sad_score(s, unsigned(w_), unsigned(h_), p_);
+        score = motion::sad_score(s, unsigned(w_), unsigned(h_), p);
       }
       remember(ref);
     }
-    if (index >= sad_.size()) {
-      sad_.resize(index + 1, 0.0);
-      have_.resize(index + 1, 0);
-    }
-    sad_[index] = score;
-    have_[index] = 1;
-    out.put(kSadName, index, score);
-    if (debug_) out.put(kDebugName, index, score);
+    scores_.record(index, score, out);
   }
 
-  void flush(FeatureSink& out) override {
-    // As libvmaf, only the run of SAD scores starting at frame 0 counts.
-    std::size_t n = 0;
-    while (n < have_.size() && have_[n]) ++n;
-    const motion::Series s = motion::finish(std::span<const double>(sad_.data(), n), p_);
-    for (unsigned i = 0; i < n; ++i) {
-      out.put(kMotion2Name, i, s.motion2[i]);
-      out.put(kMotion3Name, i, s.motion3[i]);
-    }
-  }
+  void flush(FeatureSink& out) override { scores_.flush(out); }
 
  private:
   void remember(const Picture& ref) {
@@ -251,16 +263,13 @@ class MotionExtractor final : public Extractor {
     ++stored_;
   }
 
-  motion::Params p_;
-  bool force_zero_, debug_;
+  motion::Scores scores_;
   int w_, h_, bpc_;
   std::size_t row_bytes_;
   std::vector<std::uint8_t> hist_[2];  // luma of the last two references
   int last_ = 1;                       // slot of the most recent one
   unsigned stored_ = 0;
   std::vector<std::int32_t> row_;
-  std::vector<double> sad_;
-  std::vector<char> have_;
 };
 
 std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {

@@ -48,5 +48,25 @@ struct Series {
 };
 Series finish(std::span<const double> sad_scores, const Params& p);
 
+// The extractor's options and per-frame bookkeeping, shared by the reference
+// and its twins: a backend finds each frame's SAD score its own way and
+// records it here; flush() writes motion2 and motion3 from the recorded run.
+class Scores {
+ public:
+  explicit Scores(const OptionSet& o);
+  const Params& params() const { return p_; }
+  bool force_zero() const { return force_zero_; }
+  // Frame `index`'s SAD score: kept for flush, written (twice with debug).
+  void record(unsigned index, double score, FeatureSink& out);
+  // As libvmaf, only the run of SAD scores starting at frame 0 counts.
+  void flush(FeatureSink& out) const;
+
+ private:
+  Params p_;
+  bool force_zero_, debug_;
+  std::vector<double> sad_;
+  std::vector<char> have_;
+};
+
 }  // namespace motion
 }  // namespace vmafx

@@ -15,23 +15,10 @@
 namespace vmafx::cuda {
 namespace {
 
-constexpr std::string_view kSadName = "VMAF_integer_feature_motion_sad_score";
-constexpr std::string_view kDebugName = "VMAF_integer_feature_motion_score";
-constexpr std::string_view kMotion2Name = "VMAF_integer_feature_motion2_score";
-constexpr std::string_view kMotion3Name = "VMAF_integer_feature_motion3_score";
-
 class MotionTwin final : public Extractor {
  public:
   MotionTwin(CudaBackend& b, const OptionSet& o, const PictureFormat& f)
-      : b_(b), force_zero_(o.get_bool("motion_force_zero")), debug_(o.get_bool("debug")), w_(f.width),
-        h_(f.height), bpc_(f.bpc) {
-    p_.max_val = o.get_double("motion_max_val");
-    p_.blend_factor = o.get_double("motion_blend_factor");
-    p_.blend_offset = o.get_double("motion_blend_offset");
-    p_.fps_weight = o.get_double("motion_fps_weight");
-    p_.five_frame_window = o.get_bool("motion_five_frame_window");
-    p_.moving_average = o.get_bool("motion_moving_average");
-  }
+      : b_(b), scores_(o), w_(f.width), h_(f.height), bpc_(f.bpc) {}
 
   ~MotionTwin() override {
     for (cudaEvent_t& e : done_)
@@ -47,12 +34,12 @@ class MotionTwin final : public Extractor {
   // without a SAD (the first one or two) are written at once, so the series
   // are created in the CPU extractor's order.
   void extract(const Picture& ref, const Picture& /*dis*/, unsigned index, FeatureSink& out) override {
-    if (force_zero_) {
+    if (scores_.force_zero()) {
       record(index, 0.0, out);
       return;
     }
     ThreadContext& ctx = b_.context(true);
-    const unsigned first = p_.five_frame_window ? 2 : 1;
+    const unsigned first = scores_.params().five_frame_window ? 2 : 1;
     const PlaneView y = ref.plane(0);
     const std::size_t bytes = std::size_t(y.stride) * std::size_t(h_);
     if (stored_ == 0) {
@@ -72,7 +59,7 @@ class MotionTwin final : public Extractor {
     void* cur = ctx.device(this, slot, bytes);
     check(cudaMemcpyAsync(cur, shared, bytes, cudaMemcpyDeviceToDevice, ctx.stream()), "motion: copy");
     if (index >= first) {
-      const int back = int((stored_ - (p_.five_frame_window ? 2 : 1)) % 3);
+      const int back = int((stored_ - (scores_.params().five_frame_window ? 2 : 1)) % 3);
       const void* prev = ctx.device(this, back, bytes);
       auto* rows = static_cast<std::uint32_t*>(ctx.device(this, 3, sizeof(std::uint32_t) * std::size_t(h_)));
       auto* total = static_cast<unsigned long long*>(ctx.device(this, 4 + (index & 1), sizeof(unsigned long long)));
@@ -99,13 +86,7 @@ class MotionTwin final : public Extractor {
 
   void flush(FeatureSink& out) override {
     if (pending_) resolve(b_.context(true), out);
-    std::size_t n = 0;
-    while (n < have_.size() && have_[n]) ++n;
-    const vmafx::motion::Series s = vmafx::motion::finish(std::span<const double>(sad_.data(), n), p_);
-    for (unsigned i = 0; i < n; ++i) {
-      out.put(kMotion2Name, i, s.motion2[i]);
-      out.put(kMotion3Name, i, s.motion3[i]);
-    }
+    scores_.flush(out);
   }
 
  private:
@@ -115,23 +96,13 @@ class MotionTwin final : public Extractor {
     const unsigned i = pending_index_;
     check(cudaEventSynchronize(done_[i & 1]), "motion");
     const auto* host = static_cast<const unsigned long long*>(ctx.pinned(this, int(i & 1), sizeof(unsigned long long)));
-    record(i, vmafx::motion::sad_score(*host, unsigned(w_), unsigned(h_), p_), out);
+    record(i, vmafx::motion::sad_score(*host, unsigned(w_), unsigned(h_), scores_.params()), out);
   }
 
-  void record(unsigned index, double score, FeatureSink& out) {
-    if (index >= sad_.size()) {
-      sad_.resize(index + 1, 0.0);
-      have_.resize(index + 1, 0);
-    }
-    sad_[index] = score;
-    have_[index] = 1;
-    out.put(kSadName, index, score);
-    if (debug_) out.put(kDebugName, index, score);
-  }
+  void record(unsigned index, double score, FeatureSink& out) { scores_.record(index, score, out); }
 
   CudaBackend& b_;
-  vmafx::motion::Params p_;
-  bool force_zero_, debug_;
+  vmafx::motion::Scores scores_;
   int w_, h_, bpc_;
   std::ptrdiff_t stride_ = 0;
   unsigned stored_ = 0;
@@ -140,8 +111,6 @@ class MotionTwin final : public Extractor {
   cudaEvent_t uploaded_ = nullptr;
   bool pending_ = false;
   unsigned pending_index_ = 0;
-  std::vector<double> sad_;
-  std::vector<char> have_;
 };
 
 }  // namespace

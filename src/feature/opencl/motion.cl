@@ -4,11 +4,9 @@
 // the host adds the rows.
 #pragma OPENCL FP_CONTRACT OFF
 
-// motion_tables.h declares its taps `static const`; OpenCL C 1.2 wants
-// program-scope data in __constant.
-#define static __constant
+// OpenCL C 1.2 wants program-scope data in __constant.
+#define VMAFX_MOTION_CONST __constant
 #include "feature/motion_tables.h"
-#undef static
 
 // Row reductions use a power-of-two work-group of at most ROW_WG items.
 #define ROW_WG 256

@@ -1,7 +1,6 @@
 // OpenCL twin of "motion" (feature/motion.cpp): the SAD of two references on
 // the device (motion.cl), kept in device buffers frame to frame; the scores,
 // motion2 and motion3 on the host with the reference's own functions.
-#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -14,22 +13,10 @@ namespace {
 constexpr const char* kFile = "motion.cl";
 constexpr std::size_t kMaxRowGroup = 256;  // ROW_WG in motion.cl
 
-constexpr std::string_view kSadName = "VMAF_integer_feature_motion_sad_score";
-constexpr std::string_view kDebugName = "VMAF_integer_feature_motion_score";
-constexpr std::string_view kMotion2Name = "VMAF_integer_feature_motion2_score";
-constexpr std::string_view kMotion3Name = "VMAF_integer_feature_motion3_score";
-
 class MotionTwin final : public Twin {
  public:
   MotionTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
-      : Twin(std::move(g)), force_zero_(o.get_bool("motion_force_zero")), debug_(o.get_bool("debug")), fmt_(f) {
-    p_.max_val = o.get_double("motion_max_val");
-    p_.blend_factor = o.get_double("motion_blend_factor");
-    p_.blend_offset = o.get_double("motion_blend_offset");
-    p_.fps_weight = o.get_double("motion_fps_weight");
-    p_.five_frame_window = o.get_bool("motion_five_frame_window");
-    p_.moving_average = o.get_bool("motion_moving_average");
-  }
+      : Twin(std::move(g)), scores_(o), fmt_(f) {}
 
   // The SAD of frame i is read back while frame i + 1 runs: extract(i)
   // enqueues i's kernels and a non-blocking read, then completes i - 1 and
@@ -37,7 +24,7 @@ class MotionTwin final : public Twin {
   // Only the upload of the reference is waited for, so the reading thread
   // never waits for a kernel and the picture can be recycled on return.
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    if (force_zero_) {
+    if (scores_.force_zero()) {
       record(out, index, 0.0);
       return;
     }
@@ -46,10 +33,10 @@ class MotionTwin final : public Twin {
     const std::size_t bytes = std::size_t(w) * h * fmt_.bytes_per_sample();
     cl_context ctx = s.device().context();
     const cl_mem cur = s.publish_ref(ref, dis, index);
-    const unsigned first = p_.five_frame_window ? 2 : 1;
+    const unsigned first = scores_.params().five_frame_window ? 2 : 1;
     if (index >= first) {
       if (stored_ < first) throw std::logic_error("motion: frames must arrive in order");
-      const int back = p_.five_frame_window ? 1 - last_ : last_;
+      const int back = scores_.params().five_frame_window ? 1 - last_ : last_;
       const int b = int(index & 1);
       cl_mem v = s.scratch(id_, 0, std::size_t(w) * h * 4);
       cl_mem rows = s.scratch(id_, 1 + b, std::size_t(h) * 4);
@@ -90,13 +77,7 @@ class MotionTwin final : public Twin {
 
   void flush(FeatureSink& out) override {
     complete_pending(out);
-    std::size_t n = 0;
-    while (n < have_.size() && have_[n]) ++n;
-    const motion::Series s = motion::finish(std::span<const double>(sad_.data(), n), p_);
-    for (unsigned i = 0; i < n; ++i) {
-      out.put(kMotion2Name, i, s.motion2[i]);
-      out.put(kMotion3Name, i, s.motion3[i]);
-    }
+    scores_.flush(out);
   }
 
  private:
@@ -109,22 +90,13 @@ class MotionTwin final : public Twin {
     check(err, "read back");
     std::uint64_t total = 0;
     for (std::uint32_t r : row_host_[pending_index_ & 1]) total += r;
-    record(out, pending_index_, motion::sad_score(total, unsigned(fmt_.width), unsigned(fmt_.height), p_));
+    record(out, pending_index_,
+           motion::sad_score(total, unsigned(fmt_.width), unsigned(fmt_.height), scores_.params()));
   }
 
-  void record(FeatureSink& out, unsigned index, double score) {
-    if (index >= sad_.size()) {
-      sad_.resize(index + 1, 0.0);
-      have_.resize(index + 1, 0);
-    }
-    sad_[index] = score;
-    have_[index] = 1;
-    out.put(kSadName, index, score);
-    if (debug_) out.put(kDebugName, index, score);
-  }
+  void record(FeatureSink& out, unsigned index, double score) { scores_.record(index, score, out); }
 
-  motion::Params p_;
-  bool force_zero_, debug_;
+  motion::Scores scores_;
   PictureFormat fmt_;
   Buffer hist_[2];  // luma of the last two references
   int last_ = 1;
@@ -132,8 +104,6 @@ class MotionTwin final : public Twin {
   std::vector<std::uint32_t> row_host_[2];
   cl_event pending_ = nullptr;  // read of frame pending_index_'s row sums
   unsigned pending_index_ = 0;
-  std::vector<double> sad_;
-  std::vector<char> have_;
 };
 
 }  // namespace
