@@ -18,21 +18,10 @@
 
 namespace vmafx {
 namespace adm {
+
 namespace {
-
 constexpr double kPi = 3.14159265358979323846;
-
-// ---------------------------------------------------------------------------
-// Small helpers
-// ---------------------------------------------------------------------------
-
-// (uint16_t)x as gcc compiles it on x86-64: cvttsd2si to int32 (INT32_MIN when
-// out of range or NaN), keep the low 16 bits.
-std::uint16_t to_u16(double x) {
-  const std::int32_t v = (x > -2147483649.0 && x < 2147483648.0) ? static_cast<std::int32_t>(x)
-                                                                 : std::numeric_limits<std::int32_t>::min();
-  return static_cast<std::uint16_t>(v);
-}
+}  // namespace
 
 // (uint32_t)x as gcc compiles it on x86-64: cvttsd2si to int64, low 32 bits.
 std::uint32_t to_u32(double x) {
@@ -46,21 +35,6 @@ std::uint32_t to_u32(double x) {
 std::int32_t ceil_log2(std::int64_t n) {
   return static_cast<std::int32_t>(std::bit_width(static_cast<std::uint64_t>(n - 1)));
 }
-
-// abs() of an int32 with gcc's wrap for INT32_MIN.
-inline std::int32_t abs32(std::int32_t x) {
-  const std::uint32_t u = static_cast<std::uint32_t>(x);
-  return static_cast<std::int32_t>(x < 0 ? 0u - u : u);
-}
-
-// int32 a - b with wrap-around.
-inline std::int32_t sub_wrap(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
-}
-
-struct Region {
-  int top, bottom, left, right;
-};
 
 // The region scored by the denominator and the masking stage.
 Region score_region(int w, int h) {
@@ -81,6 +55,87 @@ Region filter_region(int w, int h) {
   if (top < 0) top = 0;
   if (bottom > h) bottom = h;
   return {top, bottom, left, right};
+}
+
+float den_from_sums(const std::uint64_t acc[3], double shift_csf, const float rf[3], int area,
+                    double noise_weight) {
+  const float third = 1.0f / 3.0f;
+  const float powf_add = ::powf(static_cast<float>(static_cast<double>(area) * noise_weight), third);
+  float den[3];
+  for (int t = 0; t < 3; ++t) {
+    const double csf = (static_cast<double>(acc[t]) / shift_csf) * std::pow(static_cast<double>(rf[t]), 3.0);
+    den[t] = ::powf(static_cast<float>(csf), third) + powf_add;
+  }
+  return den[0] + den[1] + den[2];
+}
+
+float cm_from_sums_s0(const std::int64_t acc[3], const std::uint32_t shift_cub[3], std::uint32_t shift_rows,
+                      int area, double noise_weight) {
+  const float third = 1.0f / 3.0f;
+  const float noise = ::powf(static_cast<float>(static_cast<double>(area) * noise_weight), third);
+  float num[3];
+  for (int t = 0; t < 3; ++t) {
+    const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s0_num_exp[t]) - shift_cub[t] - shift_rows;
+    const float f = static_cast<float>(static_cast<double>(acc[t]) / std::pow(2.0, static_cast<double>(e)));
+    num[t] = ::powf(f, third) + noise;
+  }
+  return num[0] + num[1] + num[2];
+}
+
+float cm_from_sums_s123(const std::int64_t acc[3], float final_shift, int area, double noise_weight) {
+  const float third = 1.0f / 3.0f;
+  const float noise = ::powf(static_cast<float>(static_cast<double>(area) * noise_weight), third);
+  float num[3];
+  for (int t = 0; t < 3; ++t) {
+    const float f = static_cast<float>(acc[t]) / final_shift;
+    num[t] = ::powf(f, third) + noise;
+  }
+  return num[0] + num[1] + num[2];
+}
+
+void finish(Scores& s, double num, double den, double aim_num, int width, int height, const Params& p) {
+  const double numden_limit = 1e-10 * (width * height) / (1920.0 * 1080.0);
+  num = num < numden_limit ? 0 : num;
+  den = den < numden_limit ? 0 : den;
+  if (den == 0.0) {
+    s.adm2 = 1.0f;
+    s.aim = 0.0;  // libvmaf leaves it uninitialised
+  } else {
+    s.aim = aim_num / den;
+    s.adm2 = num / den;
+  }
+  s.num = num;
+  s.den = den;
+  const double adm3 = s.adm2 * p.dlm_weight + (1 - s.aim) * (1 - p.dlm_weight);
+  s.adm3 = adm3 > p.min_val ? adm3 : p.min_val;
+}
+
+// cos(1 degree)^2, computed in double and stored as float.
+const float kCos1DegSq = static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------
+
+// (uint16_t)x as gcc compiles it on x86-64: cvttsd2si to int32 (INT32_MIN when
+// out of range or NaN), keep the low 16 bits.
+std::uint16_t to_u16(double x) {
+  const std::int32_t v = (x > -2147483649.0 && x < 2147483648.0) ? static_cast<std::int32_t>(x)
+                                                                 : std::numeric_limits<std::int32_t>::min();
+  return static_cast<std::uint16_t>(v);
+}
+
+// abs() of an int32 with gcc's wrap for INT32_MIN.
+inline std::int32_t abs32(std::int32_t x) {
+  const std::uint32_t u = static_cast<std::uint32_t>(x);
+  return static_cast<std::int32_t>(x < 0 ? 0u - u : u);
+}
+
+// int32 a - b with wrap-around.
+inline std::int32_t sub_wrap(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
 }
 
 struct DivLookup {
@@ -306,8 +361,6 @@ void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<s
 // reference (restored, r) and the additive impairment (a = dis - r).
 // ---------------------------------------------------------------------------
 
-// cos(1 degree)^2, computed in double and stored as float.
-const float kCos1DegSq = static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
 
 inline bool angle_within_1deg(std::int64_t ot_dp, std::int64_t o_mag_sq, std::int64_t t_mag_sq) {
   const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
@@ -484,15 +537,7 @@ float den_s0(const Bands<std::int16_t>& ref, int w, int h, int stride, const flo
     for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> shift_accum;
   }
   const double shift_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - shift_accum));
-  const float third = 1.0f / 3.0f;
-  const float powf_add = ::powf(
-      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
-  float den[3];
-  for (int t = 0; t < 3; ++t) {
-    const double csf = (static_cast<double>(acc[t]) / shift_csf) * std::pow(static_cast<double>(rf[t]), 3.0);
-    den[t] = ::powf(static_cast<float>(csf), third) + powf_add;
-  }
-  return den[0] + den[1] + den[2];
+  return den_from_sums(acc, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
 float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stride, const float rf[3],
@@ -521,15 +566,7 @@ float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stri
   const std::uint32_t e =
       static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
   const double shift_csf = std::pow(2.0, static_cast<double>(e));
-  const float third = 1.0f / 3.0f;
-  const float powf_add = ::powf(
-      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
-  float den[3];
-  for (int t = 0; t < 3; ++t) {
-    const double csf = (static_cast<double>(acc[t]) / shift_csf) * std::pow(static_cast<double>(rf[t]), 3.0);
-    den[t] = ::powf(static_cast<float>(csf), third) + powf_add;
-  }
-  return den[0] + den[1] + den[2];
+  return den_from_sums(acc, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
 // ---------------------------------------------------------------------------
@@ -608,16 +645,7 @@ float cm_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& ang, cons
              }
            });
 
-  const float third = 1.0f / 3.0f;
-  const float noise = ::powf(
-      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
-  float num[3];
-  for (int t = 0; t < 3; ++t) {
-    const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s0_num_exp[t]) - shift_cub[t] - shift_rows;
-    const float f = static_cast<float>(static_cast<double>(acc[t]) / std::pow(2.0, static_cast<double>(e)));
-    num[t] = ::powf(f, third) + noise;
-  }
-  return num[0] + num[1] + num[2];
+  return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
 float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, const Bands<std::int32_t>& flt,
@@ -662,15 +690,7 @@ float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, co
              }
            });
 
-  const float third = 1.0f / 3.0f;
-  const float noise = ::powf(
-      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
-  float num[3];
-  for (int t = 0; t < 3; ++t) {
-    const float f = static_cast<float>(acc[t]) / final_shift;
-    num[t] = ::powf(f, third) + noise;
-  }
-  return num[0] + num[1] + num[2];
+  return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
 // ---------------------------------------------------------------------------
@@ -704,7 +724,6 @@ Bands<T> take(T*& p, std::size_t plane, bool with_a = true) {
 template <class Pel>
 Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const Params& prm, const Factors& fac) {
   int w = ref.width, h = ref.height;
-  const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
 
   thread_local Scratch s;
   // Scale 0 bands: stride w0, h0 rows; scales 1..3: stride w1, h1 rows.
@@ -790,19 +809,7 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
     out.den_scale[scale] = den_scale;
   }
 
-  num = num < numden_limit ? 0 : num;
-  den = den < numden_limit ? 0 : den;
-  if (den == 0.0) {
-    out.adm2 = 1.0f;
-    out.aim = 0.0;  // libvmaf leaves it uninitialised
-  } else {
-    out.aim = aim_num / den;
-    out.adm2 = num / den;
-  }
-  out.num = num;
-  out.den = den;
-  const double adm3 = out.adm2 * prm.dlm_weight + (1 - out.aim) * (1 - prm.dlm_weight);
-  out.adm3 = adm3 > prm.min_val ? adm3 : prm.min_val;
+  finish(out, num, den, aim_num, ref.width, ref.height, prm);
   return out;
 }
 
@@ -860,6 +867,44 @@ Scores compute(const PlaneView& ref, const PlaneView& dis, int bpc, const Params
   return bpc == 8 ? compute_impl<std::uint8_t>(ref, dis, bpc, p, f) : compute_impl<std::uint16_t>(ref, dis, bpc, p, f);
 }
 
+Params params(const OptionSet& o) {
+  Params p;
+  p.enhn_gain_limit = o.get_double("adm_enhn_gain_limit");
+  p.norm_view_dist = o.get_double("adm_norm_view_dist");
+  p.ref_display_height = o.get_int("adm_ref_display_height");
+  p.csf_mode = o.get_int("adm_csf_mode");
+  p.csf_scale = o.get_double("adm_csf_scale");
+  p.csf_diag_scale = o.get_double("adm_csf_diag_scale");
+  p.noise_weight = o.get_double("adm_noise_weight");
+  p.dlm_weight = o.get_double("adm_dlm_weight");
+  p.min_val = o.get_double("adm_min_val");
+  p.skip_aim = o.get_bool("adm_skip_aim");
+  p.skip_scale0 = o.get_bool("adm_skip_scale0");
+  return p;
+}
+
+void write_scores(const Scores& s, bool debug, unsigned index, FeatureSink& out) {
+  out.put("VMAF_integer_feature_adm2_score", index, s.adm2);
+  out.put("VMAF_integer_feature_aim_score", index, s.aim);
+  out.put("VMAF_integer_feature_adm3_score", index, s.adm3);
+  out.put("integer_adm_scale0", index, s.num_scale[0] / s.den_scale[0]);
+  out.put("integer_adm_scale1", index, s.num_scale[1] / s.den_scale[1]);
+  out.put("integer_adm_scale2", index, s.num_scale[2] / s.den_scale[2]);
+  out.put("integer_adm_scale3", index, s.num_scale[3] / s.den_scale[3]);
+  if (!debug) return;
+  out.put("integer_adm", index, s.adm2);
+  out.put("integer_adm_num", index, s.num);
+  out.put("integer_adm_den", index, s.den);
+  static constexpr std::string_view kNum[4] = {"integer_adm_num_scale0", "integer_adm_num_scale1",
+                                               "integer_adm_num_scale2", "integer_adm_num_scale3"};
+  static constexpr std::string_view kDen[4] = {"integer_adm_den_scale0", "integer_adm_den_scale1",
+                                               "integer_adm_den_scale2", "integer_adm_den_scale3"};
+  for (int k = 0; k < 4; ++k) {
+    out.put(kNum[k], index, s.num_scale[k]);
+    out.put(kDen[k], index, s.den_scale[k]);
+  }
+}
+
 }  // namespace adm
 
 namespace {
@@ -902,25 +947,7 @@ class AdmExtractor final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const adm::Scores s = adm::compute(ref.plane(0), dis.plane(0), ref.bpc(), p_, f_);
-    out.put("VMAF_integer_feature_adm2_score", index, s.adm2);
-    out.put("VMAF_integer_feature_aim_score", index, s.aim);
-    out.put("VMAF_integer_feature_adm3_score", index, s.adm3);
-    out.put("integer_adm_scale0", index, s.num_scale[0] / s.den_scale[0]);
-    out.put("integer_adm_scale1", index, s.num_scale[1] / s.den_scale[1]);
-    out.put("integer_adm_scale2", index, s.num_scale[2] / s.den_scale[2]);
-    out.put("integer_adm_scale3", index, s.num_scale[3] / s.den_scale[3]);
-    if (!debug_) return;
-    out.put("integer_adm", index, s.adm2);
-    out.put("integer_adm_num", index, s.num);
-    out.put("integer_adm_den", index, s.den);
-    static constexpr std::string_view kNum[4] = {"integer_adm_num_scale0", "integer_adm_num_scale1",
-                                                 "integer_adm_num_scale2", "integer_adm_num_scale3"};
-    static constexpr std::string_view kDen[4] = {"integer_adm_den_scale0", "integer_adm_den_scale1",
-                                                 "integer_adm_den_scale2", "integer_adm_den_scale3"};
-    for (int k = 0; k < 4; ++k) {
-      out.put(kNum[k], index, s.num_scale[k]);
-      out.put(kDen[k], index, s.den_scale[k]);
-    }
+    adm::write_scores(s, debug_, index, out);
   }
 
  private:
@@ -936,19 +963,7 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
     throw Error("adm: frame size " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small (at least " + std::to_string(VMAFX_ADM_MIN_SIZE) + "x" +
                 std::to_string(VMAFX_ADM_MIN_SIZE) + " luma samples)");
-  adm::Params p;
-  p.enhn_gain_limit = o.get_double("adm_enhn_gain_limit");
-  p.norm_view_dist = o.get_double("adm_norm_view_dist");
-  p.ref_display_height = o.get_int("adm_ref_display_height");
-  p.csf_mode = o.get_int("adm_csf_mode");
-  p.csf_scale = o.get_double("adm_csf_scale");
-  p.csf_diag_scale = o.get_double("adm_csf_diag_scale");
-  p.noise_weight = o.get_double("adm_noise_weight");
-  p.dlm_weight = o.get_double("adm_dlm_weight");
-  p.min_val = o.get_double("adm_min_val");
-  p.skip_aim = o.get_bool("adm_skip_aim");
-  p.skip_scale0 = o.get_bool("adm_skip_scale0");
-  return std::make_unique<AdmExtractor>(p, o.get_bool("debug"));
+  return std::make_unique<AdmExtractor>(adm::params(o), o.get_bool("debug"));
 }
 
 }  // namespace

@@ -56,6 +56,45 @@ struct Scores {
   double den_scale[4] = {0, 0, 0, 0};
 };
 
+// The options of an "adm" option set (checked by the extractor's create).
+Params params(const OptionSet& o);
+
+// Host-side pieces of the reference that the GPU twins reuse as they are.
+// (uint32_t)x as gcc compiles it on x86-64: cvttsd2si to int64, low 32 bits.
+std::uint32_t to_u32(double x);
+// ceil(log2(n)) for n >= 1, as libvmaf's ceil(log2(n)) on an integer gives.
+std::int32_t ceil_log2(std::int64_t n);
+struct Region {
+  int top, bottom, left, right;
+};
+// The region scored by the denominator and the masking stage of a w x h band.
+Region score_region(int w, int h);
+// The region computed by the decouple and CSF stages (one more sample for the
+// 3x3 masking filter), clamped to the band.
+Region filter_region(int w, int h);
+// cos(1 degree)^2, computed in double and stored as float.
+extern const float kCos1DegSq;
+
+// The float tails of the denominator and contrast-masking stages of one scale,
+// from the integer sums of h, v and d (after the per-row rounding); `area` is
+// the score region's (bottom - top) * (right - left). Denominator: the sums /
+// shift_csf, times rf^3, cube-rooted, plus the noise floor.
+float den_from_sums(const std::uint64_t acc[3], double shift_csf, const float rf[3], int area,
+                    double noise_weight);
+// Masking, scale 0: band t is scaled by 2^-(num_exp[t] - shift_cub[t] - shift_rows).
+float cm_from_sums_s0(const std::int64_t acc[3], const std::uint32_t shift_cub[3], std::uint32_t shift_rows,
+                      int area, double noise_weight);
+// Masking, scales 1..3: every band divided by final_shift (a float).
+float cm_from_sums_s123(const std::int64_t acc[3], float final_shift, int area, double noise_weight);
+
+// The tail of a frame's scoring, from the sums over the scales (num_scale and
+// den_scale already in `s`): the clamp of num and den at libvmaf's limit for a
+// width x height picture, then adm2, aim and adm3.
+void finish(Scores& s, double num, double den, double aim_num, int width, int height, const Params& p);
+
+// Writes the extractor's outputs for frame `index` (the reference and its twins).
+void write_scores(const Scores& s, bool debug, unsigned index, FeatureSink& out);
+
 // Scores one frame pair. `ref` and `dis` are luma planes of the same size
 // (at least VMAFX_ADM_MIN_SIZE = 33 on each side) holding uint8_t samples when
 // bpc == 8 and uint16_t when 9 <= bpc <= 16.

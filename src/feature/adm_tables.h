@@ -100,6 +100,9 @@ VMAFX_ADM_CONST int32_t vmafx_adm_s123_den_sq_shift[3] = {31, 30, 31};
 VMAFX_ADM_CONST int32_t vmafx_adm_s123_den_exp[3] = {32, 27, 23};
 
 /* ---- CSF models (host side) ------------------------------------------- */
+/* Host code only (adm.cpp's CSF factors): no kernel reads them, so OpenCL C
+ * does not see them. */
+#if !defined(__OPENCL_VERSION__)
 /* The float tables below are written as double literals, converted to float
  * as libvmaf's initialisers do (decimal -> double -> float). */
 /* Watson et al. 1997, Y channel: a, k, f0, g[theta] (floats in libvmaf). */
@@ -153,5 +156,6 @@ VMAFX_ADM_CONST float vmafx_adm_blend_csf_mae[8][2][4] = {
     {{0.009689, 0.020577, 0.034162, 0.044523}, {0.003302, 0.009579, 0.019661, 0.030318}},
     {{0.024969, 0.037825, 0.046676, 0.043974}, {0.012511, 0.023424, 0.032139, 0.030166}},
     {{0.015665, 0.028766, 0.040612, 0.047483}, {0.006514, 0.015107, 0.026476, 0.032776}}};
+#endif /* !__OPENCL_VERSION__ */
 
 #endif /* VMAFX_FEATURE_ADM_TABLES_H */

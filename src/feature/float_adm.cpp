@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "feature/adm.hpp"
+#include "feature/adm_tables.h"
 #include "feature/float_adm_tables.h"
 
 namespace vmafx {
@@ -174,31 +176,14 @@ void dwt2(const float* src, int src_stride, int w, int h, const Bands& out, bool
   }
 }
 
-// [left, right) x [top, bottom) of a w x h band that a stage works on.
-struct Region {
-  int left, top, right, bottom;
-};
-
-// The region scored: border_factor of each side skipped.
-Region score_region(int w, int h) {
-  const int left = static_cast<int>(w * VMAFX_FADM_BORDER_FACTOR - 0.5);
-  const int top = static_cast<int>(h * VMAFX_FADM_BORDER_FACTOR - 0.5);
-  return {left, top, w - left, h - top};
-}
-
-// The region decoupled and CSF-weighted: one more sample each side for the
-// 3x3 masking window, clipped to the band.
-Region filter_region(int w, int h) {
-  int left = static_cast<int>(w * VMAFX_FADM_BORDER_FACTOR - 0.5 - 1);
-  int top = static_cast<int>(h * VMAFX_FADM_BORDER_FACTOR - 0.5 - 1);
-  int right = w - left + 2;
-  int bottom = h - top + 2;
-  if (left < 0) left = 0;
-  if (right > w) right = w;
-  if (top < 0) top = 0;
-  if (bottom > h) bottom = h;
-  return {left, top, right, bottom};
-}
+// [left, right) x [top, bottom) of a w x h band that a stage works on: the
+// integer ADM's regions (the same border factor and rounding).
+// score_region: border_factor of each side skipped; filter_region: one more
+// sample each side for the 3x3 masking window, clipped to the band.
+static_assert(VMAFX_FADM_BORDER_FACTOR == VMAFX_ADM_BORDER_FACTOR, "float_adm shares the integer ADM's regions");
+using adm::filter_region;
+using adm::Region;
+using adm::score_region;
 
 // Splits the distorted detail bands into the part explained by the reference
 // (r: the reference scaled by the clipped ratio, or the distorted band itself

@@ -19,35 +19,18 @@ namespace {
 
 using adm::Region;
 
-constexpr double kPi = 3.14159265358979323846;
-
-// The CPU reference's helpers (feature/adm.cpp), same definitions.
-std::uint32_t to_u32(double x) {
-  const std::int64_t v = (x > -9223372036854775808.0 && x < 9223372036854775808.0)
-                             ? static_cast<std::int64_t>(x)
-                             : std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::uint32_t>(v);
-}
-std::int32_t ceil_log2(std::int64_t n) {
-  return static_cast<std::int32_t>(std::bit_width(static_cast<std::uint64_t>(n - 1)));
-}
+// The CPU reference's helpers (feature/adm.cpp).
+using vmafx::adm::ceil_log2;
+using vmafx::adm::kCos1DegSq;
+using vmafx::adm::to_u32;
 Region score_region(int w, int h) {
-  const int left = static_cast<int>(w * VMAFX_ADM_BORDER_FACTOR - 0.5);
-  const int top = static_cast<int>(h * VMAFX_ADM_BORDER_FACTOR - 0.5);
-  return {top, h - top, left, w - left};
+  const vmafx::adm::Region g = vmafx::adm::score_region(w, h);
+  return {g.top, g.bottom, g.left, g.right};
 }
 Region filter_region(int w, int h) {
-  int left = static_cast<int>(w * VMAFX_ADM_BORDER_FACTOR - 0.5 - 1);
-  int top = static_cast<int>(h * VMAFX_ADM_BORDER_FACTOR - 0.5 - 1);
-  int right = w - left + 2;
-  int bottom = h - top + 2;
-  if (left < 0) left = 0;
-  if (right > w) right = w;
-  if (top < 0) top = 0;
-  if (bottom > h) bottom = h;
-  return {top, bottom, left, right};
+  const vmafx::adm::Region g = vmafx::adm::filter_region(w, h);
+  return {g.top, g.bottom, g.left, g.right};
 }
-const float kCos1DegSq = static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
 
 // Integer constants of one scale's stages, as the CPU's den/cm functions form them.
 adm::StageParams stage_params(int scale, int w, int h, int stride, const vmafx::adm::Params& prm,
@@ -109,42 +92,26 @@ float den_float(int scale, const adm::StageParams& p, const unsigned long long a
                             static_cast<std::uint32_t>(p.den_shift) - static_cast<std::uint32_t>(p.den_cub_shift);
     shift_csf = std::pow(2.0, static_cast<double>(e));
   }
-  const float third = 1.0f / 3.0f;
-  const float powf_add = ::powf(
-      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
-  float den[3];
-  for (int t = 0; t < 3; ++t) {
-    const double csf = (static_cast<double>(acc[t]) / shift_csf) * std::pow(static_cast<double>(rf[t]), 3.0);
-    den[t] = ::powf(static_cast<float>(csf), third) + powf_add;
-  }
-  return den[0] + den[1] + den[2];
+  const std::uint64_t sums[3] = {acc[0], acc[1], acc[2]};
+  return vmafx::adm::den_from_sums(sums, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
 float cm_float(int scale, const adm::StageParams& p, const long long acc[3], double noise_weight) {
   const Region& g = p.score;
-  const float third = 1.0f / 3.0f;
-  const float noise = ::powf(
-      static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
-  float num[3];
+  const std::int64_t sums[3] = {acc[0], acc[1], acc[2]};
+  const int area = (g.bottom - g.top) * (g.right - g.left);
   const std::uint32_t shift_rows = static_cast<std::uint32_t>(p.row_shift);
   if (scale == 0) {
-    for (int t = 0; t < 3; ++t) {
-      const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s0_num_exp[t]) -
-                              static_cast<std::uint32_t>(p.cm_shift[t]) - shift_rows;
-      const float f = static_cast<float>(static_cast<double>(acc[t]) / std::pow(2.0, static_cast<double>(e)));
-      num[t] = ::powf(f, third) + noise;
-    }
-  } else {
-    const std::uint32_t shift_cub = static_cast<std::uint32_t>(p.cm_shift[0]);
-    const float final_shift = static_cast<float>(std::pow(
-        2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
-                                 shift_rows)));
-    for (int t = 0; t < 3; ++t) {
-      const float f = static_cast<float>(acc[t]) / final_shift;
-      num[t] = ::powf(f, third) + noise;
-    }
+    const std::uint32_t shift_cub[3] = {static_cast<std::uint32_t>(p.cm_shift[0]),
+                                        static_cast<std::uint32_t>(p.cm_shift[1]),
+                                        static_cast<std::uint32_t>(p.cm_shift[2])};
+    return vmafx::adm::cm_from_sums_s0(sums, shift_cub, shift_rows, area, noise_weight);
   }
-  return num[0] + num[1] + num[2];
+  const std::uint32_t shift_cub = static_cast<std::uint32_t>(p.cm_shift[0]);
+  const float final_shift = static_cast<float>(std::pow(
+      2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
+                               shift_rows)));
+  return vmafx::adm::cm_from_sums_s123(sums, final_shift, area, noise_weight);
 }
 
 class AdmTwin final : public Extractor {
@@ -215,7 +182,6 @@ class AdmTwin final : public Extractor {
     ctx.sync("adm");
 
     // As compute_impl's per-scale loop and tail.
-    const double numden_limit = 1e-10 * (w_ * h_) / (1920.0 * 1080.0);
     vmafx::adm::Scores o;
     double num = 0, den = 0, aim_num = 0;
     for (int scale = 0; scale < 4; ++scale) {
@@ -236,40 +202,8 @@ class AdmTwin final : public Extractor {
       o.num_scale[scale] = num_scale;
       o.den_scale[scale] = den_scale;
     }
-    num = num < numden_limit ? 0 : num;
-    den = den < numden_limit ? 0 : den;
-    if (den == 0.0) {
-      o.adm2 = 1.0f;
-      o.aim = 0.0;
-    } else {
-      o.aim = aim_num / den;
-      o.adm2 = num / den;
-    }
-    o.num = num;
-    o.den = den;
-    const double adm3 = o.adm2 * p_.dlm_weight + (1 - o.aim) * (1 - p_.dlm_weight);
-    o.adm3 = adm3 > p_.min_val ? adm3 : p_.min_val;
-
-    // As AdmExtractor::extract.
-    out.put("VMAF_integer_feature_adm2_score", index, o.adm2);
-    out.put("VMAF_integer_feature_aim_score", index, o.aim);
-    out.put("VMAF_integer_feature_adm3_score", index, o.adm3);
-    out.put("integer_adm_scale0", index, o.num_scale[0] / o.den_scale[0]);
-    out.put("integer_adm_scale1", index, o.num_scale[1] / o.den_scale[1]);
-    out.put("integer_adm_scale2", index, o.num_scale[2] / o.den_scale[2]);
-    out.put("integer_adm_scale3", index, o.num_scale[3] / o.den_scale[3]);
-    if (!debug_) return;
-    out.put("integer_adm", index, o.adm2);
-    out.put("integer_adm_num", index, o.num);
-    out.put("integer_adm_den", index, o.den);
-    static constexpr std::string_view kNum[4] = {"integer_adm_num_scale0", "integer_adm_num_scale1",
-                                                 "integer_adm_num_scale2", "integer_adm_num_scale3"};
-    static constexpr std::string_view kDen[4] = {"integer_adm_den_scale0", "integer_adm_den_scale1",
-                                                 "integer_adm_den_scale2", "integer_adm_den_scale3"};
-    for (int k = 0; k < 4; ++k) {
-      out.put(kNum[k], index, o.num_scale[k]);
-      out.put(kDen[k], index, o.den_scale[k]);
-    }
+    vmafx::adm::finish(o, num, den, aim_num, w_, h_, p_);
+    vmafx::adm::write_scores(o, debug_, index, out);
   }
 
  private:
@@ -284,19 +218,7 @@ class AdmTwin final : public Extractor {
 
 std::unique_ptr<Extractor> make_adm_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f) {
   (void)kAdmExtractor.create(o, f);  // the CPU's format and option checks and errors
-  vmafx::adm::Params p;
-  p.enhn_gain_limit = o.get_double("adm_enhn_gain_limit");
-  p.norm_view_dist = o.get_double("adm_norm_view_dist");
-  p.ref_display_height = o.get_int("adm_ref_display_height");
-  p.csf_mode = o.get_int("adm_csf_mode");
-  p.csf_scale = o.get_double("adm_csf_scale");
-  p.csf_diag_scale = o.get_double("adm_csf_diag_scale");
-  p.noise_weight = o.get_double("adm_noise_weight");
-  p.dlm_weight = o.get_double("adm_dlm_weight");
-  p.min_val = o.get_double("adm_min_val");
-  p.skip_aim = o.get_bool("adm_skip_aim");
-  p.skip_scale0 = o.get_bool("adm_skip_scale0");
-  return std::make_unique<AdmTwin>(b, p, o.get_bool("debug"), f);
+  return std::make_unique<AdmTwin>(b, vmafx::adm::params(o), o.get_bool("debug"), f);
 }
 
 }  // namespace vmafx::cuda

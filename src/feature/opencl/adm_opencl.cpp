@@ -18,37 +18,13 @@ namespace {
 
 constexpr const char* kFile = "adm.cl";
 constexpr std::size_t kMaxGroup = 256;  // ADM_WG in adm.cl
-constexpr double kPi = 3.14159265358979323846;
 
 // The reference's conversions and helpers (feature/adm.cpp).
-std::uint32_t to_u32(double x) {
-  const std::int64_t v = (x > -9223372036854775808.0 && x < 9223372036854775808.0)
-                             ? static_cast<std::int64_t>(x)
-                             : std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::uint32_t>(v);
-}
-std::int32_t ceil_log2(std::int64_t n) {
-  return static_cast<std::int32_t>(std::bit_width(static_cast<std::uint64_t>(n - 1)));
-}
-struct Region {
-  int top, bottom, left, right;
-};
-Region score_region(int w, int h) {
-  const int left = static_cast<int>(w * VMAFX_ADM_BORDER_FACTOR - 0.5);
-  const int top = static_cast<int>(h * VMAFX_ADM_BORDER_FACTOR - 0.5);
-  return {top, h - top, left, w - left};
-}
-Region filter_region(int w, int h) {
-  int left = static_cast<int>(w * VMAFX_ADM_BORDER_FACTOR - 0.5 - 1);
-  int top = static_cast<int>(h * VMAFX_ADM_BORDER_FACTOR - 0.5 - 1);
-  int right = w - left + 2;
-  int bottom = h - top + 2;
-  if (left < 0) left = 0;
-  if (right > w) right = w;
-  if (top < 0) top = 0;
-  if (bottom > h) bottom = h;
-  return {top, bottom, left, right};
-}
+using adm::ceil_log2;
+using adm::filter_region;
+using adm::Region;
+using adm::score_region;
+using adm::to_u32;
 
 std::uint32_t f32_bits(float f) {
   std::uint32_t b;
@@ -61,31 +37,12 @@ class AdmTwin final : public Twin {
   AdmTwin(std::shared_ptr<FrameGroup> g, const adm::Params& p, bool debug, const PictureFormat& f)
       : Twin(std::move(g)), p_(p), f_(adm::csf_factors(p)), debug_(debug), fmt_(f) {
     std::memcpy(&egl_bits_, &p_.enhn_gain_limit, 8);
-    const float cos_sq = static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
-    cos_bits_ = f32_bits(cos_sq);
+    cos_bits_ = f32_bits(adm::kCos1DegSq);
   }
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const adm::Scores s = compute(ref, dis, index);
-    out.put("VMAF_integer_feature_adm2_score", index, s.adm2);
-    out.put("VMAF_integer_feature_aim_score", index, s.aim);
-    out.put("VMAF_integer_feature_adm3_score", index, s.adm3);
-    out.put("integer_adm_scale0", index, s.num_scale[0] / s.den_scale[0]);
-    out.put("integer_adm_scale1", index, s.num_scale[1] / s.den_scale[1]);
-    out.put("integer_adm_scale2", index, s.num_scale[2] / s.den_scale[2]);
-    out.put("integer_adm_scale3", index, s.num_scale[3] / s.den_scale[3]);
-    if (!debug_) return;
-    out.put("integer_adm", index, s.adm2);
-    out.put("integer_adm_num", index, s.num);
-    out.put("integer_adm_den", index, s.den);
-    static constexpr std::string_view kNum[4] = {"integer_adm_num_scale0", "integer_adm_num_scale1",
-                                                 "integer_adm_num_scale2", "integer_adm_num_scale3"};
-    static constexpr std::string_view kDen[4] = {"integer_adm_den_scale0", "integer_adm_den_scale1",
-                                                 "integer_adm_den_scale2", "integer_adm_den_scale3"};
-    for (int k = 0; k < 4; ++k) {
-      out.put(kNum[k], index, s.num_scale[k]);
-      out.put(kDen[k], index, s.den_scale[k]);
-    }
+    adm::write_scores(s, debug_, index, out);
   }
 
  private:
@@ -107,7 +64,6 @@ class AdmTwin final : public Twin {
     cl_command_queue q = s.queue();
     const Slot::Planes pl = s.planes(refp, disp, index, 0);
     int w = fmt_.width, h = fmt_.height;
-    const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
     const int w0 = (w + 1) / 2, h0 = (h + 1) / 2;
     const int w1 = (w0 + 1) / 2, h1 = (h0 + 1) / 2;
     const std::size_t p0 = std::size_t(w0) * h0, p1 = std::size_t(w1) * h1;
@@ -243,19 +199,7 @@ class AdmTwin final : public Twin {
       out.num_scale[scale] = num_scale;
       out.den_scale[scale] = den_scale;
     }
-    numt = numt < numden_limit ? 0 : numt;
-    dent = dent < numden_limit ? 0 : dent;
-    if (dent == 0.0) {
-      out.adm2 = 1.0f;
-      out.aim = 0.0;
-    } else {
-      out.aim = aim_num / dent;
-      out.adm2 = numt / dent;
-    }
-    out.num = numt;
-    out.den = dent;
-    const double adm3 = out.adm2 * p_.dlm_weight + (1 - out.aim) * (1 - p_.dlm_weight);
-    out.adm3 = adm3 > p_.min_val ? adm3 : p_.min_val;
+    adm::finish(out, numt, dent, aim_num, fmt_.width, fmt_.height, p_);
     return out;
   }
 
@@ -285,15 +229,7 @@ class AdmTwin final : public Twin {
           static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
       shift_csf = std::pow(2.0, static_cast<double>(e));
     }
-    const float third = 1.0f / 3.0f;
-    const float powf_add = ::powf(
-        static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * p_.noise_weight), third);
-    float d[3];
-    for (int t = 0; t < 3; ++t) {
-      const double csf = (static_cast<double>(acc[t]) / shift_csf) * std::pow(static_cast<double>(rf[t]), 3.0);
-      d[t] = ::powf(static_cast<float>(csf), third) + powf_add;
-    }
-    return d[0] + d[1] + d[2];
+    return adm::den_from_sums(acc, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), p_.noise_weight);
   }
 
   // cm_s0 / cm_s123 after their row loops.
@@ -304,28 +240,17 @@ class AdmTwin final : public Twin {
     std::int64_t acc[3] = {0, 0, 0};
     for (int r = 0; r < rows.rows; ++r)
       for (int t = 0; t < 3; ++t) acc[t] += (rows.v[std::size_t(3 * r + t)] + add_rows) >> static_cast<int>(shift_rows);
-    const float third = 1.0f / 3.0f;
-    const float noise = ::powf(
-        static_cast<float>(static_cast<double>((g.bottom - g.top) * (g.right - g.left)) * noise_weight), third);
-    float v[3];
+    const int area = (g.bottom - g.top) * (g.right - g.left);
     if (scale == 0) {
-      for (int t = 0; t < 3; ++t) {
-        const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
-        const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s0_num_exp[t]) - shift_cub - shift_rows;
-        const float f = static_cast<float>(static_cast<double>(acc[t]) / std::pow(2.0, static_cast<double>(e)));
-        v[t] = ::powf(f, third) + noise;
-      }
-    } else {
-      const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
-      const float final_shift = static_cast<float>(std::pow(
-          2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
-                                   shift_rows)));
-      for (int t = 0; t < 3; ++t) {
-        const float f = static_cast<float>(acc[t]) / final_shift;
-        v[t] = ::powf(f, third) + noise;
-      }
+      std::uint32_t shift_cub[3];
+      for (int t = 0; t < 3; ++t) shift_cub[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
+      return adm::cm_from_sums_s0(acc, shift_cub, shift_rows, area, noise_weight);
     }
-    return v[0] + v[1] + v[2];
+    const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
+    const float final_shift = static_cast<float>(std::pow(
+        2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
+                                 shift_rows)));
+    return adm::cm_from_sums_s123(acc, final_shift, area, noise_weight);
   }
 
   adm::Params p_;
@@ -339,19 +264,7 @@ class AdmTwin final : public Twin {
 }  // namespace
 
 std::unique_ptr<Extractor> make_adm_twin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f) {
-  adm::Params p;
-  p.enhn_gain_limit = o.get_double("adm_enhn_gain_limit");
-  p.norm_view_dist = o.get_double("adm_norm_view_dist");
-  p.ref_display_height = o.get_int("adm_ref_display_height");
-  p.csf_mode = o.get_int("adm_csf_mode");
-  p.csf_scale = o.get_double("adm_csf_scale");
-  p.csf_diag_scale = o.get_double("adm_csf_diag_scale");
-  p.noise_weight = o.get_double("adm_noise_weight");
-  p.dlm_weight = o.get_double("adm_dlm_weight");
-  p.min_val = o.get_double("adm_min_val");
-  p.skip_aim = o.get_bool("adm_skip_aim");
-  p.skip_scale0 = o.get_bool("adm_skip_scale0");
-  return std::make_unique<AdmTwin>(std::move(g), p, o.get_bool("debug"), f);
+  return std::make_unique<AdmTwin>(std::move(g), adm::params(o), o.get_bool("debug"), f);
 }
 
 }  // namespace vmafx::ocl
