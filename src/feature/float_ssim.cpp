@@ -33,6 +33,16 @@ FloatSsimScores float_ssim_frame(const PlaneView& ref, const PlaneView& dis, int
   return {m.ssim, m.l, m.c, m.s};
 }
 
+void write_float_ssim(FloatSsimScores v, bool lcs, bool db, double max_db, unsigned index, FeatureSink& out) {
+  if (db) v.ssim = to_db(v.ssim, max_db);
+  out.put_plain("float_ssim", index, v.ssim);
+  if (lcs) {
+    out.put_plain("float_ssim_l", index, v.l);
+    out.put_plain("float_ssim_c", index, v.c);
+    out.put_plain("float_ssim_s", index, v.s);
+  }
+}
+
 }  // namespace ssim
 
 namespace {
@@ -59,14 +69,8 @@ class FloatSsim final : public Extractor {
   FloatSsim(int scale, bool lcs, bool db, double max_db) : scale_(scale), lcs_(lcs), db_(db), max_db_(max_db) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    ssim::FloatSsimScores v = ssim::float_ssim_frame(ref.plane(0), dis.plane(0), ref.bpc(), scale_);
-    if (db_) v.ssim = ssim::to_db(v.ssim, max_db_);
-    out.put_plain("float_ssim", index, v.ssim);
-    if (lcs_) {
-      out.put_plain("float_ssim_l", index, v.l);
-      out.put_plain("float_ssim_c", index, v.c);
-      out.put_plain("float_ssim_s", index, v.s);
-    }
+    ssim::write_float_ssim(ssim::float_ssim_frame(ref.plane(0), dis.plane(0), ref.bpc(), scale_), lcs_, db_,
+                           max_db_, index, out);
   }
 
  private:

@@ -24,5 +24,10 @@ struct FloatSsimScores {
 };
 FloatSsimScores float_ssim_frame(const PlaneView& ref, const PlaneView& dis, int bpc, int scale);
 
+// Writes the extractor's outputs for frame `index` (the reference and its
+// twins): float_ssim (in dB with enable_db, capped at max_db), then with
+// enable_lcs float_ssim_l, _c and _s.
+void write_float_ssim(FloatSsimScores v, bool lcs, bool db, double max_db, unsigned index, FeatureSink& out);
+
 }  // namespace ssim
 }  // namespace vmafx

@@ -53,14 +53,7 @@ class FloatSsimTwin final : public Extractor {
     const vmafx::ssim::SsimMeans m = lcs_ ? fssim::sum_means(host, host + n, host + 2 * n, host + 3 * n, n)
                                           : fssim::sum_means(host, nullptr, nullptr, nullptr, n);
     // As FloatSsim::extract.
-    vmafx::ssim::FloatSsimScores v{m.ssim, m.l, m.c, m.s};
-    if (db_) v.ssim = vmafx::ssim::to_db(v.ssim, max_db_);
-    out.put_plain("float_ssim", index, v.ssim);
-    if (lcs_) {
-      out.put_plain("float_ssim_l", index, v.l);
-      out.put_plain("float_ssim_c", index, v.c);
-      out.put_plain("float_ssim_s", index, v.s);
-    }
+    vmafx::ssim::write_float_ssim({m.ssim, m.l, m.c, m.s}, lcs_, db_, max_db_, index, out);
   }
 
  private:

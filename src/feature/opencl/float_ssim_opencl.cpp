@@ -112,14 +112,7 @@ class FloatSsimTwin final : public Twin {
       run2d(s.queue(), k, std::size_t(w), std::size_t(h), 16, 8);
     }
     const ssim::SsimMeans m = gaussian_ssim(s, id_, 2, r, d, w, h, lcs_);
-    double v = m.ssim;
-    if (db_) v = ssim::to_db(v, max_db_);
-    out.put_plain("float_ssim", index, v);
-    if (lcs_) {
-      out.put_plain("float_ssim_l", index, m.l);
-      out.put_plain("float_ssim_c", index, m.c);
-      out.put_plain("float_ssim_s", index, m.s);
-    }
+    ssim::write_float_ssim({m.ssim, m.l, m.c, m.s}, lcs_, db_, max_db_, index, out);
   }
 
  private:
