@@ -21,10 +21,9 @@ for root in /work/main /work/cuda-wt; do
 done
 
 # --- cuda ---
-# Carried: .device/cuda/{vmaf,vmafx_checkfeat,vmafx_golden_tests,vmafx_bench_cuda_bench,
-# vmafx_cuda_errors_test} built in build-cuda (Release, -DVMAFX_CUDA=ON; cudart
-# and gtest static), and .device/cuda/lib/libbenchmark.so.1debian (Debian's
-# Google Benchmark is only shared). See docs/perf.md, "CUDA backend".
+# Carried: .device/ as scripts/device-pack.sh fills it (one build with CUDA and
+# OpenCL; cudart and gtest static; lib/ holds Debian's shared-only Google
+# Benchmark and the OpenCL ICD loader). See docs/perf.md, "CUDA backend".
 cuda_check() {
   local B=$REPO/.device/cuda
   local L=$OUT
@@ -42,8 +41,11 @@ cuda_check() {
     "$B/vmaf" --list-devices
   } > "$L/cuda-env.log" 2>&1
   echo "== cuda: error paths"
-  timeout 60 "$B/vmafx_cuda_errors_test" > "$L/cuda-errors.log" 2>&1 || rc=1
+  timeout 60 "$B/vmafx_backend_tests" --gtest_filter='Cuda*' > "$L/cuda-errors.log" 2>&1 || rc=1
   tail -n 2 "$L/cuda-errors.log"
+  echo "== cuda: exact-math vectors in CUDA kernels (soft fp64, SSIM term, VIF gain, decimation)"
+  timeout 240 "$B/vmafx_exact_cuda_tests" > "$L/cuda-exact.log" 2>&1 || rc=1
+  grep -E '^\[  (PASSED|FAILED) |^\[  FAILED  \]' "$L/cuda-exact.log" | head -10
   echo "== cuda: checkfeat"
   timeout 240 "$B/vmafx_checkfeat" > "$L/cuda-checkfeat.log" 2>&1 || rc=1
   grep -E '^\[       OK \]|^\[  FAILED  \]' "$L/cuda-checkfeat.log" | grep cuda | head -30
@@ -91,25 +93,26 @@ cuda_check() {
 # --- end cuda ---
 
 # --- opencl ---
-# Carried: .device/opencl/{vmaf,vmafx_checkfeat,vmafx_golden_tests,vmafx_backend_tests,
-# vmafx_bench_opencl_bench,libOpenCL.so.1,libbenchmark.so.1debian}
-# (built in build-opencl: Release, -DVMAFX_OPENCL=ON; the ICD loader and
+# Uses the binaries of .device/cuda (one build has both backends) and
+# .device/opencl for the unit tests and the OpenCL bench (see device-pack.sh;
+# the ICD loader and
 # libbenchmark travel with them because the GPU machine may lack them).
 # NVIDIA's OpenCL needs an ICD file; only NVIDIA's is made visible, so device
 # 0 is the GPU whatever else is installed.
 opencl_check() {
-  local B=$REPO/.device/opencl
+  local B=$REPO/.device/cuda
+  local X=$REPO/.device/opencl
   local L=$OUT
-  if [ ! -x "$B/vmaf" ]; then echo "opencl: $B/vmaf missing (build and copy first)"; return 1; fi
+  if [ ! -x "$B/vmaf" ]; then echo "opencl: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
   local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
   if [ -e "$NV" ]; then
     mkdir -p /etc/OpenCL/vendors && echo "$NV" > /etc/OpenCL/vendors/nvidia.icd
     mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
     export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
   fi
-  export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  mkdir -p /work/main/build-opencl/tools
-  cp -f "$B/vmaf" /work/main/build-opencl/tools/vmaf
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  mkdir -p /work/main/build-cuda/tools
+  cp -f "$B/vmaf" /work/main/build-cuda/tools/vmaf
   local rc=0
   {
     date -u
@@ -124,9 +127,12 @@ opencl_check() {
   echo "== opencl: sources (no fp64) and error tests"
   timeout 60 "$B/vmafx_backend_tests" --gtest_filter='Opencl*' > "$L/opencl-tests.log" 2>&1 || rc=1
   grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|PASSED|FAILED' "$L/opencl-tests.log" | tail -14
+  echo "== opencl: exact-math vectors on this OpenCL device (no fp64)"
+  timeout 240 "$X/vmafx_unit_tests" --gtest_filter='OpenClExact*' > "$L/opencl-exact.log" 2>&1 || rc=1
+  grep -E '^\[  (PASSED|FAILED) |^\[  FAILED  \]|SKIPPED' "$L/opencl-exact.log" | head -10
   if [ -n "${VMAFX_OPENCL_QUICK:-}" ]; then return $rc; fi  # local dry run of the script
   echo "== opencl: bench"
-  timeout 150 "$B/vmafx_bench_opencl_bench" --benchmark_counters_tabular=true > "$L/opencl-bench.log" 2>&1 || rc=1
+  timeout 150 "$X/vmafx_bench_opencl_bench" --benchmark_counters_tabular=true > "$L/opencl-bench.log" 2>&1 || rc=1
   tail -n 40 "$L/opencl-bench.log"
   echo "== opencl: CLI golden, --backend opencl on the model and SSIM sets, --backend auto on all"
   (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend opencl" timeout 90 "$B/vmafx_golden_tests" \

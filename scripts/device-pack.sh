@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds, on this machine, everything scripts/device-check.sh runs on the GPU
+# machine (which has no compiler or -dev packages), and copies it into the
+# ignored folder .device/ to be carried there:
+#   scripts/device-pack.sh    # then: run `bash scripts/device-check.sh` with carry [".device"]
+# One build serves both sections: CUDA and OpenCL are both on. The test
+# binaries have their build paths compiled in; device-check.sh recreates them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVMAFX_CUDA=ON -DVMAFX_OPENCL=ON > /dev/null
+ninja -C build-cuda -j "${VMAFX_JOBS:-2}" vmaf vmafx_checkfeat vmafx_golden_tests vmafx_backend_tests \
+  vmafx_unit_tests vmafx_exact_cuda_tests vmafx_bench_cuda_bench vmafx_bench_opencl_bench
+rm -rf .device && mkdir -p .device/cuda/lib .device/opencl
+b=build-cuda
+cp $b/tools/vmaf $b/tests/vmafx_checkfeat $b/tests/vmafx_golden_tests $b/tests/vmafx_backend_tests \
+   $b/tests/vmafx_exact_cuda_tests $b/bench/vmafx_bench_cuda_bench .device/cuda/
+cp $b/tests/vmafx_unit_tests $b/bench/vmafx_bench_opencl_bench .device/opencl/
+# Shared libraries the GPU machine may lack: Debian's Google Benchmark (shared
+# only) and the OpenCL ICD loader.
+cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian .device/cuda/lib/
+cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 .device/cuda/lib/
+strip .device/cuda/* .device/opencl/* 2>/dev/null || true
+du -sh .device
