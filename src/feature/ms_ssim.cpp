@@ -19,9 +19,6 @@ bool ms_ssim_size_ok(int w, int h) {
 }
 
 MsSsimScores ms_ssim_frame(const PlaneView& ref, const PlaneView& dis, int bpc) {
-  static constexpr float kAlpha[] = VMAFX_MS_SSIM_ALPHA_INIT;
-  static constexpr float kBeta[] = VMAFX_MS_SSIM_BETA_INIT;
-  static constexpr float kGamma[] = VMAFX_MS_SSIM_GAMMA_INIT;
   constexpr int kScales = VMAFX_MS_SSIM_SCALES;
 
   // The pyramid, every level packed one after the other.
@@ -49,17 +46,48 @@ MsSsimScores ms_ssim_frame(const PlaneView& ref, const PlaneView& dis, int bpc) 
   MsSsimScores out;
   double msssim = 1.0;
   for (int i = 0; i < kScales; ++i) {
-    const SsimMeans m = gaussian_ssim(r + off[i], d + off[i], lw[i], lh[i]);
-    // pow in double, on the float means and exponents widened.
-    msssim *= std::pow(double(m.l), double(kAlpha[i])) * std::pow(double(m.c), double(kBeta[i])) *
-              std::pow(double(m.s), double(kGamma[i]));
-    out.l[i] = m.l;
-    out.c[i] = m.c;
-    out.s[i] = m.s;
-    if (msssim == INFINITY) throw Error("float_ms_ssim: the score is infinite");
+    ms_ssim_add_scale(i, gaussian_ssim(r + off[i], d + off[i], lw[i], lh[i]), msssim, out);
   }
   out.score = msssim;
   return out;
+}
+
+void ms_ssim_add_scale(int i, const SsimMeans& m, double& msssim, MsSsimScores& out) {
+  static constexpr float kAlpha[] = VMAFX_MS_SSIM_ALPHA_INIT;
+  static constexpr float kBeta[] = VMAFX_MS_SSIM_BETA_INIT;
+  static constexpr float kGamma[] = VMAFX_MS_SSIM_GAMMA_INIT;
+  // pow in double, on the float means and exponents widened.
+  msssim *= std::pow(double(m.l), double(kAlpha[i])) * std::pow(double(m.c), double(kBeta[i])) *
+            std::pow(double(m.s), double(kGamma[i]));
+  out.l[i] = m.l;
+  out.c[i] = m.c;
+  out.s[i] = m.s;
+  if (msssim == INFINITY) throw Error("float_ms_ssim: the score is infinite");
+}
+
+
+namespace {
+
+constexpr const char* kLcsNames[3][5] = {
+    {"float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2", "float_ms_ssim_l_scale3",
+     "float_ms_ssim_l_scale4"},
+    {"float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
+     "float_ms_ssim_c_scale4"},
+    {"float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1", "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3",
+     "float_ms_ssim_s_scale4"},
+};
+
+}  // namespace
+
+void write_ms_ssim(MsSsimScores v, bool lcs, bool db, double max_db, unsigned index, FeatureSink& out) {
+  if (db) v.score = to_db(v.score, max_db);
+  out.put_plain("float_ms_ssim", index, v.score);
+  if (lcs) {
+    // libvmaf's order: l of every scale, then c, then s.
+    for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[0][i], index, v.l[i]);
+    for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[1][i], index, v.c[i]);
+    for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[2][i], index, v.s[i]);
+  }
 }
 
 }  // namespace ssim
@@ -77,29 +105,13 @@ constexpr OptionSpec kOptions[] = {
 
 constexpr std::string_view kProvided[] = {"float_ms_ssim"};
 
-constexpr const char* kLcsNames[3][5] = {
-    {"float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2", "float_ms_ssim_l_scale3",
-     "float_ms_ssim_l_scale4"},
-    {"float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
-     "float_ms_ssim_c_scale4"},
-    {"float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1", "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3",
-     "float_ms_ssim_s_scale4"},
-};
 
 class FloatMsSsim final : public Extractor {
  public:
   FloatMsSsim(bool lcs, bool db, double max_db) : lcs_(lcs), db_(db), max_db_(max_db) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    ssim::MsSsimScores v = ssim::ms_ssim_frame(ref.plane(0), dis.plane(0), ref.bpc());
-    if (db_) v.score = ssim::to_db(v.score, max_db_);
-    out.put_plain("float_ms_ssim", index, v.score);
-    if (lcs_) {
-      // libvmaf's order: l of every scale, then c, then s.
-      for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[0][i], index, v.l[i]);
-      for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[1][i], index, v.c[i]);
-      for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[2][i], index, v.s[i]);
-    }
+    ssim::write_ms_ssim(ssim::ms_ssim_frame(ref.plane(0), dis.plane(0), ref.bpc()), lcs_, db_, max_db_, index, out);
   }
 
  private:

@@ -24,5 +24,15 @@ struct MsSsimScores {
 };
 MsSsimScores ms_ssim_frame(const PlaneView& ref, const PlaneView& dis, int bpc);
 
+// The host-side steps of ms_ssim_frame and of the extractor, shared with the
+// GPU twins. Scale i's means (in order i = 0..4) into the running product
+// `msssim` (start at 1.0; pow in double on the float means and exponents
+// widened) and into out.l/c/s; throws Error when the product is infinite.
+struct SsimMeans;
+void ms_ssim_add_scale(int i, const SsimMeans& m, double& msssim, MsSsimScores& out);
+// Writes the extractor's outputs for frame `index`: the score (in dB with
+// enable_db, capped at max_db), then with enable_lcs l, c and s of every scale.
+void write_ms_ssim(MsSsimScores v, bool lcs, bool db, double max_db, unsigned index, FeatureSink& out);
+
 }  // namespace ssim
 }  // namespace vmafx

@@ -17,15 +17,6 @@ namespace {
 constexpr int kScales = VMAFX_MS_SSIM_SCALES;
 constexpr int kGaussPad = VMAFX_SSIM_GAUSS_TAPS - 1;
 
-constexpr const char* kLcsNames[3][5] = {
-    {"float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2", "float_ms_ssim_l_scale3",
-     "float_ms_ssim_l_scale4"},
-    {"float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
-     "float_ms_ssim_c_scale4"},
-    {"float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1", "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3",
-     "float_ms_ssim_s_scale4"},
-};
-
 class MsSsimTwin final : public Extractor {
  public:
   MsSsimTwin(CudaBackend& b, const PictureFormat& f, bool lcs, bool db, double max_db)
@@ -45,9 +36,6 @@ class MsSsimTwin final : public Extractor {
   }
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    static constexpr float kAlpha[] = VMAFX_MS_SSIM_ALPHA_INIT;
-    static constexpr float kBeta[] = VMAFX_MS_SSIM_BETA_INIT;
-    static constexpr float kGamma[] = VMAFX_MS_SSIM_GAMMA_INIT;
     ThreadContext& ctx = b_.context();
     cudaStream_t s = ctx.stream();
     const void* r = ctx.plane(ref, index, 0);
@@ -83,22 +71,10 @@ class MsSsimTwin final : public Extractor {
       const double* base = host + 3 * toff_[i];
       const std::size_t n = toff_[i + 1] - toff_[i];
       const vmafx::ssim::SsimMeans m = fssim::sum_means(nullptr, base, base + n, base + 2 * n, n);
-      msssim *= std::pow(double(m.l), double(kAlpha[i])) * std::pow(double(m.c), double(kBeta[i])) *
-                std::pow(double(m.s), double(kGamma[i]));
-      v.l[i] = m.l;
-      v.c[i] = m.c;
-      v.s[i] = m.s;
-      if (msssim == INFINITY) throw Error("float_ms_ssim: the score is infinite");
+      vmafx::ssim::ms_ssim_add_scale(i, m, msssim, v);
     }
     v.score = msssim;
-    // As FloatMsSsim::extract.
-    if (db_) v.score = vmafx::ssim::to_db(v.score, max_db_);
-    out.put_plain("float_ms_ssim", index, v.score);
-    if (lcs_) {
-      for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[0][i], index, v.l[i]);
-      for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[1][i], index, v.c[i]);
-      for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[2][i], index, v.s[i]);
-    }
+    vmafx::ssim::write_ms_ssim(v, lcs_, db_, max_db_, index, out);
   }
 
  private:

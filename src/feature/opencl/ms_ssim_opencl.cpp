@@ -13,15 +13,6 @@ namespace {
 
 constexpr int kScales = VMAFX_MS_SSIM_SCALES;
 
-constexpr const char* kLcsNames[3][5] = {
-    {"float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2", "float_ms_ssim_l_scale3",
-     "float_ms_ssim_l_scale4"},
-    {"float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
-     "float_ms_ssim_c_scale4"},
-    {"float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1", "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3",
-     "float_ms_ssim_s_scale4"},
-};
-
 class MsSsimTwin final : public Twin {
  public:
   MsSsimTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
@@ -32,9 +23,6 @@ class MsSsimTwin final : public Twin {
         max_db_(ssim::max_db(o.get_bool("clip_db"), f.bpc, f.width, f.height)) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    static constexpr float kAlpha[] = VMAFX_MS_SSIM_ALPHA_INIT;
-    static constexpr float kBeta[] = VMAFX_MS_SSIM_BETA_INIT;
-    static constexpr float kGamma[] = VMAFX_MS_SSIM_GAMMA_INIT;
     Slot& s = slot();
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     int lw[kScales], lh[kScales];
@@ -66,21 +54,10 @@ class MsSsimTwin final : public Twin {
     double msssim = 1.0;
     for (int i = 0; i < kScales; ++i) {
       const ssim::SsimMeans m = gaussian_ssim(s, id_, 2 * kScales, r[i], d[i], lw[i], lh[i], true);
-      msssim *= std::pow(double(m.l), double(kAlpha[i])) * std::pow(double(m.c), double(kBeta[i])) *
-                std::pow(double(m.s), double(kGamma[i]));
-      v.l[i] = m.l;
-      v.c[i] = m.c;
-      v.s[i] = m.s;
-      if (msssim == INFINITY) throw Error("float_ms_ssim: the score is infinite");
+      ssim::ms_ssim_add_scale(i, m, msssim, v);
     }
     v.score = msssim;
-    if (db_) v.score = ssim::to_db(v.score, max_db_);
-    out.put_plain("float_ms_ssim", index, v.score);
-    if (lcs_) {
-      for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[0][i], index, v.l[i]);
-      for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[1][i], index, v.c[i]);
-      for (int i = 0; i < 5; ++i) out.put_plain(kLcsNames[2][i], index, v.s[i]);
-    }
+    ssim::write_ms_ssim(v, lcs_, db_, max_db_, index, out);
   }
 
  private:
