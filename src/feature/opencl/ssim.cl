@@ -15,6 +15,17 @@ inline long issim_sample(__global const uchar* p, int w, int x, int y, int wide)
     return (long)p[(size_t)y * w + x];
 }
 
+// The taps [klo, khi) a window keeps at position i of a line of n samples
+// (truncated at both edges).
+inline int issim_klo(int i)
+{
+    return i < VMAFX_ISSIM_RADIUS ? VMAFX_ISSIM_RADIUS - i : 0;
+}
+inline int issim_khi(int i, int n)
+{
+    return i + VMAFX_ISSIM_RADIUS >= n ? VMAFX_ISSIM_TAPS - (i + VMAFX_ISSIM_RADIUS - n + 1) : VMAFX_ISSIM_TAPS;
+}
+
 // Horizontal pass: the window of (x, y) truncated at the left and right edge.
 __kernel void issim_horizontal(__global const uchar* ref, __global const uchar* dis, int w, int h, int wide,
                                __global int* hmx, __global int* hmy, __global long* hxx,
@@ -22,9 +33,7 @@ __kernel void issim_horizontal(__global const uchar* ref, __global const uchar* 
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
-    const int klo = x < VMAFX_ISSIM_RADIUS ? VMAFX_ISSIM_RADIUS - x : 0;
-    const int khi = x + VMAFX_ISSIM_RADIUS >= w ? VMAFX_ISSIM_TAPS - (x + VMAFX_ISSIM_RADIUS - w + 1)
-                                                : VMAFX_ISSIM_TAPS;
+    const int klo = issim_klo(x), khi = issim_khi(x, w);
     long mx = 0, my = 0, xx = 0, xy = 0, yy = 0;
     for (int k = klo; k < khi; ++k) {
         const int sx = x - VMAFX_ISSIM_RADIUS + k;
@@ -48,9 +57,7 @@ __kernel void issim_horizontal(__global const uchar* ref, __global const uchar* 
 // Sum of the taps a window keeps at position i of a line of n samples.
 inline long issim_line_weight(int i, int n)
 {
-    const int klo = i < VMAFX_ISSIM_RADIUS ? VMAFX_ISSIM_RADIUS - i : 0;
-    const int khi = i + VMAFX_ISSIM_RADIUS >= n ? VMAFX_ISSIM_TAPS - (i + VMAFX_ISSIM_RADIUS - n + 1)
-                                                : VMAFX_ISSIM_TAPS;
+    const int klo = issim_klo(i), khi = issim_khi(i, n);
     long s = 0;
     for (int k = klo; k < khi; ++k) s += vmafx_issim_taps[k];
     return s;
@@ -63,9 +70,7 @@ __kernel void issim_term(__global const int* hmx, __global const int* hmy, __glo
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
-    const int klo = y < VMAFX_ISSIM_RADIUS ? VMAFX_ISSIM_RADIUS - y : 0;
-    const int khi = y + VMAFX_ISSIM_RADIUS >= h ? VMAFX_ISSIM_TAPS - (y + VMAFX_ISSIM_RADIUS - h + 1)
-                                                : VMAFX_ISSIM_TAPS;
+    const int klo = issim_klo(y), khi = issim_khi(y, h);
     long mx = 0, my = 0, xx = 0, xy = 0, yy = 0;
     for (int k = klo; k < khi; ++k) {
         const size_t i = (size_t)(y - VMAFX_ISSIM_RADIUS + k) * w + x;
