@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "backend/backends.hpp"
+#include "bench_common.hpp"
 #include "core/engine.hpp"
 #include "model/model.hpp"
 #ifdef VMAFX_HAVE_CUDA
@@ -34,28 +35,10 @@
 namespace vmafx {
 namespace {
 
-// A textured frame that moves with `frame`, and a noisy distorted copy.
-void fill(Picture& ref, Picture& dis, int frame, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  const PictureFormat& f = ref.format();
-  const int maxv = (1 << f.bpc) - 1;
-  std::uniform_int_distribution<int> noise(-3 << (f.bpc - 8), 3 << (f.bpc - 8));
-  for (int p = 0; p < f.plane_count(); ++p) {
-    for (int y = 0; y < f.plane_height(p); ++y) {
-      for (int x = 0; x < f.plane_width(p); ++x) {
-        const int v = ((((x + frame) * 13) ^ (y * 7)) & 255) << (f.bpc - 8);
-        const int d = std::clamp(v + noise(rng), 0, maxv);
-        if (f.bpc == 8) {
-          ref.row<std::uint8_t>(p, y)[x] = std::uint8_t(v);
-          dis.row<std::uint8_t>(p, y)[x] = std::uint8_t(d);
-        } else {
-          ref.row<std::uint16_t>(p, y)[x] = std::uint16_t(v);
-          dis.row<std::uint16_t>(p, y)[x] = std::uint16_t(d);
-        }
-      }
-    }
-  }
-}
+using bench::copy_picture;
+using bench::fill;
+using bench::Sources;
+using bench::sources;
 
 std::unique_ptr<Backend>& cuda_backend() {
   static std::unique_ptr<Backend> b;
@@ -80,30 +63,6 @@ long rss_kb() {
   return -1;
 }
 
-// Four generated frame pairs per format, made once (generation is slow);
-// pool pictures are filled from them with memcpy.
-struct Sources {
-  std::vector<Picture> ref, dis;
-};
-const Sources& sources(const PictureFormat& fmt) {
-  static std::map<std::tuple<int, int, int>, Sources> cache;
-  Sources& s = cache[{fmt.width, fmt.height, fmt.bpc}];
-  if (s.ref.empty()) {
-    for (int i = 0; i < 4; ++i) {
-      s.ref.emplace_back(fmt);
-      s.dis.emplace_back(fmt);
-      fill(s.ref.back(), s.dis.back(), i, std::uint32_t(i + 1));
-    }
-  }
-  return s;
-}
-
-void copy_picture(Picture& dst, const Picture& src) {
-  const PictureFormat& f = src.format();
-  for (int p = 0; p < f.plane_count(); ++p)
-    std::memcpy(dst.plane_data(p), src.plane(p).data, std::size_t(src.stride(p)) * std::size_t(f.plane_height(p)));
-}
-
 // Runs `frames` frames of vmaf_v0.6.1 features through an engine. Pictures
 // come from the engine's pool (page-locked with the CUDA backend); each pool
 // picture is filled once, the first time it is handed out (a memcpy from
@@ -111,7 +70,7 @@ void copy_picture(Picture& dst, const Picture& src) {
 // 1000 frames.
 template <class Sample>
 void run_engine(const PictureFormat& fmt, Backend* backend, unsigned threads, int frames, Sample&& sample) {
-  const Sources& src = sources(fmt);
+  const Sources& src = sources(fmt, 1);
   Engine engine(fmt, {.threads = threads, .subsample = 1, .backend = backend, .cpu_fallback = false});
   Model model = Model::builtin("vmaf_v0.6.1", {});
   for (const ModelFeature& f : model.features()) engine.use_feature(f.name, f.opts);
@@ -237,7 +196,7 @@ void BM_Kernels(benchmark::State& state) {
     return;
   }
   const PictureFormat fmt{int(state.range(0)), int(state.range(1)), int(state.range(2)), ChromaFormat::k420};
-  const Sources& src = sources(fmt);
+  const Sources& src = sources(fmt, 1);
   cuda::ThreadContext& ctx = backend->context();
   const std::size_t bytes = std::size_t(src.ref[0].stride(0)) * fmt.height;
   void* r = ctx.device(&state, 0, bytes);

@@ -10,33 +10,14 @@
 #include <thread>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "core/engine.hpp"
 #include "model/model.hpp"
 
 namespace vmafx {
 namespace {
 
-// A textured frame that moves a little each frame, and a noisy "distorted" copy.
-void fill(Picture& ref, Picture& dis, int frame, std::mt19937& rng) {
-  const PictureFormat& f = ref.format();
-  const int maxv = (1 << f.bpc) - 1;
-  std::uniform_int_distribution<int> noise(-3 << (f.bpc - 8), 3 << (f.bpc - 8));
-  for (int p = 0; p < f.plane_count(); ++p) {
-    for (int y = 0; y < f.plane_height(p); ++y) {
-      for (int x = 0; x < f.plane_width(p); ++x) {
-        int v = ((((x + frame) * 13) ^ (y * 7)) & 255) << (f.bpc - 8);
-        int d = std::clamp(v + noise(rng), 0, maxv);
-        if (f.bpc == 8) {
-          ref.row<std::uint8_t>(p, y)[x] = std::uint8_t(v);
-          dis.row<std::uint8_t>(p, y)[x] = std::uint8_t(d);
-        } else {
-          ref.row<std::uint16_t>(p, y)[x] = std::uint16_t(v);
-          dis.row<std::uint16_t>(p, y)[x] = std::uint16_t(d);
-        }
-      }
-    }
-  }
-}
+using bench::fill;
 
 void BM_VmafV061(benchmark::State& state) {
   const PictureFormat fmt{int(state.range(0)), int(state.range(1)), int(state.range(2)), ChromaFormat::k420};

@@ -22,32 +22,16 @@
 #include <vector>
 
 #include "backend/backends.hpp"
+#include "bench_common.hpp"
 #include "core/engine.hpp"
 #include "model/model.hpp"
 
 namespace vmafx {
 namespace {
 
-// A textured frame that moves with `frame`, and a noisy distorted copy.
-void fill(Picture& ref, Picture& dis, int frame, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  const PictureFormat& f = ref.format();
-  const int maxv = (1 << f.bpc) - 1;
-  std::uniform_int_distribution<int> noise(-3 << (f.bpc - 8), 3 << (f.bpc - 8));
-  for (int p = 0; p < f.plane_count(); ++p)
-    for (int y = 0; y < f.plane_height(p); ++y)
-      for (int x = 0; x < f.plane_width(p); ++x) {
-        const int v = ((((x + frame) * 13) ^ (y * 7)) & 255) << (f.bpc - 8);
-        const int d = std::clamp(v + noise(rng), 0, maxv);
-        if (f.bpc == 8) {
-          ref.row<std::uint8_t>(p, y)[x] = std::uint8_t(v);
-          dis.row<std::uint8_t>(p, y)[x] = std::uint8_t(d);
-        } else {
-          ref.row<std::uint16_t>(p, y)[x] = std::uint16_t(v);
-          dis.row<std::uint16_t>(p, y)[x] = std::uint16_t(d);
-        }
-      }
-}
+using bench::copy_picture;
+using bench::Sources;
+using bench::sources;
 
 Backend* opencl_backend() {
   static std::unique_ptr<Backend> b;
@@ -65,34 +49,11 @@ Backend* opencl_backend() {
   return b.get();
 }
 
-// Four generated frame pairs per format; pool pictures are filled from them
-// with memcpy, once, the first time the engine hands them out, so the timed
-// loop measures scoring (as cuda_bench does).
-struct Sources {
-  std::vector<Picture> ref, dis;
-};
-const Sources& sources(const PictureFormat& fmt) {
-  static std::map<std::tuple<int, int, int>, Sources> cache;
-  Sources& s = cache[{fmt.width, fmt.height, fmt.bpc}];
-  if (s.ref.empty())
-    for (int i = 0; i < 4; ++i) {
-      s.ref.emplace_back(fmt);
-      s.dis.emplace_back(fmt);
-      fill(s.ref.back(), s.dis.back(), i, std::uint32_t(i));
-    }
-  return s;
-}
-void copy_picture(Picture& dst, const Picture& src) {
-  const PictureFormat& f = src.format();
-  for (int p = 0; p < f.plane_count(); ++p)
-    std::memcpy(dst.plane_data(p), src.plane(p).data, std::size_t(src.stride(p)) * std::size_t(f.plane_height(p)));
-}
-
 // `frames` frames through an engine with `requests` (and the vmaf_v0.6.1
 // features when `model`).
 void run_engine(const PictureFormat& fmt, Backend* backend, unsigned threads, int frames,
                 const std::vector<FeatureRequest>& requests, bool model) {
-  const Sources& src = sources(fmt);
+  const Sources& src = sources(fmt, 0);
   Engine engine(fmt, {.threads = threads, .subsample = 1, .backend = backend, .cpu_fallback = false});
   if (model) {
     Model m = Model::builtin("vmaf_v0.6.1", {});
