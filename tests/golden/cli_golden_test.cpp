@@ -3,6 +3,8 @@
 // pooled and aggregate value compared with == and the metric order compared.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -72,7 +74,9 @@ TEST_P(CliGolden, EveryValueEqual) {
   std::vector<std::regex> dropped;
   std::vector<std::string> dropped_names;
   std::vector<std::string> cmd{VMAFX_CLI_PATH};
-  const fs::path out = fs::temp_directory_path() / ("vmafx_golden_" + r.pair + "." + r.run + ".json");
+  // Unique per process: ctest runs the CPU and the OpenCL replays side by side.
+  const fs::path out = fs::temp_directory_path() /
+                       ("vmafx_golden_" + std::to_string(::getpid()) + "_" + r.pair + "." + r.run + ".json");
   for (std::size_t i = 1; i < argv.size(); ++i) {
     if (argv[i] == "-o") {
       cmd.push_back("-o");

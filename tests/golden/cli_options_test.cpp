@@ -1,5 +1,6 @@
 // CLI options that select frames or shape the report, checked against full runs.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,7 +25,7 @@ std::string slurp(const fs::path& p) {
 // Runs the CLI on a golden pair; returns the report's path.
 fs::path run(const std::string& pair, const std::string& args, const std::string& tag, const char* fmt = "json") {
   const GoldenPair& p = golden_pair(pair);
-  const fs::path out = fs::temp_directory_path() / ("vmafx_opts_" + tag + "." + fmt);
+  const fs::path out = fs::temp_directory_path() / ("vmafx_opts_" + std::to_string(::getpid()) + "_" + tag + "." + fmt);
   fs::remove(out);
   const std::string cmd = std::string("'") + VMAFX_CLI_PATH + "' -q -r '" + p.ref + "' -d '" + p.dis + "' --" + fmt +
                           " -o '" + out.string() + "' --precision max " + args;
