@@ -81,7 +81,7 @@ cuda_check() {
   grep '^rss:' "$L/cuda-bench.log" | sed -n '1p;$p'
   # Where the time goes (informative; allowed to fail where the profiler
   # cannot read counters): speed-of-light of one frame's VIF and motion kernels.
-  if command -v ncu > /dev/null; then
+  if [ -n "${VMAFX_NCU:-}" ] && command -v ncu > /dev/null; then
     echo "== cuda: ncu (VIF/motion kernels, 3840x2160 8-bit)"
     timeout 120 ncu --launch-skip 9 --launch-count 9 --section SpeedOfLight --section Occupancy \
       "$B/vmafx_bench_cuda_bench" --benchmark_filter='BM_Kernels/3840/2160/8/' > "$L/cuda-ncu.log" 2>&1 || true
@@ -128,7 +128,7 @@ opencl_check() {
   timeout 60 "$B/vmafx_backend_tests" --gtest_filter='Opencl*' > "$L/opencl-tests.log" 2>&1 || rc=1
   grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|PASSED|FAILED' "$L/opencl-tests.log" | tail -14
   echo "== opencl: exact-math vectors on this OpenCL device (no fp64)"
-  timeout 240 "$X/vmafx_unit_tests" --gtest_filter='OpenClExact*' > "$L/opencl-exact.log" 2>&1 || rc=1
+  timeout 240 "$X/vmafx_unit_tests" --gtest_filter='*OpenClExact*' > "$L/opencl-exact.log" 2>&1 || rc=1
   grep -E '^\[  (PASSED|FAILED) |^\[  FAILED  \]|SKIPPED' "$L/opencl-exact.log" | head -10
   if [ -n "${VMAFX_OPENCL_QUICK:-}" ]; then return $rc; fi  # local dry run of the script
   echo "== opencl: bench"
