@@ -11,8 +11,9 @@
 //    source tree (/work/vmaf-src, meson release, -Denable_asm=false, the
 //    golden set's %.17g output patch) and run with --cpumask 255:
 //      vmaf -r REF -d DIS [-w W -h H -p P -b B] -n --feature cambi=OPTS ...
-//    For 3, set VMAFX_DUMP_SYNTH=<dir> and run this binary: the
-//    SyntheticDump test writes the raw clips (and prints the command lines).
+//    For 3, build this file with -DVMAFX_DUMP_TOOLS, set
+//    VMAFX_DUMP_SYNTH=<dir> and run SyntheticDump.WhenAsked: it writes the
+//    raw clips (and prints the command lines).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -343,6 +344,9 @@ const char* chroma_arg(ChromaFormat c) {
 }
 
 // Writes the synthetic clips as raw planar YUV (little-endian for > 8 bit).
+// A generator for the synthetic clips, not a test: build with
+// -DVMAFX_DUMP_TOOLS to get it (then set VMAFX_DUMP_SYNTH=<dir>).
+#ifdef VMAFX_DUMP_TOOLS
 TEST(SyntheticDump, WhenAsked) {
   const char* dir = std::getenv("VMAFX_DUMP_SYNTH");
   if (!dir) GTEST_SKIP() << "set VMAFX_DUMP_SYNTH=<dir> to write the synthetic clips";
@@ -366,6 +370,7 @@ TEST(SyntheticDump, WhenAsked) {
     std::printf("%s: -w %d -h %d -p %s -b %d\n", name.c_str(), fmt.width, fmt.height, chroma_arg(fmt.chroma), fmt.bpc);
   }
 }
+#endif  // VMAFX_DUMP_TOOLS
 
 }  // namespace
 }  // namespace vmafx::test
