@@ -1,0 +1,79 @@
+#pragma once
+// vmaf-exact's C++ API: score a stream of (reference, distorted) picture pairs
+// with libvmaf's models and feature extractors, bit-exact with libvmaf 3.2.0.
+//
+//   vmafx::Session s(fmt, {.models = {"version=vmaf_v0.6.1"}, .threads = 4});
+//   for (each frame) {
+//     auto ref = s.acquire(), dis = s.acquire();
+//     ... fill ref->row<uint8_t>(plane, y) / dis->... ...
+//     s.push(std::move(ref), std::move(dis));
+//   }
+//   s.finish();
+//   const vmafx::FeatureCollector& scores = s.scores();  // per-frame, by name
+//
+// Errors (unknown model or feature, bad option, unsupported format, device
+// failure) are vmafx::Error with a one-line message.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vmaf_exact/collector.hpp"
+#include "vmaf_exact/error.hpp"
+#include "vmaf_exact/picture.hpp"
+
+namespace vmafx {
+
+struct SessionConfig {
+  // Models as libvmaf's --model strings ("version=vmaf_v0.6.1",
+  // "path=m.json:name=mine:disable_clip", "version=...:adm.adm_enhn_gain_limit=1").
+  // Empty: vmaf_v0.6.1, unless no_prediction.
+  std::vector<std::string> models;
+  // Extra extractors as libvmaf's --feature strings ("psnr", "float_ssim=enable_lcs=true").
+  std::vector<std::string> features;
+  bool no_prediction = false;
+  unsigned threads = 0;    // worker threads; results never depend on it
+  unsigned subsample = 1;  // score every n-th frame (temporal features see all)
+  std::string backend = "cpu";  // cpu, cuda, opencl, or auto (GPU where a twin exists)
+  int gpu = 0;                  // device index for cuda/opencl
+};
+
+// One model's pooled (mean) result, as libvmaf's CLI prints it.
+struct ModelSummary {
+  std::string name;
+  bool bootstrap = false;
+  double mean = 0;  // mean of the model's score (bagging score for bootstrap)
+  double ci_lo = 0, ci_hi = 0, stddev = 0;  // bootstrap only
+};
+
+class Session {
+ public:
+  Session(const PictureFormat& fmt, const SessionConfig& cfg);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // A picture of the session's format to fill (from a bounded pool: blocks
+  // while enough pictures are in flight).
+  std::shared_ptr<Picture> acquire();
+  // Hands over the next frame pair (frames are numbered 0, 1, 2, ...).
+  void push(std::shared_ptr<Picture> ref, std::shared_ptr<Picture> dis);
+  // Waits for every frame, flushes temporal extractors and runs the models.
+  void finish();
+
+  // Every per-frame score and aggregate metric, in libvmaf's output order
+  // (complete after finish()).
+  const FeatureCollector& scores() const;
+  unsigned frames() const;
+  const SessionConfig& config() const;
+  std::vector<ModelSummary> summaries() const;
+  // "cuda backend on NVIDIA H200; on the CPU: psnr_hvs", or "" for the CPU.
+  std::string backend_description() const;
+  // Notices for the user (backend fallbacks); empty when there are none.
+  const std::vector<std::string>& notices() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vmafx
