@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "feature/cuda/vif_cuda.hpp"
+#include "feature/cuda/vif_tile.cuh"
 
 #define VMAFX_VIF_CONST static __device__ const
 #include "feature/vif_tables.h"
@@ -318,6 +319,70 @@ __global__ void __launch_bounds__(kThreads) stat17_kernel(const T* __restrict__ 
   }
 }
 
+// Scale 0, 8-bit, variant "v2" (VMAFX_CUDA_VIF=v2): a 112 x 16 tile per block
+// (vertical sums over 128 columns for 112 outputs instead of 48 for 32), the
+// symmetric taps paired, 8-byte loads of interior tiles. The tile arithmetic
+// lives in vif_tile.cuh (shared with a host test); its header says why every
+// integer equals the CPU's. The per-pixel share is accumulate(), as above.
+template <bool kInt>
+__global__ void __launch_bounds__(tile::kThreads) stat17_v2_kernel(const std::uint8_t* __restrict__ ref,
+                                                                   const std::uint8_t* __restrict__ dis, Params p,
+                                                                   int vector_loads, long long* __restrict__ acc) {
+  using namespace tile;
+  __shared__ __align__(16) std::uint8_t sr[kIH][kIW];
+  __shared__ __align__(16) std::uint8_t sd[kIH][kIW];
+  __shared__ std::uint16_t vm1[kTY][kVS], vm2[kTY][kVS];
+  __shared__ std::uint32_t vxx[kTY][kVS], vyy[kTY][kVS], vxy[kTY][kVS];
+  __shared__ long long red[kThreads / 32];
+  const int tid = threadIdx.x;
+  const int x0 = blockIdx.x * kTX, y0 = blockIdx.y * kTY;
+  const int xs = x0 - kH, ys = y0 - kH;  // input tile origin (xs: a multiple of 8)
+
+  if (vector_loads && xs >= 0 && xs + kIW <= p.w && ys >= 0 && ys + kIH <= p.h) {
+    // Interior: no mirroring; 16 eight-byte words per row and plane.
+    constexpr int kWords = kIW / 8;
+    for (int q = tid; q < kIH * kWords; q += kThreads) {
+      const int r = q / kWords, c8 = q % kWords;
+      const long long off = (long long)(ys + r) * p.stride + xs + 8 * c8;
+      reinterpret_cast<uint2*>(&sr[r][0])[c8] = *reinterpret_cast<const uint2*>(ref + off);
+      reinterpret_cast<uint2*>(&sd[r][0])[c8] = *reinterpret_cast<const uint2*>(dis + off);
+    }
+  } else {
+    for (int q = tid; q < kIH * kIW; q += kThreads) {
+      const int r = q / kIW, c = q % kIW;
+      const long long off = (long long)tile::mirror(ys + r, p.h) * p.stride + tile::mirror(xs + c, p.w);
+      sr[r][c] = ref[off];
+      sd[r][c] = dis[off];
+    }
+  }
+  __syncthreads();
+
+  {
+    const int c = tid % kIW, g = tid / kIW;
+    vertical(&sr[g * kRows][c], &sd[g * kRows][c], kIW, &vm1[g * kRows][c], &vm2[g * kRows][c],
+             &vxx[g * kRows][c], &vyy[g * kRows][c], &vxy[g * kRows][c], kVS);
+  }
+  __syncthreads();
+
+  const int ty = tid / kXG, xb = (tid % kXG) * kXS;
+  std::int32_t s1[kXS], s2[kXS], s12[kXS];
+  horizontal(&vm1[ty][xb], &vm2[ty][xb], &vxx[ty][xb], &vyy[ty][xb], &vxy[ty][xb], s1, s2, s12);
+  Acc a;
+#pragma unroll
+  for (int o = 0; o < kXS; ++o)
+    if (x0 + xb + o < p.w && y0 + ty < p.h) accumulate<kInt>(a, s1[o], s2[o], s12[o], p);
+  const long long t0 = block_sum(a.num_log, red);
+  const long long t1 = block_sum(a.den_log, red);
+  const long long t2 = block_sum(a.num_non_log, red);
+  const long long t3 = block_sum(a.den_non_log, red);
+  if (tid == 0) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 0), (unsigned long long)t0);
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 1), (unsigned long long)t1);
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 2), (unsigned long long)t2);
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 3), (unsigned long long)t3);
+  }
+}
+
 // Low-pass with the next scale's filter and keep even rows and columns: a
 // TX x TY tile of the (w/2) x (h/2) output per block.
 template <class T, int TAPS>
@@ -425,10 +490,42 @@ void subsample(const T* r, const T* d, const Params& p, int from, std::uint16_t*
   }
 }
 
+// Whether the v2 scale-0 kernel applies: 8-bit samples and filter 0 equal to
+// the taps compiled into vif_tile.cuh (otherwise the original kernel runs).
+bool v2_applies(int bpc, const std::uint16_t (*filters)[17]) {
+  if (bpc != 8) return false;
+  for (int k = 0; k < 17; ++k)
+    if (filters[0][k] != tile::tap(k)) return false;
+  return true;
+}
+
+void stat0_v2(const std::uint8_t* r, const std::uint8_t* d, const Params& p, long long* acc, bool int_gain,
+              cudaStream_t s) {
+  const dim3 grid((p.w + tile::kTX - 1) / tile::kTX, (p.h + tile::kTY - 1) / tile::kTY);
+  // Eight-byte loads need 8-byte aligned rows (the tile origin is a multiple of 8).
+  const int vec = ((reinterpret_cast<std::uintptr_t>(r) | reinterpret_cast<std::uintptr_t>(d) |
+                    static_cast<std::uintptr_t>(p.stride)) % 8) == 0;
+  if (int_gain)
+    stat17_v2_kernel<true><<<grid, tile::kThreads, 0, s>>>(r, d, p, vec, acc);
+  else
+    stat17_v2_kernel<false><<<grid, tile::kThreads, 0, s>>>(r, d, p, vec, acc);
+}
+
 template <class T>
 void run(const T* ref, const T* dis, std::ptrdiff_t stride, int w, int h, int bpc, double limit, bool skip0,
-         const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc, bool int_gain, cudaStream_t s) {
-  if (!skip0) stat<T>(ref, dis, params(0, 0, bpc, w, h, stride, limit, filters), 0, acc, int_gain, s);
+         const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc, bool int_gain, bool v2,
+         cudaStream_t s) {
+  if (!skip0) {
+    if constexpr (sizeof(T) == 1) {
+      if (v2 && v2_applies(bpc, filters)) {
+        stat0_v2(ref, dis, params(0, 0, bpc, w, h, stride, limit, filters), acc, int_gain, s);
+      } else {
+        stat<T>(ref, dis, params(0, 0, bpc, w, h, stride, limit, filters), 0, acc, int_gain, s);
+      }
+    } else {
+      stat<T>(ref, dis, params(0, 0, bpc, w, h, stride, limit, filters), 0, acc, int_gain, s);
+    }
+  }
   // Level buffers: two pairs of (ref, dis) planes of (w/2)(h/2) samples.
   const std::size_t n1 = std::size_t(w / 2) * std::size_t(h / 2);
   std::uint16_t* lv[2][2] = {{levels, levels + n1}, {levels + 2 * n1, levels + 3 * n1}};
@@ -450,13 +547,13 @@ void run(const T* ref, const T* dis, std::ptrdiff_t stride, int w, int h, int bp
 
 void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double gain_limit,
             bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc,
-            bool int_gain, cudaStream_t s) {
+            bool int_gain, cudaStream_t s, bool v2) {
   if (bpc == 8)
     run(static_cast<const std::uint8_t*>(ref), static_cast<const std::uint8_t*>(dis), stride, w, h, bpc, gain_limit,
-        skip_scale0, filters, levels, acc, int_gain, s);
+        skip_scale0, filters, levels, acc, int_gain, v2, s);
   else
     run(static_cast<const std::uint16_t*>(ref), static_cast<const std::uint16_t*>(dis), stride, w, h, bpc,
-        gain_limit, skip_scale0, filters, levels, acc, int_gain, s);
+        gain_limit, skip_scale0, filters, levels, acc, int_gain, v2, s);
 }
 
 }  // namespace vmafx::cuda::vif

@@ -2,6 +2,8 @@
 // four int64 accumulators; vif::finish (the CPU's) turns them into num/den and
 // the outputs are written exactly as VifExtractor writes them.
 #include <array>
+#include <cstdlib>
+#include <string>
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/twins.hpp"
@@ -16,7 +18,7 @@ class VifTwin final : public Extractor {
  public:
   VifTwin(CudaBackend& b, double gain_limit, bool debug, bool skip_scale0, const PictureFormat& f)
       : b_(b), gain_limit_(gain_limit), debug_(debug), skip_scale0_(skip_scale0), w_(f.width), h_(f.height),
-        bpc_(f.bpc), int_gain_(b.exact_int()) {}
+        bpc_(f.bpc), int_gain_(b.exact_int()), v2_(cuda::vif::v2_selected()) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     ThreadContext& ctx = b_.context();
@@ -29,7 +31,7 @@ class VifTwin final : public Extractor {
     check(cudaMemsetAsync(acc, 0, 16 * sizeof(long long), ctx.stream()), "vif: memset");
     const int bps = bpc_ > 8 ? 2 : 1;
     cuda::vif::launch(r, d, ref.stride(0) / bps, w_, h_, bpc_, gain_limit_, skip_scale0_, vmafx_vif_filter, levels,
-                      acc, int_gain_, ctx.stream());
+                      acc, int_gain_, ctx.stream(), v2_);
     check(cudaGetLastError(), "vif: kernel launch");
     check(cudaMemcpyAsync(host, acc, 16 * sizeof(long long), cudaMemcpyDeviceToHost, ctx.stream()),
           "vif: readback");
@@ -54,9 +56,15 @@ class VifTwin final : public Extractor {
   bool debug_, skip_scale0_;
   int w_, h_, bpc_;
   bool int_gain_;
+  bool v2_;  // VMAFX_CUDA_VIF=v2: the tiled scale-0 kernel (vif_tile.cuh)
 };
 
 }  // namespace
+
+bool vif::v2_selected() {
+  const char* e = std::getenv("VMAFX_CUDA_VIF");
+  return e && std::string(e) == "v2";
+}
 
 std::unique_ptr<Extractor> make_vif_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f) {
   (void)kVifExtractor.create(o, f);  // the CPU's format checks and errors
