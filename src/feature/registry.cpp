@@ -18,6 +18,7 @@ extern const ExtractorDescriptor kAdmExtractor;
 extern const ExtractorDescriptor kFloatSsimExtractor, kFloatMsSsimExtractor, kSsimExtractor;
 extern const ExtractorDescriptor kPsnrHvsExtractor, kCiedeExtractor, kCambiExtractor;
 extern const ExtractorDescriptor kFloatVifExtractor, kFloatAdmExtractor, kFloatMotionExtractor, kFloatPsnrExtractor, kFloatAnsnrExtractor, kFloatMomentExtractor;
+extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 // @@DESCRIPTOR_DECLS@@
 
 namespace {
@@ -30,6 +31,7 @@ constexpr const ExtractorDescriptor* kExtractors[] = {
     &kFloatSsimExtractor, &kFloatMsSsimExtractor, &kSsimExtractor,
     &kPsnrHvsExtractor, &kCiedeExtractor, &kCambiExtractor,
     &kFloatVifExtractor, &kFloatAdmExtractor, &kFloatMotionExtractor, &kFloatPsnrExtractor, &kFloatAnsnrExtractor, &kFloatMomentExtractor,
+    &kSpeedChromaExtractor, &kSpeedTemporalExtractor,
     // @@DESCRIPTOR_LIST@@
     nullptr,
 };

@@ -1,0 +1,68 @@
+#pragma once
+// SpEED ("speed_chroma" and "speed_temporal" extractors of libvmaf 3.2.0:
+// speed.c with vif_tools.c and picture_copy.c, plain C path).
+//
+// A plane (samples - 128, 8-bit scale, as float) is optionally rescaled
+// (speed_prescale / speed_prescale_method), low-passed with a Gaussian,
+// decimated by 16, and its local mean removed. On the 5x5 blocks of that
+// image a Gaussian scale mixture is fitted (25x25 covariance, its
+// eigenvalues by Householder tridiagonalisation + implicit QR, the per-block
+// variances by a Householder-QR linear solve), giving per-block entropies and
+// variances; the score is the mean over blocks of |H_ref*log2(1+v) - H_dis*log2(1+v')|.
+//
+// speed_chroma (not temporal): the U and V planes of each frame, written at
+// the frame's index with put(): speed_chroma_u / _v / _uv (each capped at
+// speed_max_val). uv is (u + v) / 2, or the one channel whose fit did not fail
+// when the other's covariance was singular.
+// speed_temporal (temporal): the difference of the luma of frame i-1 and i
+// (reference, and distorted minus distorted or, with speed_use_ref_diff,
+// minus the reference), written at index i with put(); index 0 writes 0.
+// Nothing on flush. speed_max_val is accepted but, as in libvmaf, not applied.
+#include <span>
+
+#include "core/feature.hpp"
+#include "feature/float_common.hpp"
+
+namespace vmafx {
+
+extern const ExtractorDescriptor kSpeedChromaExtractor;
+extern const ExtractorDescriptor kSpeedTemporalExtractor;
+
+namespace speed {
+
+struct Params {
+  float kernelscale = 1.0f;
+  double prescale = 1.0;
+  flt::ScaleMethod method = flt::ScaleMethod::kNearest;
+  float sigma_nn = 0.29f;
+  float nn_floor = 0.0f;
+  int weight_var_mode = 0;
+};
+
+// The image sizes of one SpEED computation on a w x h plane.
+struct Dims {
+  int ow = 0, oh = 0;  // input plane
+  int sw = 0, sh = 0;  // after the prescale
+  int dw = 0, dh = 0;  // after the decimation by 16
+  int tw = 0, th = 0;  // dw, dh truncated to multiples of the block size
+  int nbh = 0, nbv = 0, nb = 0;  // blocks
+  int subw = 0, subh = 0;        // tw - 4, th - 4
+};
+constexpr int kBlock = 5;
+constexpr int kBlockElems = kBlock * kBlock;
+
+Dims make_dims(int w, int h, double prescale);
+// Throws Error "<owner>: ..." when libvmaf could not run on this size/options.
+void check(std::string_view owner, const Dims& d, const Params& p);
+
+// Score of a pair of packed ow x oh float planes (both are overwritten).
+// Returns true when a covariance matrix was singular (libvmaf's err flag).
+bool score(const Params& p, const Dims& d, float* ref, float* dis, float* out);
+
+// Eigenvalues of a symmetric n x n float matrix (libvmaf's order and rounding).
+void eigenvalues(const float* a, int n, float* out);
+// Solves A X = B (A n x n, B n x m) by Householder QR; false when R is singular.
+bool solve(const float* a, int n, const float* b, int m, float* x);
+
+}  // namespace speed
+}  // namespace vmafx
