@@ -59,11 +59,11 @@ cuda_check() {
   # exact like the default one, then its speed at 3840x2160 8-bit, with the
   # default kernel's BM_Kernels beside it (same machine, same run). <= 55 s.
   echo "== cuda: VMAFX_CUDA_VIF=v2 (tiled VIF scale 0): checkfeat vif, bench 3840x2160 8-bit"
-  VMAFX_CUDA_VIF=v2 timeout 20 "$B/vmafx_checkfeat" --gtest_filter='*cuda_vif*' \
+  VMAFX_CUDA_VIF=v2 timeout 15 "$B/vmafx_checkfeat" --gtest_filter='*cuda_vif*' \
     > "$L/cuda-vif-v2-checkfeat.log" 2>&1 || rc=1
   grep -E '^\[  (PASSED|FAILED) |^\[  FAILED  \]' "$L/cuda-vif-v2-checkfeat.log" | head -5
   grep -m 5 'MISMATCH\|twin failed' "$L/cuda-vif-v2-checkfeat.log" | cut -c1-300
-  VMAFX_CUDA_VIF=v2 timeout 25 "$B/vmafx_bench_cuda_bench" --benchmark_counters_tabular=true \
+  VMAFX_CUDA_VIF=v2 timeout 30 "$B/vmafx_bench_cuda_bench" --benchmark_counters_tabular=true \
     --benchmark_filter='BM_Engine/1/3840/2160/8/(4|8)/|BM_Kernels/3840/2160/8/' > "$L/cuda-vif-v2-bench.log" 2>&1 || rc=1
   timeout 10 "$B/vmafx_bench_cuda_bench" --benchmark_counters_tabular=true \
     --benchmark_filter='BM_Kernels/3840/2160/8/' > "$L/cuda-vif-v2-bench-default.log" 2>&1 || rc=1
