@@ -7,8 +7,8 @@
 
 namespace vmafx::cuda::vif {
 
-// Whether VMAFX_CUDA_VIF selects the v2 scale-0 kernel ("v2"; anything else,
-// or unset, keeps the original). launch's default argument reads it at each
+// Whether the v2 (tiled) scale-0 kernel runs: yes unless VMAFX_CUDA_VIF=v1,
+// which selects the original kernel. launch's default argument reads it at each
 // call (bench/cuda_bench.cpp's BM_Kernels relies on that); the twin once.
 bool v2_selected();
 
