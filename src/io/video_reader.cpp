@@ -14,7 +14,16 @@ namespace vmafx {
 namespace {
 
 constexpr std::size_t kMaxHeader = 4096;
-constexpr int kMaxDimension = 1 << 15;  // 32768: far above 8K, keeps frame_bytes sane
+constexpr int kMaxDimension = 1 << 15;  // 32768 a side
+// At most 2^26 luma samples (8192x8192; 8K UHD is 7680x4320): the engine keeps
+// a few pictures per thread, so this bounds memory whatever a header claims.
+constexpr long long kMaxSamples = 1LL << 26;
+
+void check_area(const std::string& path, int w, int h) {
+  if (static_cast<long long>(w) * h > kMaxSamples)
+    throw Error(path + ": frame size " + std::to_string(w) + "x" + std::to_string(h) +
+                " is too large (at most 67108864 luma samples, e.g. 8192x8192)");
+}
 
 bool parse_int(std::string_view s, int& out) {
   if (s.empty()) return false;
@@ -169,6 +178,7 @@ PictureFormat parse_y4m_header(const std::string& fields, const std::string& pat
   }
   if (fmt.width < 0) throw Error(path + ": Y4M header has no width (W)");
   if (fmt.height < 0) throw Error(path + ": Y4M header has no height (H)");
+  check_area(path, fmt.width, fmt.height);
   if (!have_c) {
     fmt.chroma = ChromaFormat::k420;  // the Y4M default
     fmt.bpc = 8;
@@ -216,6 +226,12 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
   if (raw->width <= 0 || raw->height <= 0 || raw->width > kMaxDimension || raw->height > kMaxDimension) {
     std::fclose(f);
     throw Error(path + ": bad raw frame size " + std::to_string(raw->width) + "x" + std::to_string(raw->height));
+  }
+  try {
+    check_area(path, raw->width, raw->height);
+  } catch (...) {
+    std::fclose(f);
+    throw;
   }
   return std::make_unique<RawReader>(path, f, *raw);
 }

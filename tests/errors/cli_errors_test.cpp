@@ -108,6 +108,15 @@ TEST_F(CliErrors, UnsupportedColourSpace) {
   expect_error({"-r", ok, "-d", bad}, bad + ": unsupported Y4M colour space 'C411'");
 }
 
+TEST_F(CliErrors, FrameTooLarge) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  std::string bad = write("b.y4m", "YUV4MPEG2 W30000 H30000 C420\nFRAME\n");
+  expect_error({"-r", ok, "-d", bad}, bad + ": frame size 30000x30000 is too large");
+  std::string raw = write("c.yuv", std::string(64, '\x10'));
+  expect_error({"-r", raw, "-d", raw, "-w", "20000", "-h", "20000", "-p", "420", "-b", "8"},
+               raw + ": frame size 20000x20000 is too large");
+}
+
 TEST_F(CliErrors, TruncatedY4mHeader) {
   std::string ok = y4m("a.y4m", 16, 16, 1);
   std::string bad = write("b.y4m", "YUV4MPEG2 W16 H16");

@@ -56,6 +56,9 @@ TEST(Y4mHeader, Errors) {
   EXPECT_EQ(error_of("W99999 H2"), "x.y4m: bad Y4M width '99999'");
   EXPECT_EQ(error_of("W2 H2 C420p11"), "x.y4m: unsupported Y4M colour space 'C420p11'");
   EXPECT_EQ(error_of("W2 H2 Z1"), "x.y4m: unknown Y4M header field 'Z1'");
+  EXPECT_EQ(error_of("W16384 H16384 C420"),
+            "x.y4m: frame size 16384x16384 is too large (at most 67108864 luma samples, e.g. 8192x8192)");
+  EXPECT_EQ(error_of("W8192 H8192 C420p16"), "no error");
 }
 
 TEST(PictureFormat, OddSizesRoundChromaUp) {
