@@ -89,6 +89,8 @@ Session::Session(const PictureFormat& fmt, const SessionConfig& cfg) : impl_(std
   Impl& s = *impl_;
   s.cfg = cfg;
   if (s.cfg.subsample == 0) throw Error("--subsample 0: expected 1 or more");
+  // Each worker holds up to two pictures in flight: keep that bounded.
+  if (s.cfg.threads > 256) throw Error("--threads " + std::to_string(s.cfg.threads) + ": at most 256");
 
   // Device backend: a named one, or for auto the first that starts (the CPU
   // otherwise, and the CPU for extractors without a twin).

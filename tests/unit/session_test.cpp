@@ -96,6 +96,9 @@ TEST(Session, Errors) {
   SessionConfig c;
   c.subsample = 0;
   EXPECT_EQ(message(c), "--subsample 0: expected 1 or more");
+  SessionConfig t;
+  t.threads = 100000;
+  EXPECT_EQ(message(t), "--threads 100000: at most 256");
   SessionConfig d;
   d.backend = "metal";
   EXPECT_NE(message(d).find("unknown backend"), std::string::npos);
