@@ -210,3 +210,254 @@ __kernel void vif_subsample(__global const uchar* ref, __global const uchar* dis
     o_ref[(size_t)yo * ow + xo] = (ushort)((a + 32768) >> 16);
     o_dis[(size_t)yo * ow + xo] = (ushort)((b + 32768) >> 16);
 }
+
+// ---- Scale 0, 8-bit, variant "v2" (VMAFX_OPENCL_VIF=v2) ---------------------
+// A port of the CUDA tiled kernel (src/feature/cuda/vif_tile.cuh, vif.cu
+// stat17_v2_kernel): a work-group scores a 112 x 16 tile of outputs from a
+// 128 x 32 input tile in local memory (mirrored at the picture's edges as
+// above; 8-byte loads for interior tiles of rows that are 8-byte aligned).
+// The work is split over 256 "virtual items"; a work-group of n <= 256 items
+// (a power of two) runs 256 / n of them each.
+//   vertical:   item (column c in 0..127, row group g in 0..1) makes the five
+//               vertical sums of rows 8g .. 8g+7;
+//   horizontal: item (row ty in 0..15, group xg in 0..15) scores outputs
+//               7xg .. 7xg+6 of row ty.
+// Exactness (8-bit: mu round 128, shift 8; moments round 0, shift 0; filter
+// 0 symmetric, c[k] = c[16-k], sum 65536): every integer is the reference's.
+//  - vertical mu: sum c a <= 65536 * 255 < 2^32; the reference sums in uint32
+//    without wrapping, so c[k] a[k] + c[16-k] a[16-k] = c[k] (a[k] + a[16-k])
+//    gives the same integer.
+//  - vertical moments: sum c a b <= 65536 * 255^2 = 4261478400 < 2^32, so the
+//    reference's 64-bit sum fits 32 bits and is stored unchanged (shift 0);
+//    every partial sum is nonnegative and at most the total, so the 32-bit
+//    sums of the regrouped terms never wrap either.
+//  - horizontal mu: sum c m with m = (mu + 128) >> 8 <= 65280 < 2^16: the
+//    total is < 2^32, the same regrouping.
+//  - horizontal moments: 64-bit sums of c v, v < 2^32, as the reference.
+// The per-pixel share is the statistic's above, operation for operation.
+#define V2_TX 112
+#define V2_TY 16
+#define V2_H 8
+#define V2_IW 128  // V2_TX + 2 * V2_H
+#define V2_IH 32   // V2_TY + 2 * V2_H
+#define V2_ROWS 8
+#define V2_XS 7
+#define V2_VS 144  // row stride of the vertical results
+#define V2_ITEMS 256
+
+inline int v2_mirror(int i, int n)
+{
+    if (i < 0) i = -i;
+    if (i >= n) i = 2 * (n - 1) - i;
+    return i < 0 ? 0 : (i >= n ? n - 1 : i);
+}
+
+#define V2_TAP(k) ((uint)kVifF0[(k)])
+
+inline void v2_share(int sigma1_sq, int sigma2_sq, int sigma12, ulong limit_bits, __global const ushort* log2_table,
+                     long* num_log, long* den_log, long* num_non, long* den_non)
+{
+    if (sigma2_sq < 0) sigma2_sq = 0;
+    if (sigma1_sq >= VMAFX_VIF_SIGMA_NSQ) {
+        *den_log += vif_log2_q11((ulong)((uint)VMAFX_VIF_SIGMA_NSQ + (uint)sigma1_sq), log2_table) - 2048 * 17;
+        if (sigma12 > 0 && sigma2_sq > 0) {
+            const vmafx_vif_gain g =
+                vmafx_vif_gain_terms(sigma1_sq, sigma12, sigma2_sq, vmafx_vif_limit_make(limit_bits));
+            const uint noise = (uint)(g.sv_sq + VMAFX_VIF_SIGMA_NSQ);
+            const long total = g.gg + (long)noise;
+            *num_log += vif_log2_q11((ulong)total, log2_table) - vif_log2_q11((ulong)noise, log2_table);
+        }
+    } else {
+        *num_non += sigma2_sq;
+        *den_non += 1;
+    }
+}
+
+// One row's mu over 7 outputs from 23 local values (paired taps, uint32).
+inline void v2_hmu(__local const ushort* src, uint* out)
+{
+    uint v[V2_XS + 2 * V2_H];
+#pragma unroll
+    for (int k = 0; k < V2_XS + 2 * V2_H; ++k) v[k] = src[k];
+#pragma unroll
+    for (int o = 0; o < V2_XS; ++o) {
+        uint s = V2_TAP(V2_H) * v[o + V2_H];
+#pragma unroll
+        for (int k = 0; k < V2_H; ++k) s += V2_TAP(k) * (v[o + k] + v[o + 2 * V2_H - k]);
+        out[o] = s;
+    }
+}
+
+// One moment over 7 outputs: 64-bit sums of c v, rounded from Q16, truncated to 32 bits.
+inline void v2_hmoment(__local const uint* src, uint* out)
+{
+    uint v[V2_XS + 2 * V2_H];
+#pragma unroll
+    for (int k = 0; k < V2_XS + 2 * V2_H; ++k) v[k] = src[k];
+#pragma unroll
+    for (int o = 0; o < V2_XS; ++o) {
+        ulong s = 0;
+#pragma unroll
+        for (int k = 0; k < 2 * V2_H + 1; ++k) s += (ulong)V2_TAP(k) * v[o + k];
+        out[o] = (uint)((s + 32768) >> 16);
+    }
+}
+
+inline uint v2_sq(uint u, uint w) { return (uint)(((ulong)u * w + 0x80000000UL) >> 32); }
+
+__kernel void vif_statistic0_v2(__global const uchar* ref, __global const uchar* dis, int w, int h, int vec,
+                                ulong limit_bits, __global const ushort* log2_table, __global long* acc,
+                                int first_group)
+{
+    // The two input tiles (ulong: 8-byte aligned rows); after the vertical
+    // pass the same memory holds the reduction (4 x 256 longs).
+    __local ulong l_in[2 * V2_IH * V2_IW / 8];
+    __local ushort l_m1[V2_TY * V2_VS], l_m2[V2_TY * V2_VS];
+    __local uint l_xx[V2_TY * V2_VS], l_yy[V2_TY * V2_VS], l_xy[V2_TY * V2_VS];
+    __local uchar* sr = (__local uchar*)l_in;
+    __local uchar* sd = sr + V2_IH * V2_IW;
+    const int lid = get_local_id(0), nt = get_local_size(0);
+    const int x0 = get_group_id(0) * V2_TX, y0 = get_group_id(1) * V2_TY;
+    const int xs = x0 - V2_H, ys = y0 - V2_H;  // input tile origin (xs: a multiple of 8)
+
+    if (vec && xs >= 0 && xs + V2_IW <= w && ys >= 0 && ys + V2_IH <= h) {
+        // interior: no mirroring; 16 eight-byte words per row and plane
+        for (int q = lid; q < V2_IH * (V2_IW / 8); q += nt) {
+            const int r = q >> 4, c8 = q & 15;
+            const size_t off = (size_t)(ys + r) * (size_t)w + (size_t)(xs + 8 * c8);
+            l_in[q] = *(__global const ulong*)(ref + off);
+            l_in[V2_IH * (V2_IW / 8) + q] = *(__global const ulong*)(dis + off);
+        }
+    } else {
+        for (int q = lid; q < V2_IH * V2_IW; q += nt) {
+            const int r = q >> 7, c = q & 127;
+            const size_t off = (size_t)v2_mirror(ys + r, h) * (size_t)w + (size_t)v2_mirror(xs + c, w);
+            sr[q] = ref[off];
+            sd[q] = dis[off];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (int t = lid; t < V2_ITEMS; t += nt) {
+        const int c = t & 127, g = t >> 7;
+        uint a[V2_ROWS + 2 * V2_H], b[V2_ROWS + 2 * V2_H];
+#pragma unroll
+        for (int k = 0; k < V2_ROWS + 2 * V2_H; ++k) {
+            a[k] = sr[(g * V2_ROWS + k) * V2_IW + c];
+            b[k] = sd[(g * V2_ROWS + k) * V2_IW + c];
+        }
+#pragma unroll
+        for (int row = 0; row < V2_ROWS; ++row) {
+            uint mu1 = V2_TAP(V2_H) * a[row + V2_H], mu2 = V2_TAP(V2_H) * b[row + V2_H];
+            uint xx = V2_TAP(V2_H) * (a[row + V2_H] * a[row + V2_H]);
+            uint yy = V2_TAP(V2_H) * (b[row + V2_H] * b[row + V2_H]);
+            uint xy = V2_TAP(V2_H) * (a[row + V2_H] * b[row + V2_H]);
+#pragma unroll
+            for (int k = 0; k < V2_H; ++k) {
+                const int j = 2 * V2_H - k;
+                const uint ak = a[row + k], aj = a[row + j], bk = b[row + k], bj = b[row + j];
+                mu1 += V2_TAP(k) * (ak + aj);
+                mu2 += V2_TAP(k) * (bk + bj);
+                xx += V2_TAP(k) * (ak * ak + aj * aj);
+                yy += V2_TAP(k) * (bk * bk + bj * bj);
+                xy += V2_TAP(k) * (ak * bk + aj * bj);
+            }
+            const int o = (g * V2_ROWS + row) * V2_VS + c;
+            l_m1[o] = (ushort)((mu1 + 128u) >> 8);
+            l_m2[o] = (ushort)((mu2 + 128u) >> 8);
+            l_xx[o] = xx;
+            l_yy[o] = yy;
+            l_xy[o] = xy;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    long num_log = 0, den_log = 0, num_non = 0, den_non = 0;
+    for (int t = lid; t < V2_ITEMS; t += nt) {
+        const int ty = t >> 4, xb = (t & 15) * V2_XS;
+        const int base = ty * V2_VS + xb;
+        uint mu1[V2_XS], mu2[V2_XS], f[V2_XS];
+        int s1[V2_XS], s2[V2_XS], s12[V2_XS];
+        v2_hmu(l_m1 + base, mu1);
+        v2_hmu(l_m2 + base, mu2);
+        v2_hmoment(l_xy + base, f);
+#pragma unroll
+        for (int o = 0; o < V2_XS; ++o) s12[o] = (int)(f[o] - v2_sq(mu1[o], mu2[o]));
+        v2_hmoment(l_xx + base, f);
+#pragma unroll
+        for (int o = 0; o < V2_XS; ++o) s1[o] = (int)(f[o] - v2_sq(mu1[o], mu1[o]));
+        v2_hmoment(l_yy + base, f);
+#pragma unroll
+        for (int o = 0; o < V2_XS; ++o) s2[o] = (int)(f[o] - v2_sq(mu2[o], mu2[o]));
+        if (y0 + ty < h) {
+            for (int o = 0; o < V2_XS; ++o)
+                if (x0 + xb + o < w)
+                    v2_share(s1[o], s2[o], s12[o], limit_bits, log2_table, &num_log, &den_log, &num_non, &den_non);
+        }
+    }
+
+    // l_in is free (the vertical pass was its last reader, before the barrier)
+    __local long* red = (__local long*)l_in;
+    red[lid] = num_log;
+    red[V2_ITEMS + lid] = den_log;
+    red[2 * V2_ITEMS + lid] = num_non;
+    red[3 * V2_ITEMS + lid] = den_non;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = nt / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            red[lid] += red[lid + s];
+            red[V2_ITEMS + lid] += red[V2_ITEMS + lid + s];
+            red[2 * V2_ITEMS + lid] += red[2 * V2_ITEMS + lid + s];
+            red[3 * V2_ITEMS + lid] += red[3 * V2_ITEMS + lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        const size_t gi = ((size_t)first_group + get_group_id(1) * get_num_groups(0) + get_group_id(0)) * 4;
+        acc[gi] = red[0];
+        acc[gi + 1] = red[V2_ITEMS];
+        acc[gi + 2] = red[2 * V2_ITEMS];
+        acc[gi + 3] = red[3 * V2_ITEMS];
+    }
+}
+
+// The v2 path's last step: work-group s (0..3) adds scale s's per-group sums,
+// acc[(first + g) * 4 + j] for g < count, into out[s * 4 + j], so 128 bytes
+// are read back instead of every group's sums. Integer additions: any order
+// gives the host's sums (each fits int64 as the reference's accumulators do).
+__kernel void vif_reduce_v2(__global const long* acc, int first0, int count0, int first1, int count1, int first2,
+                            int count2, int first3, int count3, __global long* out)
+{
+    __local long red[4][VIF_WG];
+    const int s = get_group_id(0), lid = get_local_id(0), nt = get_local_size(0);
+    const int first = s == 0 ? first0 : s == 1 ? first1 : s == 2 ? first2 : first3;
+    const int count = s == 0 ? count0 : s == 1 ? count1 : s == 2 ? count2 : count3;
+    long t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+    for (int g = lid; g < count; g += nt) {
+        const size_t i = ((size_t)first + (size_t)g) * 4;
+        t0 += acc[i];
+        t1 += acc[i + 1];
+        t2 += acc[i + 2];
+        t3 += acc[i + 3];
+    }
+    red[0][lid] = t0;
+    red[1][lid] = t1;
+    red[2][lid] = t2;
+    red[3][lid] = t3;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = nt / 2; k > 0; k >>= 1) {
+        if (lid < k) {
+            red[0][lid] += red[0][lid + k];
+            red[1][lid] += red[1][lid + k];
+            red[2][lid] += red[2][lid + k];
+            red[3][lid] += red[3][lid + k];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        out[s * 4] = red[0][0];
+        out[s * 4 + 1] = red[1][0];
+        out[s * 4 + 2] = red[2][0];
+        out[s * 4 + 3] = red[3][0];
+    }
+}

@@ -1,7 +1,9 @@
 // OpenCL twin of "vif" (feature/vif.cpp): the four scales' integer sums on the
 // device (vif.cl), the reference's finish() and outputs on the host.
 #include <array>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "feature/opencl/opencl_twin.hpp"
@@ -15,6 +17,28 @@ constexpr const char* kFile = "vif.cl";
 constexpr std::size_t kMaxGroup = 256;  // VIF_WG in vif.cl
 constexpr std::size_t kTileW = 64, kTileH = 4;        // VIF_TILE_W, VIF_TILE_H
 constexpr std::size_t kSubTileW = 32, kSubTileH = 8;  // VIF_SUB_TW, VIF_SUB_TH
+constexpr std::size_t kV2TileW = 112, kV2TileH = 16;  // V2_TX, V2_TY (vif_statistic0_v2)
+
+// VMAFX_OPENCL_VIF=v2: scale 0 of 8-bit input by the tiled kernel
+// vif_statistic0_v2 (the same integers; vif.cl says why). Default: the
+// original vif_statistic for every scale.
+bool use_v2() {
+  static const bool v2 = [] {
+    const char* e = std::getenv("VMAFX_OPENCL_VIF");
+    return e && std::string_view(e) == "v2";
+  }();
+  return v2;
+}
+
+// Whether the v2 kernel applies: 8-bit samples and filter 0 symmetric (the
+// kernel pairs c[k] with c[16-k] of its copy of the table, exact/vif_tables.h,
+// which the OpenCL gate checks against the reference's outputs).
+bool v2_applies(int bpc) {
+  if (bpc != 8) return false;
+  for (int k = 0; k < 17; ++k)
+    if (vmafx_vif_filter[0][k] != vmafx_vif_filter[0][16 - k]) return false;
+  return true;
+}
 
 class VifTwin final : public Twin {
  public:
@@ -58,11 +82,15 @@ class VifTwin final : public Twin {
       if (dh > 1) dh /= 2;
       else dw /= 2;
     }
+    // scale 0 by the tiled v2 kernel: 112 x 16 outputs per group of (up to) 256 items
+    const bool v2 = use_v2() && v2_applies(bpc) && !skip_scale0_;
+    cl_kernel k0 = v2 ? s.kernel(kFile, "vif_statistic0_v2") : nullptr;
     std::size_t ngx[4], ngy[4], first_group[4];
     std::size_t total_groups = 0;
     for (int scale = 0; scale < 4; ++scale) {
-      ngx[scale] = (std::size_t(fmt_.width >> scale) + tw - 1) / tw;
-      ngy[scale] = (std::size_t(fmt_.height >> scale) + th - 1) / th;
+      const std::size_t gw = (scale == 0 && v2) ? kV2TileW : tw, gh = (scale == 0 && v2) ? kV2TileH : th;
+      ngx[scale] = (std::size_t(fmt_.width >> scale) + gw - 1) / gw;
+      ngy[scale] = (std::size_t(fmt_.height >> scale) + gh - 1) / gh;
       first_group[scale] = total_groups;
       total_groups += ngx[scale] * ngy[scale];
     }
@@ -83,7 +111,14 @@ class VifTwin final : public Twin {
         sq_round = sq ? (cl_ulong(1) << (sq - 1)) : 0;
         sq_shift = sq;
       }
-      if (!(scale == 0 && skip_scale0_)) {
+      if (scale == 0 && v2) {
+        // 8-byte loads of interior tiles: rows 8-byte aligned (buffers are at least that)
+        const cl_int vec = (w % 8) == 0 ? 1 : 0;
+        const std::size_t lw = pow2_group(k0, kMaxGroup);
+        set_args(k0, in_ref, in_dis, cl_int(w), cl_int(h), vec, limit_bits_, log2, partial,
+                 cl_int(first_group[0]));
+        run2d(q, k0, ngx[0] * lw, ngy[0], lw, 1);
+      } else if (!(scale == 0 && skip_scale0_)) {
         set_args(ks, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale), mu_round, mu_shift, sq_round,
                  sq_shift, limit_bits_, log2, partial, cl_int(first_group[scale]));
         run2d(q, ks, ngx[scale] * tw, ngy[scale] * th, tw, th);
@@ -99,6 +134,31 @@ class VifTwin final : public Twin {
       }
     }
     std::array<vif::ScaleResult, 4> res{};
+    if (use_v2()) {
+      // the groups' sums added on the device, one work-group per scale: 128 bytes read back
+      cl_kernel kr = s.kernel(kFile, "vif_reduce_v2");
+      cl_mem out = s.scratch(id_, 12, 16 * 8);
+      cl_int fc[8];
+      for (int scale = 0; scale < 4; ++scale) {
+        fc[2 * scale] = cl_int(first_group[scale]);
+        fc[2 * scale + 1] = (scale == 0 && skip_scale0_) ? 0 : cl_int(ngx[scale] * ngy[scale]);
+      }
+      const std::size_t lr = pow2_group(kr, kMaxGroup);
+      set_args(kr, partial, fc[0], fc[1], fc[2], fc[3], fc[4], fc[5], fc[6], fc[7], out);
+      run(q, kr, 4 * lr, lr);
+      std::int64_t sums[16];
+      read(q, out, sums, sizeof sums);
+      for (int scale = 0; scale < 4; ++scale) {
+        if (scale == 0 && skip_scale0_) continue;
+        vif::Accum a;
+        a.num_log = sums[4 * scale];
+        a.den_log = sums[4 * scale + 1];
+        a.num_non_log = sums[4 * scale + 2];
+        a.den_non_log = sums[4 * scale + 3];
+        res[std::size_t(scale)] = vif::finish(a);
+      }
+      return res;
+    }
     thread_local std::vector<std::int64_t> all;
     all.resize(total_groups * 4);
     read(q, partial, all.data(), all.size() * 8);
