@@ -307,7 +307,7 @@ inline uint v2_sq(uint u, uint w) { return (uint)(((ulong)u * w + 0x80000000UL) 
 
 __kernel void vif_statistic0_v2(__global const uchar* ref, __global const uchar* dis, int w, int h, int vec,
                                 ulong limit_bits, __global const ushort* log2_table, __global long* acc,
-                                int first_group)
+                                int first_group, __global ushort* o_ref, __global ushort* o_dis)
 {
     // The two input tiles (ulong: 8-byte aligned rows); after the vertical
     // pass the same memory holds the reduction (4 x 256 longs).
@@ -396,7 +396,48 @@ __kernel void vif_statistic0_v2(__global const uchar* ref, __global const uchar*
         }
     }
 
-    // l_in is free (the vertical pass was its last reader, before the barrier)
+    // The subsampling to scale 1 (what vif_subsample does with filter 1 from
+    // scale 0), fused: the tile's outputs (x0/2 + j, y0/2 + i), j < 56, i < 8,
+    // take input rows y0 + 2i - 4 .. y0 + 2i + 4 and columns x0 + 2j - 4 ..
+    // x0 + 2j + 4, all inside the input tile (local rows 4..26, columns
+    // 4..122), which holds the same samples as vif_subsample reads (the same
+    // reflection). The vertical pass for local columns 4..123 goes to the
+    // memory of l_xx, free once every item passed this barrier; the values
+    // and widths are vif_subsample's (uint sums < 65536 * 65536, no wrap).
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local ushort* l_sub = (__local ushort*)l_xx;  // [plane][row 0..7][column 0..119]
+    for (int q = lid; q < 2 * 120; q += nt) {
+        const int pl = q >= 120 ? 1 : 0, cc = q - 120 * pl;
+        __local const uchar* src = (pl ? sd : sr) + 4 * V2_IW + 4 + cc;
+        uint v[23];
+#pragma unroll
+        for (int k = 0; k < 23; ++k) v[k] = src[k * V2_IW];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+            uint a = 0;
+#pragma unroll
+            for (int k = 0; k < 9; ++k) a += (uint)kVifF1[k] * v[2 * i + k];
+            l_sub[(pl * 8 + i) * 120 + cc] = (ushort)((a + 128u) >> 8);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    {
+        const int ow = w / 2, oh = h / 2, ox0 = x0 / 2, oy0 = y0 / 2;
+        for (int q = lid; q < 2 * 8 * 56; q += nt) {
+            const int pl = q >= 8 * 56 ? 1 : 0, rem = q - 8 * 56 * pl;
+            const int i = rem / 56, j = rem - 56 * i;
+            if (ox0 + j < ow && oy0 + i < oh) {
+                __local const ushort* src = l_sub + (pl * 8 + i) * 120 + 2 * j;
+                uint a = 0;
+#pragma unroll
+                for (int k = 0; k < 9; ++k) a += (uint)kVifF1[k] * src[k];
+                __global ushort* o = pl ? o_dis : o_ref;
+                o[(size_t)(oy0 + i) * (size_t)ow + (size_t)(ox0 + j)] = (ushort)((a + 32768) >> 16);
+            }
+        }
+    }
+
+    // l_in is free (the vertical passes were its last readers, before the barrier)
     __local long* red = (__local long*)l_in;
     red[lid] = num_log;
     red[V2_ITEMS + lid] = den_log;

@@ -115,8 +115,9 @@ class VifTwin final : public Twin {
         // 8-byte loads of interior tiles: rows 8-byte aligned (buffers are at least that)
         const cl_int vec = (w % 8) == 0 ? 1 : 0;
         const std::size_t lw = pow2_group(k0, kMaxGroup);
+        // the kernel also makes scale 1 (the subsampling below), into lvl[0]
         set_args(k0, in_ref, in_dis, cl_int(w), cl_int(h), vec, limit_bits_, log2, partial,
-                 cl_int(first_group[0]));
+                 cl_int(first_group[0]), lvl[0][0], lvl[0][1]);
         run2d(q, k0, ngx[0] * lw, ngy[0], lw, 1);
       } else if (!(scale == 0 && skip_scale0_)) {
         set_args(ks, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale), mu_round, mu_shift, sq_round,
@@ -126,8 +127,11 @@ class VifTwin final : public Twin {
       if (scale < 3) {
         const std::size_t oh = std::size_t(h / 2), ow = std::size_t(w / 2);
         cl_mem o_ref = lvl[scale & 1][0], o_dis = lvl[scale & 1][1];
-        set_args(kd, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale + 1), mu_round, mu_shift, o_ref, o_dis);
-        run2d(q, kd, (ow + dw - 1) / dw * dw, (oh + dh - 1) / dh * dh, dw, dh);
+        if (!(scale == 0 && v2)) {
+          set_args(kd, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale + 1), mu_round, mu_shift, o_ref,
+                   o_dis);
+          run2d(q, kd, (ow + dw - 1) / dw * dw, (oh + dh - 1) / dh * dh, dw, dh);
+        }
         in_ref = o_ref;
         in_dis = o_dis;
         kind = 1;
