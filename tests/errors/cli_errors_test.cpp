@@ -108,6 +108,22 @@ TEST_F(CliErrors, UnsupportedColourSpace) {
   expect_error({"-r", ok, "-d", bad}, bad + ": unsupported Y4M colour space 'C411'");
 }
 
+TEST_F(CliErrors, NoFrames) {
+  std::string a = write("a.y4m", "YUV4MPEG2 W16 H16 C420\n");
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr"}, a + ": no frames to score");
+}
+
+TEST_F(CliErrors, BadBitDepth) {
+  std::string a = write("a.yuv", std::string(384, '\x10'));
+  expect_error({"-r", a, "-d", a, "-w", "16", "-h", "16", "-p", "420", "-b", "7"}, "-b/--bitdepth 7: expected 8 to 16");
+}
+
+TEST_F(CliErrors, BadThreadsAndSubsample) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr", "--threads", "5000"}, "--threads 5000: at most 256");
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr", "--subsample", "0"}, "--subsample 0: expected 1 or more");
+}
+
 TEST_F(CliErrors, FrameTooLarge) {
   std::string ok = y4m("a.y4m", 16, 16, 1);
   std::string bad = write("b.y4m", "YUV4MPEG2 W30000 H30000 C420\nFRAME\n");
