@@ -24,19 +24,6 @@ const char* const kEglRuns[] = {"egl1", "vmaf_v0.6.1neg"};
 const std::string kDefaultNames = "integer_(adm2|aim|adm3|adm_scale[0-3])";
 const std::string kEglNames = "integer_(adm2|aim|adm3|adm_scale[0-3])_egl_1";
 
-std::vector<std::string> pair_names() {
-  std::vector<std::string> out;
-  for (const GoldenPair& p : golden_pairs()) out.push_back(p.name);
-  return out;
-}
-
-std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
 const FeatureRequest kDefault{"adm", {}};
 const FeatureRequest kEgl1{"adm", {{"adm_enhn_gain_limit", "1.0"}}};
 

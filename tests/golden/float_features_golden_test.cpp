@@ -25,19 +25,6 @@
 namespace vmafx::test {
 namespace {
 
-std::vector<std::string> pair_names() {
-  std::vector<std::string> out;
-  for (const GoldenPair& p : golden_pairs()) out.push_back(p.name);
-  return out;
-}
-
-std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
 // Metric names of a golden file's first frame in the file's order (libvmaf's
 // output order), filtered by a regular expression. (Read here with an ordered
 // parser: GoldenRun::names comes out sorted at present.)

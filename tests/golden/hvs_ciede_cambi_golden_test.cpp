@@ -40,19 +40,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::vector<std::string> pair_names() {
-  std::vector<std::string> out;
-  for (const GoldenPair& p : golden_pairs()) out.push_back(p.name);
-  return out;
-}
-
-std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
 std::string g17(double v) {
   char b[64];
   std::snprintf(b, sizeof b, "%.17g", v);

@@ -16,26 +16,6 @@ namespace {
 const char* const kRuns[] = {"vmaf_v0.6.1", "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg",
                              "vmaf_b_v0.6.3", "egl1",         "subsample2"};
 
-std::vector<std::string> pair_names() {
-  std::vector<std::string> out;
-  for (const GoldenPair& p : golden_pairs()) out.push_back(p.name);
-  return out;
-}
-
-// By value: golden_pair() returns a reference into a temporary vector.
-GoldenPair pair_named(const std::string& name) {
-  for (const GoldenPair& p : golden_pairs())
-    if (p.name == name) return p;
-  throw std::runtime_error("no golden pair " + name);
-}
-
-std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
 const std::string kNames = "VMAF_integer_feature_motion_sad_score|integer_motion2|integer_motion3";
 
 class MotionGolden : public ::testing::TestWithParam<std::string> {};

@@ -13,26 +13,6 @@
 namespace vmafx::test {
 namespace {
 
-std::vector<std::string> pair_names() {
-  std::vector<std::string> out;
-  for (const GoldenPair& p : golden_pairs()) out.push_back(p.name);
-  return out;
-}
-
-// By value: golden_pair() returns a reference into a temporary vector.
-GoldenPair pair_named(const std::string& name) {
-  for (const GoldenPair& p : golden_pairs())
-    if (p.name == name) return p;
-  throw std::runtime_error("no golden pair " + name);
-}
-
-std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
 std::string g17(double v) {
   char b[64];
   std::snprintf(b, sizeof b, "%.17g", v);

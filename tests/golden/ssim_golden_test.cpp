@@ -17,12 +17,8 @@ namespace {
 
 using vmafx::FeatureCollector;
 using test::GoldenPair;
-
-std::vector<std::string> pair_names() {
-  std::vector<std::string> out;
-  for (const GoldenPair& p : test::golden_pairs()) out.push_back(p.name);
-  return out;
-}
+using test::pair_names;
+using test::param_name;
 
 bool has_ms_ssim(const GoldenPair& p) { return ssim::ms_ssim_size_ok(p.width, p.height); }
 

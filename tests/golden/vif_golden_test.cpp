@@ -19,24 +19,7 @@ namespace {
 const std::vector<std::string> kRuns = {"vmaf_v0.6.1", "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg",
                                         "vmaf_b_v0.6.3", "egl1",         "subsample2"};
 
-// A copy that outlives the calls: golden_pair() returns a reference into the
-// temporary vector of golden_pairs(), which dangles.
-const std::vector<GoldenPair>& pairs() {
-  static const std::vector<GoldenPair> all = golden_pairs();
-  return all;
-}
-
-const GoldenPair& find_pair(const std::string& name) {
-  for (const GoldenPair& p : pairs())
-    if (p.name == name) return p;
-  throw std::runtime_error("no golden pair " + name);
-}
-
-std::vector<std::string> pair_names() {
-  std::vector<std::string> out;
-  for (const GoldenPair& p : pairs()) out.push_back(p.name);
-  return out;
-}
+const GoldenPair& find_pair(const std::string& name) { return golden_pair(name); }
 
 // Compares one run. `threads` only changes how frames are scheduled.
 void check_run(const std::string& pair, const std::string& run, unsigned threads, std::size_t* values) {

@@ -138,6 +138,7 @@ FeatureCollector run_features(const GoldenPair& pair, const std::vector<FeatureR
 
 }  // namespace vmafx::test
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <regex>
@@ -181,6 +182,19 @@ std::string g17(double v) {
   }
   if (compared == 0) return ::testing::AssertionFailure() << want.path << ": nothing compared";
   return ::testing::AssertionSuccess() << compared << " values equal";
+}
+
+std::vector<std::string> pair_names() {
+  std::vector<std::string> out;
+  for (const GoldenPair& p : golden_pairs()) out.push_back(p.name);
+  return out;
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string s = info.param;
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
 }
 
 std::vector<std::string> golden_names(const GoldenRun& want, const std::string& regex) {

@@ -34,6 +34,9 @@ struct GoldenPair {
 };
 const std::vector<GoldenPair>& golden_pairs();          // from tests/data/golden/manifest.json
 const GoldenPair& golden_pair(const std::string& name);
+// Helpers for tests parameterised over golden pairs.
+std::vector<std::string> pair_names();                      // every pair's name, manifest order
+inline const GoldenPair& pair_named(const std::string& name) { return golden_pair(name); }
 // tests/data/golden/oracle/<pair>.<run>.json, or the .cpumask255.json variant
 // when the manifest says libvmaf's plain C path differs for that run.
 std::string golden_oracle_path(const std::string& pair, const std::string& run);
@@ -53,6 +56,8 @@ namespace vmafx::test {
 // names the file, the feature, the frame and both values as %.17g.
 ::testing::AssertionResult frames_equal(const FeatureCollector& got, const GoldenRun& want,
                                         const std::vector<std::string>& names);
+// A gtest parameter name: the string with every non-alphanumeric as '_'.
+std::string param_name(const ::testing::TestParamInfo<std::string>& info);
 // Names of `want` matching a regular expression (ECMAScript).
 std::vector<std::string> golden_names(const GoldenRun& want, const std::string& regex);
 }  // namespace vmafx::test
