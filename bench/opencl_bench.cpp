@@ -25,6 +25,9 @@
 #include "bench_common.hpp"
 #include "core/engine.hpp"
 #include "model/model.hpp"
+#ifdef VMAFX_HAVE_OPENCL
+#include "backend/opencl/opencl_runtime.hpp"
+#endif
 
 namespace vmafx {
 namespace {
@@ -47,6 +50,19 @@ Backend* opencl_backend() {
     }
   }
   return b.get();
+}
+
+// With VMAFX_OPENCL_PROFILE=1: the device time of every OpenCL command since
+// the last call, printed under `label` (nothing otherwise).
+void profile_print(const std::string& label, bool discard) {
+#ifdef VMAFX_HAVE_OPENCL
+  if (!ocl::profiling()) return;
+  const std::string r = ocl::profile_report();
+  if (!discard) std::fprintf(stderr, "profile: %s\n%s", label.c_str(), r.c_str());
+#else
+  (void)label;
+  (void)discard;
+#endif
 }
 
 // `frames` frames through an engine with `requests` (and the vmaf_v0.6.1
@@ -87,6 +103,7 @@ void BM_Engine(benchmark::State& state) {
     return;
   }
   run_engine(fmt, backend, threads, std::min(frames, 8), {}, true);  // warm-up: programs, buffers
+  profile_print("", true);
   std::int64_t total = 0;
   for (auto _ : state) {
     run_engine(fmt, backend, threads, frames, {}, true);
@@ -94,6 +111,8 @@ void BM_Engine(benchmark::State& state) {
   }
   state.counters["fps"] = benchmark::Counter(double(total), benchmark::Counter::kIsRate);
   state.SetLabel(std::string(ocl ? "opencl " : "cpu ") + size_label(fmt) + " threads=" + std::to_string(threads));
+  if (ocl) profile_print("engine " + size_label(fmt) + " threads=" + std::to_string(threads) + ", " +
+                             std::to_string(total) + " frames", false);
 }
 
 void EngineArgs(benchmark::internal::Benchmark* b) {
@@ -124,6 +143,7 @@ void BM_Twin(benchmark::State& state) {
     return;
   }
   run_engine(fmt, backend, 0, 3, {req}, false);
+  profile_print("", true);
   double seconds = 0;
   std::int64_t total = 0;
   for (auto _ : state) {
@@ -134,6 +154,7 @@ void BM_Twin(benchmark::State& state) {
   }
   state.counters["ms_per_frame"] = 1e3 * seconds / double(total);
   state.SetLabel("opencl " + req.extractor + " " + size_label(fmt));
+  profile_print("twin " + req.extractor + " " + size_label(fmt) + ", " + std::to_string(total) + " frames", false);
 }
 
 void TwinArgs(benchmark::internal::Benchmark* b) {

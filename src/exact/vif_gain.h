@@ -50,7 +50,6 @@
 /* The option converted once (vmafx_vif_limit_make); passed by value. */
 typedef struct vmafx_vif_limit {
     vmafx_u64 bits;      /* the limit L */
-    vmafx_u64 sq_bits;   /* fl(L * L) */
     vmafx_u64 mid_m;     /* midpoint between L and its predecessor: mid_m * 2^mid_e */
     vmafx_i64 int_value; /* L, when an integer */
     vmafx_i32 mid_e;
@@ -70,7 +69,6 @@ VMAFX_FN vmafx_vif_limit vmafx_vif_limit_make(vmafx_u64 limit_bits)
     vmafx_vif_limit r;
     vmafx_sd l = vmafx_sd_from_bits(limit_bits);
     r.bits = limit_bits;
-    r.sq_bits = vmafx_sd_to_bits(vmafx_sd_mul(l, l));
     r.mid_m = 0;
     r.mid_e = 0;
     r.int_value = 0;
@@ -210,8 +208,10 @@ VMAFX_FN vmafx_vif_gain_int vmafx_vif_gain_integer(vmafx_i32 sigma1_sq, vmafx_i3
         if (lim.mode == VMAFX_VIF_LIMIT_INTEGER)
             out.gain.gg = lim.int_value * lim.int_value * (vmafx_i64)s1;
         else
-            out.gain.gg = vmafx_sd_to_i64(vmafx_sd_mul(vmafx_sd_from_bits(lim.sq_bits),
-                                                       vmafx_sd_from_i64((vmafx_i64)s1)));
+        {
+            vmafx_sd l = vmafx_sd_from_bits(lim.bits); /* fl(fl(L * L) * sigma1_sq) */
+            out.gain.gg = vmafx_sd_to_i64(vmafx_sd_mul(vmafx_sd_mul(l, l), vmafx_sd_from_i64((vmafx_i64)s1)));
+        }
         out.decided = 1;
         return out;
     }
@@ -236,12 +236,92 @@ VMAFX_FN vmafx_vif_gain_int vmafx_vif_gain_integer(vmafx_i32 sigma1_sq, vmafx_i3
     return out;
 }
 
-/* Both integers, the reference's bit for bit: the integer path, or the
- * replay where it is undecided. */
+/* The fp32 filter in front of the integer path (integer limits only). With
+ * D = sigma1_sq + e (e = N / 2^j, the eps as fp64 rounds it onto D's
+ * binade), S = sigma12^2 = q sigma1_sq + r, a = r / sigma1_sq and
+ * d = (S / sigma1_sq) e / D:
+ *
+ *   sigma2_sq - S / D = sigma2_sq - q + y,       y  = d - a
+ *   S sigma1_sq / D^2 = q + y2 + d e / D,       y2 = a - 2 d
+ *
+ * where 0 <= a < 1, 0 <= d < 0.22 (q < 2^32, D >= 2^17) and
+ * 0 <= d e / D < 2^-34 d. y and y2 are estimated in fp32 from the exact
+ * integers q, r, N, taking every fp32 operation to be within 4 ulp (2^-21
+ * relative) of its exact result (OpenCL allows 2.5 ulp for division; the
+ * others round correctly). a takes three operations and d seven, so the
+ * estimates are within 8 * 2^-21 (a + d) = 2^-18 (a + d) of y and
+ * 2^-18 (a + 2 d) of y2 (first order; the margin below is twice that). When
+ * an estimate lies farther than 2^-17 (a + d) (or 2^-17 (a + 2 d)) plus the
+ * fp64 chain's error bound (2^-50 times the magnitude, see above) from every
+ * integer, the exact value and the fp64 result lie strictly between the same
+ * two integers, and the estimate's sign gives the floor. Anything else (a
+ * fraction near an integer, a non-integer limit, a quotient >= 2^32) is left
+ * to the integer path (decided == 0). No 128-bit product: this is the cheap
+ * path on devices without fp64. */
+VMAFX_FN vmafx_vif_gain_int vmafx_vif_gain_fp32(vmafx_i32 sigma1_sq, vmafx_i32 sigma12, vmafx_i32 sigma2_sq,
+                                                vmafx_vif_limit lim)
+{
+    vmafx_vif_gain_int out;
+    vmafx_u64 s1 = (vmafx_u64)(vmafx_u32)sigma1_sq;
+    vmafx_u64 S, q, r, n, m;
+    vmafx_sd eps;
+    vmafx_i64 n0;
+    float fs1, a, e, d, y, y2, tol;
+    int j;
+    out.decided = 0;
+    out.pad_ = 0;
+    out.gain.sv_sq = 0;
+    out.gain.gg = 0;
+    out.gain.replayed = 0;
+    if (lim.mode != VMAFX_VIF_LIMIT_INTEGER || sigma1_sq < VMAFX_VIF_SIGMA_NSQ || sigma12 < 1 || sigma2_sq < 1)
+        return out;
+    S = (vmafx_u64)sigma12 * (vmafx_u64)sigma12;
+    if ((S >> 32) >= s1) return out; /* q >= 2^32 */
+    {
+        vmafx_divmod32 qr = vmafx_divmod_u64_u32(S, (vmafx_u32)s1);
+        q = qr.q;
+        r = qr.r;
+    }
+    j = 52 - (63 - vmafx_clz64(s1)); /* in [21, 35] */
+    eps = vmafx_sd_from_bits(VMAFX_VIF_EPS_BITS);
+    n = vmafx_vif_rne_shr_(eps.m, -(eps.e + j)); /* < 2^18: exact in fp32 */
+    fs1 = (float)s1;
+    a = (float)r / fs1;
+    e = (float)n / (float)(VMAFX_U64_ONE << j);
+    d = ((float)S / fs1) * (e / fs1);
+
+    /* sv_sq: floor(sigma2_sq - S / D) = sigma2_sq - q + floor(y), y in (-1, 0.22) */
+    m = q + 1 > (vmafx_u64)sigma2_sq ? q + 1 : (vmafx_u64)sigma2_sq;
+    tol = (a + d) * 7.62939453125e-06f + (float)m * 8.8817841970012523e-16f; /* 2^-17 (a + d) + m 2^-50 */
+    y = d - a;
+    if (!(y > tol || (y < -tol && y > tol - 1.0f))) return out;
+    n0 = (vmafx_i64)sigma2_sq - (vmafx_i64)q - (y < 0.0f ? 1 : 0);
+    out.gain.sv_sq = n0 >= 1 ? (vmafx_i32)n0 : 0;
+
+    /* the clamp, as the integer path decides it for an integer limit */
+    if ((vmafx_i64)sigma12 > lim.int_value * (vmafx_i64)s1) {
+        out.gain.gg = lim.int_value * lim.int_value * (vmafx_i64)s1;
+        out.decided = 1;
+        return out;
+    }
+
+    /* gg: floor(S sigma1_sq / D^2) = q + floor(y2), y2 in (-0.44, 1) */
+    y2 = a - 2.0f * d;
+    tol = (a + 2.0f * d) * 7.62939453125e-06f + (float)(q + 1) * 8.8817841970012523e-16f;
+    if (!((y2 > tol && y2 < 1.0f - tol) || y2 < -tol)) return out;
+    out.gain.gg = (vmafx_i64)q - (y2 < 0.0f ? 1 : 0);
+    out.decided = 1;
+    return out;
+}
+
+/* Both integers, the reference's bit for bit: the fp32 filter, the integer
+ * path where it is undecided, and the replay where that is undecided too. */
 VMAFX_FN vmafx_vif_gain vmafx_vif_gain_terms(vmafx_i32 sigma1_sq, vmafx_i32 sigma12,
                                              vmafx_i32 sigma2_sq, vmafx_vif_limit lim)
 {
-    vmafx_vif_gain_int t = vmafx_vif_gain_integer(sigma1_sq, sigma12, sigma2_sq, lim);
+    vmafx_vif_gain_int t = vmafx_vif_gain_fp32(sigma1_sq, sigma12, sigma2_sq, lim);
+    if (t.decided) return t.gain;
+    t = vmafx_vif_gain_integer(sigma1_sq, sigma12, sigma2_sq, lim);
     if (t.decided) return t.gain;
     return vmafx_vif_gain_replay(sigma1_sq, sigma12, sigma2_sq, lim);
 }

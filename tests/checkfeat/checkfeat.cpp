@@ -43,8 +43,12 @@ const std::vector<Config>& configs() {
   static const std::vector<Config> c = {
       {"vif", {}},
       {"vif", {{"vif_enhn_gain_limit", "1"}}},
+      // a limit that is not an integer: the twins' integer fast paths step
+      // aside and the 128-bit / soft-fp64 paths decide every clamp
+      {"vif", {{"vif_enhn_gain_limit", "1.5"}}},
       {"adm", {}},
       {"adm", {{"adm_enhn_gain_limit", "1"}}},
+      {"adm", {{"adm_enhn_gain_limit", "1.5"}}},
       {"motion", {}},
       {"psnr", {}},
       {"psnr", {{"enable_mse", "true"}, {"enable_apsnr", "true"}}},

@@ -1,5 +1,7 @@
 #include "backend/opencl/opencl_runtime.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -346,7 +348,7 @@ cl_mem Buffer::get(cl_context ctx, std::size_t bytes) {
 
 Slot::Slot(Device& dev, FrameGroup* group) : dev_(dev), group_(group) {
   cl_int err = CL_SUCCESS;
-  queue_ = clCreateCommandQueue(dev.context(), dev.id(), 0, &err);
+  queue_ = clCreateCommandQueue(dev.context(), dev.id(), profiling() ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
   check(err, "clCreateCommandQueue");
 }
 
@@ -425,12 +427,14 @@ cl_mem Slot::upload(const Picture& pic, int p, int k) {
     // engine can recycle the picture.
     const PlaneView v = pic.plane(p);
     if (std::size_t(v.stride) == row) {  // rows back to back: one linear copy
-      check(clEnqueueWriteBuffer(queue_, m, CL_FALSE, 0, row * rows, v.data, 0, nullptr, nullptr), "upload");
+      ProfEvent ev("upload");
+      check(clEnqueueWriteBuffer(queue_, m, CL_FALSE, 0, row * rows, v.data, 0, nullptr, ev.out()), "upload");
     } else {
+      ProfEvent ev("upload (rect)");
       const std::size_t buf_origin[3] = {0, 0, 0}, host_origin[3] = {0, 0, 0};
       const std::size_t region[3] = {row, rows, 1};
       check(clEnqueueWriteBufferRect(queue_, m, CL_FALSE, buf_origin, host_origin, region, row, 0,
-                                     std::size_t(v.stride), 0, v.data, 0, nullptr, nullptr),
+                                     std::size_t(v.stride), 0, v.data, 0, nullptr, ev.out()),
             "upload");
     }
     uploaded_[p][k] = true;
@@ -453,12 +457,14 @@ cl_mem Slot::publish_ref(const Picture& ref, const Picture& dis, unsigned index)
   cl_mem m = group_->mirror(ref, row * rows, index);
   const PlaneView v = ref.plane(0);
   if (std::size_t(v.stride) == row) {
-    check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, row * rows, v.data, 0, nullptr, nullptr), "upload");
+    ProfEvent ev("upload (reference mirror)");
+    check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, row * rows, v.data, 0, nullptr, ev.out()), "upload");
   } else {
+    ProfEvent ev("upload (reference mirror, rect)");
     const std::size_t buf_origin[3] = {0, 0, 0}, host_origin[3] = {0, 0, 0};
     const std::size_t region[3] = {row, rows, 1};
     check(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, buf_origin, host_origin, region, row, 0,
-                                   std::size_t(v.stride), 0, v.data, 0, nullptr, nullptr),
+                                   std::size_t(v.stride), 0, v.data, 0, nullptr, ev.out()),
           "upload");
   }
   ref_luma_ = m;
@@ -492,7 +498,8 @@ cl_mem FrameGroup::find_mirror(const Picture& ref, unsigned index) {
 void run(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t lx) {
   if (gx == 0) return;
   const std::size_t g = (gx + lx - 1) / lx * lx;
-  check(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &lx, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
+  ProfEvent ev(k);
+  check(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &lx, 0, nullptr, ev.out()), "clEnqueueNDRangeKernel");
 }
 
 std::size_t pow2_group(cl_kernel k, std::size_t cap) {
@@ -525,17 +532,111 @@ void run2d(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t gy, std:
   }
   const std::size_t g[2] = {(gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly};
   const std::size_t l[2] = {lx, ly};
-  check(clEnqueueNDRangeKernel(q, k, 2, nullptr, g, l, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
+  ProfEvent ev(k);
+  check(clEnqueueNDRangeKernel(q, k, 2, nullptr, g, l, 0, nullptr, ev.out()), "clEnqueueNDRangeKernel");
 }
 
 void read(cl_command_queue q, cl_mem mem, void* dst, std::size_t bytes) {
   if (bytes == 0) return;
-  check(clEnqueueReadBuffer(q, mem, CL_TRUE, 0, bytes, dst, 0, nullptr, nullptr), "read back");
+  ProfEvent ev("read back");
+  check(clEnqueueReadBuffer(q, mem, CL_TRUE, 0, bytes, dst, 0, nullptr, ev.out()), "read back");
 }
 
 void write(cl_command_queue q, cl_mem mem, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
-  check(clEnqueueWriteBuffer(q, mem, CL_TRUE, 0, bytes, src, 0, nullptr, nullptr), "upload");
+  ProfEvent ev("write");
+  check(clEnqueueWriteBuffer(q, mem, CL_TRUE, 0, bytes, src, 0, nullptr, ev.out()), "upload");
+}
+
+// ---- Profiling -----------------------------------------------------------------
+
+bool profiling() {
+  static const bool on = [] {
+    const char* e = std::getenv("VMAFX_OPENCL_PROFILE");
+    return e != nullptr && *e != '\0' && std::strcmp(e, "0") != 0;
+  }();
+  return on;
+}
+
+namespace {
+struct Profile {
+  std::mutex mu;
+  std::vector<std::pair<std::string, cl_event>> events;
+};
+Profile& profile() {
+  static auto* p = new Profile;  // never destroyed, as the devices
+  return *p;
+}
+}  // namespace
+
+ProfEvent::~ProfEvent() {
+  if (!event_) return;
+  std::string label;
+  if (kernel_) {
+    char name[128] = {};
+    clGetKernelInfo(kernel_, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr);
+    label = name;
+  } else {
+    label = label_ ? label_ : "?";
+  }
+  Profile& p = profile();
+  std::lock_guard lk(p.mu);
+  p.events.emplace_back(std::move(label), event_);
+}
+
+std::string profile_report() {
+  std::vector<std::pair<std::string, cl_event>> events;
+  {
+    Profile& p = profile();
+    std::lock_guard lk(p.mu);
+    events.swap(p.events);
+  }
+  struct Total {
+    std::size_t count = 0;
+    cl_ulong ns = 0;
+  };
+  std::map<std::string, Total> by;
+  std::vector<std::pair<cl_ulong, cl_ulong>> spans;
+  for (auto& [label, e] : events) {
+    cl_ulong t0 = 0, t1 = 0;
+    if (clWaitForEvents(1, &e) == CL_SUCCESS &&
+        clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) == CL_SUCCESS &&
+        clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) == CL_SUCCESS && t1 >= t0) {
+      Total& t = by[label];
+      ++t.count;
+      t.ns += t1 - t0;
+      spans.emplace_back(t0, t1);
+    }
+    clReleaseEvent(e);
+  }
+  std::string out;
+  char line[256];
+  cl_ulong sum = 0;
+  for (const auto& [label, t] : by) {
+    std::snprintf(line, sizeof line, "  %-28s %8zu x %9.2f us = %10.3f ms\n", label.c_str(), t.count,
+                  1e-3 * double(t.ns) / double(t.count), 1e-6 * double(t.ns));
+    out += line;
+    sum += t.ns;
+  }
+  // Union of the busy intervals: below the sum when commands overlap.
+  std::sort(spans.begin(), spans.end());
+  cl_ulong busy = 0, first = spans.empty() ? 0 : spans.front().first, last = first;
+  cl_ulong cur0 = first, cur1 = first;
+  for (const auto& [a, b] : spans) {
+    if (a > cur1) {
+      busy += cur1 - cur0;
+      cur0 = a;
+      cur1 = b;
+    } else if (b > cur1) {
+      cur1 = b;
+    }
+    last = std::max(last, b);
+  }
+  busy += cur1 - cur0;
+  std::snprintf(line, sizeof line, "  sum %.3f ms, busy (union) %.3f ms, first start to last end %.3f ms\n",
+                1e-6 * double(sum), 1e-6 * double(busy), 1e-6 * double(last - first));
+  out += line;
+  return out;
 }
 
 }  // namespace vmafx::ocl

@@ -223,6 +223,30 @@ std::size_t pow2_group(cl_kernel k, std::size_t cap);
 // (a 2-D local size is halved until the kernel accepts it).
 void run(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t lx);
 void run2d(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t gy, std::size_t lx, std::size_t ly);
+// ---- Profiling (VMAFX_OPENCL_PROFILE=1) --------------------------------------
+// Queues are then created with profiling on, and every enqueue of the runtime
+// and the twins records an event under a label (the kernel's name, "upload",
+// "read back", "copy"). profile_report() waits for the recorded events,
+// prints their device time per label and the union of the busy intervals, and
+// forgets them. Off by default: no events are created.
+bool profiling();
+class ProfEvent {
+ public:
+  explicit ProfEvent(const char* label) : label_(label) {}
+  explicit ProfEvent(cl_kernel k) : kernel_(k) {}
+  ProfEvent(const ProfEvent&) = delete;
+  ProfEvent& operator=(const ProfEvent&) = delete;
+  ~ProfEvent();
+  // The event argument of the enqueue call: nullptr unless profiling.
+  cl_event* out() { return profiling() ? &event_ : nullptr; }
+
+ private:
+  const char* label_ = nullptr;
+  cl_kernel kernel_ = nullptr;
+  cl_event event_ = nullptr;
+};
+std::string profile_report();
+
 // Blocking read of `bytes` from `mem` into `dst`.
 void read(cl_command_queue q, cl_mem mem, void* dst, std::size_t bytes);
 void write(cl_command_queue q, cl_mem mem, const void* src, std::size_t bytes);

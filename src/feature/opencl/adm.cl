@@ -63,23 +63,43 @@ inline float adm_i64_to_f32(long v)
 }
 
 // The reference's angle test: dp^2 >= cos(1 deg)^2 * |o|^2 * |t|^2 with each
-// int64 taken through float and scaled by 1/4096 in double.
+// int64 taken through float and scaled by 1/4096 in double. The scaling is
+// exact and common to both sides, so it drops out of the fp32 filter: the
+// left side is exactly dp^2 (a 48-bit product, fp64 holds it) and the right
+// side the fp64 rounding of c * om * tm (c * om exact, then one rounding).
+// Their fp32 estimates are within 2^-23 and 2^-22 (relative; no overflow:
+// every magnitude is at most 2^126; no underflow: nonzero inputs are >= 1)
+// and the margin is 2^-20, so where the filter decides, the fp64 comparison
+// decides the same way; the rest is replayed in soft fp64.
 inline int adm_angle_ok(long ot_dp, long o_mag_sq, long t_mag_sq, uint cos_sq_bits)
 {
-    const vmafx_sd dp = vmafx_sd_mul_pow2(f32_sd(adm_i64_to_f32(ot_dp)), -12);
-    if (dp.s && !vmafx_sd_is_zero(dp)) return 0;  // !(dp >= 0)
-    const vmafx_sd om = vmafx_sd_mul_pow2(f32_sd(adm_i64_to_f32(o_mag_sq)), -12);
-    const vmafx_sd tm = vmafx_sd_mul_pow2(f32_sd(adm_i64_to_f32(t_mag_sq)), -12);
-    const vmafx_sd lhs = vmafx_sd_mul(dp, dp);
-    const vmafx_sd rhs = vmafx_sd_mul(vmafx_sd_mul(f32_to_sd(cos_sq_bits), om), tm);
-    return vmafx_sd_le(rhs, lhs);
+    const float dpf = adm_i64_to_f32(ot_dp);
+    if (dpf < 0.0f) return 0;  // !(dp >= 0)
+    const float omf = adm_i64_to_f32(o_mag_sq), tmf = adm_i64_to_f32(t_mag_sq);
+    const float lhs = dpf * dpf, rhs = (as_float(cos_sq_bits) * omf) * tmf;
+    if (rhs <= lhs * (1.0f - 0x1p-20f)) return 1;
+    if (rhs >= lhs * (1.0f + 0x1p-20f) && rhs > 0.0f) return 0;
+    const vmafx_sd dp = vmafx_sd_mul_pow2(f32_sd(dpf), -12);
+    const vmafx_sd om = vmafx_sd_mul_pow2(f32_sd(omf), -12);
+    const vmafx_sd tm = vmafx_sd_mul_pow2(f32_sd(tmf), -12);
+    const vmafx_sd l = vmafx_sd_mul(dp, dp);
+    const vmafx_sd r = vmafx_sd_mul(vmafx_sd_mul(f32_to_sd(cos_sq_bits), om), tm);
+    return vmafx_sd_le(r, l);
 }
 
 // limit_gain(): with the angle flag, rst is capped at t (rst_f > 0) or
-// floored at t (rst_f < 0) after scaling by the gain limit, in double.
-inline long adm_limit_gain(long rst, int rst_sign, long t, int angle, ulong egl_bits)
+// floored at t (rst_f < 0) after scaling by the gain limit, in double. For an
+// integer limit g (egl_int = g, else 0; the option lies in [1, 100]) the
+// double product rst * g is an exact integer below 2^40 and the capped value
+// fits the band's type, so int64 arithmetic gives the same result.
+inline long adm_limit_gain(long rst, int rst_sign, long t, int angle, ulong egl_bits, long egl_int)
 {
     if (!angle || rst_sign == 0) return rst;
+    if (egl_int > 0) {
+        const long x = rst * egl_int;
+        if (rst_sign > 0) return x < t ? x : t;
+        return t < x ? x : t;
+    }
     const vmafx_sd x = vmafx_sd_mul(vmafx_sd_from_i64(rst), vmafx_sd_from_bits(egl_bits));
     const vmafx_sd y = vmafx_sd_from_i64(t);
     if (rst_sign > 0) return vmafx_sd_lt(x, y) ? (long)vmafx_sd_to_i32(x) : t;
@@ -207,7 +227,7 @@ __kernel void adm_dwt123_h(__global const int* tlo_r, __global const int* thi_r,
 // Bands: [a,] h, v, d planes of n; r and a outputs hold h, v, d.
 
 __kernel void adm_decouple0(__global const short* ref, __global const short* dis, int w, int n, int x0, int x1,
-                            int y0, int y1, ulong egl_bits, uint cos_sq_bits, __global short* r,
+                            int y0, int y1, ulong egl_bits, long egl_int, uint cos_sq_bits, __global short* r,
                             __global short* a)
 {
     const int j = x0 + get_global_id(0), i = y0 + get_global_id(1);
@@ -228,14 +248,14 @@ __kernel void adm_decouple0(__global const short* ref, __global const short* dis
         const int k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
         long rst = (short)((k * ob + 16384) >> 15);
         const int rst_sign = k == 0 ? 0 : (ob > 0 ? 1 : (ob < 0 ? -1 : 0));
-        rst = (short)adm_limit_gain(rst, rst_sign, tb, angle, egl_bits);
+        rst = (short)adm_limit_gain(rst, rst_sign, tb, angle, egl_bits, egl_int);
         r[(size_t)b * n + p] = (short)rst;
         a[(size_t)b * n + p] = (short)(tb - (int)rst);
     }
 }
 
 __kernel void adm_decouple123(__global const int* ref, __global const int* dis, int w, int n, int x0, int x1,
-                              int y0, int y1, ulong egl_bits, uint cos_sq_bits, __global int* r,
+                              int y0, int y1, ulong egl_bits, long egl_int, uint cos_sq_bits, __global int* r,
                               __global int* a)
 {
     const int j = x0 + get_global_id(0), i = y0 + get_global_id(1);
@@ -267,7 +287,7 @@ __kernel void adm_decouple123(__global const int* ref, __global const int* dis, 
         const long k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
         long rst = (int)((k * ob + 16384) >> 15);
         const int rst_sign = k == 0 ? 0 : (ob > 0 ? 1 : (ob < 0 ? -1 : 0));
-        rst = (int)adm_limit_gain(rst, rst_sign, tb, angle, egl_bits);
+        rst = (int)adm_limit_gain(rst, rst_sign, tb, angle, egl_bits, egl_int);
         r[(size_t)b * n + p] = (int)rst;
         a[(size_t)b * n + p] = (int)((uint)tb - (uint)rst);
     }

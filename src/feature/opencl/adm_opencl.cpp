@@ -37,6 +37,9 @@ class AdmTwin final : public Twin {
   AdmTwin(std::shared_ptr<FrameGroup> g, const adm::Params& p, bool debug, const PictureFormat& f)
       : Twin(std::move(g)), p_(p), f_(adm::csf_factors(p)), debug_(debug), fmt_(f) {
     std::memcpy(&egl_bits_, &p_.enhn_gain_limit, 8);
+    // an integer limit (the option lies in [1, 100]) takes adm.cl's int64 path
+    const double lim = p_.enhn_gain_limit;
+    if (lim >= 1.0 && lim <= 100.0 && lim == std::floor(lim)) egl_int_ = static_cast<std::int64_t>(lim);
     cos_bits_ = f32_bits(adm::kCos1DegSq);
   }
 
@@ -109,7 +112,7 @@ class AdmTwin final : public Twin {
         const cl_int n = cl_int(p0);
         cl_kernel kd = s.kernel(kFile, "adm_decouple0");
         set_args(kd, ref16, dis16, cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top), cl_int(fr.bottom),
-                 egl_bits_, cos_bits_, r16, a16);
+                 egl_bits_, cl_long(egl_int_), cos_bits_, r16, a16);
         run2d(q, kd, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
         cl_kernel kden = s.kernel(kFile, "adm_den0");
         set_args(kden, ref16, cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(0), rows_mem,
@@ -154,7 +157,7 @@ class AdmTwin final : public Twin {
       const cl_int n = cl_int(std::size_t(w) * h);
       cl_kernel kd = s.kernel(kFile, "adm_decouple123");
       set_args(kd, ref32[cur], dis32[cur], cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top),
-               cl_int(fr.bottom), egl_bits_, cos_bits_, r32, a32);
+               cl_int(fr.bottom), egl_bits_, cl_long(egl_int_), cos_bits_, r32, a32);
       run2d(q, kd, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
       // denominator
       const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
@@ -258,6 +261,7 @@ class AdmTwin final : public Twin {
   bool debug_;
   PictureFormat fmt_;
   std::uint64_t egl_bits_ = 0;
+  std::int64_t egl_int_ = 0;
   std::uint32_t cos_bits_ = 0;
 };
 

@@ -77,7 +77,8 @@ class MotionTwin final : public Twin {
     }
     // remember this reference
     const int slot_i = 1 - last_;
-    check(clEnqueueCopyBuffer(s.queue(), cur, hist_[slot_i].get(ctx, bytes), 0, 0, bytes, 0, nullptr, nullptr),
+    ProfEvent pe("copy (motion history)");
+    check(clEnqueueCopyBuffer(s.queue(), cur, hist_[slot_i].get(ctx, bytes), 0, 0, bytes, 0, nullptr, pe.out()),
           "clEnqueueCopyBuffer");
     last_ = slot_i;
     ++stored_;

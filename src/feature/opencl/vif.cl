@@ -254,15 +254,14 @@ inline int v2_mirror(int i, int n)
 
 #define V2_TAP(k) ((uint)kVifF0[(k)])
 
-inline void v2_share(int sigma1_sq, int sigma2_sq, int sigma12, ulong limit_bits, __global const ushort* log2_table,
+inline void v2_share(int sigma1_sq, int sigma2_sq, int sigma12, vmafx_vif_limit lim, __global const ushort* log2_table,
                      long* num_log, long* den_log, long* num_non, long* den_non)
 {
     if (sigma2_sq < 0) sigma2_sq = 0;
     if (sigma1_sq >= VMAFX_VIF_SIGMA_NSQ) {
         *den_log += vif_log2_q11((ulong)((uint)VMAFX_VIF_SIGMA_NSQ + (uint)sigma1_sq), log2_table) - 2048 * 17;
         if (sigma12 > 0 && sigma2_sq > 0) {
-            const vmafx_vif_gain g =
-                vmafx_vif_gain_terms(sigma1_sq, sigma12, sigma2_sq, vmafx_vif_limit_make(limit_bits));
+            const vmafx_vif_gain g = vmafx_vif_gain_terms(sigma1_sq, sigma12, sigma2_sq, lim);
             const uint noise = (uint)(g.sv_sq + VMAFX_VIF_SIGMA_NSQ);
             const long total = g.gg + (long)noise;
             *num_log += vif_log2_q11((ulong)total, log2_table) - vif_log2_q11((ulong)noise, log2_table);
@@ -373,6 +372,7 @@ __kernel void vif_statistic0_v2(__global const uchar* ref, __global const uchar*
     barrier(CLK_LOCAL_MEM_FENCE);
 
     long num_log = 0, den_log = 0, num_non = 0, den_non = 0;
+    const vmafx_vif_limit lim = vmafx_vif_limit_make(limit_bits);
     for (int t = lid; t < V2_ITEMS; t += nt) {
         const int ty = t >> 4, xb = (t & 15) * V2_XS;
         const int base = ty * V2_VS + xb;
@@ -392,7 +392,7 @@ __kernel void vif_statistic0_v2(__global const uchar* ref, __global const uchar*
         if (y0 + ty < h) {
             for (int o = 0; o < V2_XS; ++o)
                 if (x0 + xb + o < w)
-                    v2_share(s1[o], s2[o], s12[o], limit_bits, log2_table, &num_log, &den_log, &num_non, &den_non);
+                    v2_share(s1[o], s2[o], s12[o], lim, log2_table, &num_log, &den_log, &num_non, &den_non);
         }
     }
 
