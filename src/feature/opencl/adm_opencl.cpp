@@ -53,8 +53,15 @@ class AdmTwin final : public Twin {
   struct Rows {
     int first = 0;
     int rows = 0;
-    const std::int64_t* v = nullptr;
   };
+
+  // A DWT step with hw x hh outputs per picture: tiles of ADM_TX x ADM_TY, both pictures.
+  static void dwt_launch(Slot& s, cl_kernel k, int hw, int hh) {
+    constexpr std::size_t tx = 32, ty = 8;  // ADM_TX, ADM_TY in adm.cl
+    const std::size_t lx = pow2_group(k, kMaxGroup);
+    const std::size_t gx = (std::size_t(hw) + tx - 1) / tx, gy = 2 * ((std::size_t(hh) + ty - 1) / ty);
+    run2d(s.queue(), k, gx * lx, gy, lx, 1);
+  }
 
   void launch_rows(Slot& s, cl_kernel k, int rows, Rows& r) {
     r.rows = rows;
@@ -73,16 +80,14 @@ class AdmTwin final : public Twin {
     int sid = 0;
     auto buf = [&](std::size_t bytes) { return s.scratch(id_, sid++, bytes); };
     // scale 0
-    cl_mem t16[4] = {buf(std::size_t(h0) * w * 2), buf(std::size_t(h0) * w * 2), buf(std::size_t(h0) * w * 2),
-                     buf(std::size_t(h0) * w * 2)};  // lo, hi of ref; lo, hi of dis
     cl_mem ref16 = buf(4 * p0 * 2), dis16 = buf(4 * p0 * 2);
     cl_mem r16 = buf(3 * p0 * 2), a16 = buf(3 * p0 * 2);
     // scales 1..3
-    cl_mem t32[4] = {buf(std::size_t(h1) * w0 * 4), buf(std::size_t(h1) * w0 * 4), buf(std::size_t(h1) * w0 * 4),
-                     buf(std::size_t(h1) * w0 * 4)};
     cl_mem ref32[2] = {buf(4 * p1 * 4), buf(4 * p1 * 4)}, dis32[2] = {buf(4 * p1 * 4), buf(4 * p1 * 4)};
     cl_mem r32 = buf(3 * p1 * 4), a32 = buf(3 * p1 * 4);
-    // every stage's row sums in one buffer, read back once
+    // the masking terms of r and a (adm.cl, "CSF"): two uint32 planes each
+    cl_mem mr0 = buf(2 * p0 * 4), ma0 = buf(2 * p0 * 4), mr1 = buf(2 * p1 * 4), ma1 = buf(2 * p1 * 4);
+    // every stage's row sums in one buffer, totalled on the device (adm_rows_total)
     Rows den[4], num[4], aim[4];
     for (int k = 0; k < 4; ++k) {
       den[k].first = (3 * k) * h0;
@@ -94,15 +99,12 @@ class AdmTwin final : public Twin {
     const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
     const cl_int with_aim = p_.skip_aim ? 0 : 1;
 
-    // ---- enqueue every stage of every scale (five launches per scale) ----
+    // ---- enqueue every stage of every scale (four launches per scale) ----
     int bw[4], bh[4];
     {
-      cl_kernel kv = s.kernel(kFile, "adm_dwt0_v");
-      set_args(kv, pl.ref, pl.dis, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), t16[0], t16[1], t16[2], t16[3]);
-      run2d(q, kv, std::size_t(w), 2 * std::size_t(h0), 32, 8);
-      cl_kernel kh = s.kernel(kFile, "adm_dwt0_h");
-      set_args(kh, t16[0], t16[1], t16[2], t16[3], cl_int(w), cl_int(h0), ref16, dis16);
-      run2d(q, kh, std::size_t(w0), 2 * std::size_t(h0), 32, 8);
+      cl_kernel kd = s.kernel(kFile, "adm_dwt0");
+      set_args(kd, pl.ref, pl.dis, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), ref16, dis16);
+      dwt_launch(s, kd, w0, h0);
       w = w0;
       h = h0;
       bw[0] = w;
@@ -110,22 +112,23 @@ class AdmTwin final : public Twin {
       if (!p_.skip_scale0) {
         const Region fr = filter_region(w, h), sr = score_region(w, h);
         const cl_int n = cl_int(p0);
+        const std::uint16_t* rf = f_.s0_rfactor;
         cl_kernel kd = s.kernel(kFile, "adm_decouple0");
         set_args(kd, ref16, dis16, cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top), cl_int(fr.bottom),
-                 egl_bits_, cl_long(egl_int_), cos_bits_, r16, a16);
+                 egl_bits_, cl_long(egl_int_), cos_bits_, cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), r16, a16,
+                 mr0, ma0);
         run2d(q, kd, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
         cl_kernel kden = s.kernel(kFile, "adm_den0");
         set_args(kden, ref16, cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(0), rows_mem,
                  cl_int(den[0].first));
         launch_rows(s, kden, sr.bottom - sr.top, den[0]);
-        const std::uint16_t* rf = f_.s0_rfactor;
         std::uint32_t sc[3], ac[3];
         for (int t = 0; t < 3; ++t) {
           sc[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
           ac[t] = to_u32(std::pow(2.0, static_cast<double>(sc[t] - 1u)));
         }
         cl_kernel km = s.kernel(kFile, "adm_cm0");
-        set_args(km, r16, a16, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
+        set_args(km, r16, a16, mr0, ma0, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
                  cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(sc[0]), cl_uint(sc[1]), cl_uint(sc[2]),
                  cl_long(ac[0]), cl_long(ac[1]), cl_long(ac[2]), with_aim, rows_mem, cl_int(num[0].first),
                  cl_int(aim[0].first));
@@ -140,24 +143,22 @@ class AdmTwin final : public Twin {
       const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
       const int hs = vmafx_adm_s123_h_shift[scale - 1];
       const int hw = (w + 1) / 2, hh = (h + 1) / 2;
-      cl_kernel kv = s.kernel(kFile, "adm_dwt123_v");
+      cl_kernel kt = s.kernel(kFile, "adm_dwt123");
       const cl_int is16 = scale == 1 ? 1 : 0;
-      set_args(kv, ref16, dis16, ref32[prev], dis32[prev], is16, cl_int(w), cl_int(h), cl_long(vr), cl_int(vs),
-               t32[0], t32[1], t32[2], t32[3]);
-      run2d(q, kv, std::size_t(w), 2 * std::size_t(hh), 32, 8);
-      cl_kernel kh = s.kernel(kFile, "adm_dwt123_h");
-      set_args(kh, t32[0], t32[1], t32[2], t32[3], cl_int(w), cl_int(hh), cl_long(hr), cl_int(hs), ref32[cur],
-               dis32[cur]);
-      run2d(q, kh, std::size_t(hw), 2 * std::size_t(hh), 32, 8);
+      set_args(kt, ref16, dis16, ref32[prev], dis32[prev], is16, cl_int(w), cl_int(h), cl_long(vr), cl_int(vs),
+               cl_long(hr), cl_int(hs), ref32[cur], dis32[cur]);
+      dwt_launch(s, kt, hw, hh);
       w = hw;
       h = hh;
       bw[scale] = w;
       bh[scale] = h;
       const Region fr = filter_region(w, h), sr = score_region(w, h);
       const cl_int n = cl_int(std::size_t(w) * h);
+      const std::uint32_t* rf = f_.s123_rfactor[scale - 1];
       cl_kernel kd = s.kernel(kFile, "adm_decouple123");
       set_args(kd, ref32[cur], dis32[cur], cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top),
-               cl_int(fr.bottom), egl_bits_, cl_long(egl_int_), cos_bits_, r32, a32);
+               cl_int(fr.bottom), egl_bits_, cl_long(egl_int_), cos_bits_, cl_uint(rf[0]), cl_uint(rf[1]),
+               cl_uint(rf[2]), r32, a32, mr1, ma1);
       run2d(q, kd, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
       // denominator
       const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
@@ -168,23 +169,37 @@ class AdmTwin final : public Twin {
                cl_int(dshift_cub), cl_ulong(dadd_cub), rows_mem, cl_int(den[scale].first));
       launch_rows(s, kden, sr.bottom - sr.top, den[scale]);
       // masking: num and aim in one launch
-      const std::uint32_t* rf = f_.s123_rfactor[scale - 1];
       const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
       const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
       cl_kernel km = s.kernel(kFile, "adm_cm123");
-      set_args(km, r32, a32, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
+      set_args(km, r32, a32, mr1, ma1, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
                cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_long(add_cub), with_aim,
                rows_mem, cl_int(num[scale].first), cl_int(aim[scale].first));
       launch_rows(s, km, sr.bottom - sr.top, num[scale]);
       aim[scale].rows = num[scale].rows;
     }
 
-    // ---- read back and finish as the reference does ----
-    thread_local std::vector<std::int64_t> all;
-    all.resize(all_rows * 3);
-    read(q, rows_mem, all.data(), all.size() * 8);
-    for (Rows* r : {den, num, aim})
-      for (int k = 0; k < 4; ++k) r[k].v = all.data() + std::size_t(r[k].first) * 3;
+    // ---- the rows' last integer step on the device, then the float finish ----
+    Step step[4];
+    cl_int4 nrows{}, dsh{}, csh{};
+    cl_ulong4 dadd{};
+    cl_long4 cadd{};
+    for (int k = 0; k < 4; ++k) {
+      step[k] = row_step(k, bw[k], bh[k]);
+      nrows.s[k] = den[k].rows;
+      dadd.s[k] = step[k].den_add;
+      dsh.s[k] = step[k].den_shift;
+      cadd.s[k] = step[k].cm_add;
+      csh.s[k] = step[k].cm_shift;
+    }
+    cl_kernel kt = s.kernel(kFile, "adm_rows_total");
+    cl_mem totals = buf(12 * 3 * 8);
+    set_args(kt, rows_mem, cl_int(h0), nrows, dadd, dsh, cadd, csh, totals);
+    const std::size_t lt = pow2_group(kt, kMaxGroup);
+    run(q, kt, 12 * lt, lt);
+    std::int64_t sum[12][3];
+    read(q, totals, sum, sizeof sum);
+
     adm::Scores out;
     double numt = 0, dent = 0, aim_num = 0;
     for (int scale = 0; scale < 4; ++scale) {
@@ -192,9 +207,13 @@ class AdmTwin final : public Twin {
       if (scale == 0 && p_.skip_scale0) {
         den_scale = 1e-10f;
       } else {
-        den_scale = finish_den(scale, bw[scale], bh[scale], den[scale]);
-        num_scale = finish_cm(scale, bw[scale], bh[scale], num[scale], p_.noise_weight);
-        if (!p_.skip_aim) aim_scale = finish_cm(scale, bw[scale], bh[scale], aim[scale], 0.0);
+        const Region g = score_region(bw[scale], bh[scale]);
+        const int area = (g.bottom - g.top) * (g.right - g.left);
+        std::uint64_t dacc[3];
+        for (int t = 0; t < 3; ++t) dacc[t] = static_cast<std::uint64_t>(sum[3 * scale][t]);
+        den_scale = adm::den_from_sums(dacc, step[scale].den_csf, f_.rfactor[scale], area, p_.noise_weight);
+        num_scale = finish_cm(scale, bw[scale], sum[3 * scale + 1], p_.noise_weight, step[scale], area);
+        if (!p_.skip_aim) aim_scale = finish_cm(scale, bw[scale], sum[3 * scale + 2], 0.0, step[scale], area);
       }
       numt += num_scale;
       dent += den_scale;
@@ -206,44 +225,45 @@ class AdmTwin final : public Twin {
     return out;
   }
 
-  // den_s0 / den_s123 after their row loops.
-  float finish_den(int scale, int w, int h, const Rows& rows) const {
+  // What den_s0 / den_s123 and cm_s0 / cm_s123 do with each row's sum
+  // ((row + add) >> shift, added over the rows) and the denominator's scale.
+  struct Step {
+    std::uint64_t den_add = 0;
+    int den_shift = 0;
+    double den_csf = 0;
+    std::int64_t cm_add = 0;
+    int cm_shift = 0;
+  };
+
+  static Step row_step(int scale, int w, int h) {
     const Region g = score_region(w, h);
-    const float* rf = f_.rfactor[scale];
-    std::uint64_t acc[3] = {0, 0, 0};
-    double shift_csf;
+    Step st;
     if (scale == 0) {
       std::int32_t shift_accum =
           ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) - VMAFX_ADM_S0_DEN_AREA_BIAS;
       shift_accum = shift_accum > 0 ? shift_accum : 0;
-      const std::uint64_t add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
-      for (int r = 0; r < rows.rows; ++r)
-        for (int t = 0; t < 3; ++t)
-          acc[t] += (static_cast<std::uint64_t>(rows.v[std::size_t(3 * r + t)]) + add) >> shift_accum;
-      shift_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - shift_accum));
+      st.den_shift = shift_accum;
+      st.den_add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
+      st.den_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - shift_accum));
     } else {
       const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
       const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
-      const std::uint64_t add_accum = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
-      for (int r = 0; r < rows.rows; ++r)
-        for (int t = 0; t < 3; ++t)
-          acc[t] += (static_cast<std::uint64_t>(rows.v[std::size_t(3 * r + t)]) + add_accum) >> shift_accum;
+      st.den_shift = static_cast<int>(shift_accum);
+      st.den_add = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
       const std::uint32_t e =
           static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
-      shift_csf = std::pow(2.0, static_cast<double>(e));
+      st.den_csf = std::pow(2.0, static_cast<double>(e));
     }
-    return adm::den_from_sums(acc, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), p_.noise_weight);
+    const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
+    st.cm_shift = static_cast<int>(shift_rows);
+    st.cm_add = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+    return st;
   }
 
-  // cm_s0 / cm_s123 after their row loops.
-  float finish_cm(int scale, int w, int h, const Rows& rows, double noise_weight) const {
-    const Region g = score_region(w, h);
-    const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
-    const std::int64_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
-    std::int64_t acc[3] = {0, 0, 0};
-    for (int r = 0; r < rows.rows; ++r)
-      for (int t = 0; t < 3; ++t) acc[t] += (rows.v[std::size_t(3 * r + t)] + add_rows) >> static_cast<int>(shift_rows);
-    const int area = (g.bottom - g.top) * (g.right - g.left);
+  // cm_s0 / cm_s123 after their row loops (acc: the rows' sums).
+  static float finish_cm(int scale, int w, const std::int64_t acc[3], double noise_weight, const Step& st,
+                         int area) {
+    const std::uint32_t shift_rows = static_cast<std::uint32_t>(st.cm_shift);
     if (scale == 0) {
       std::uint32_t shift_cub[3];
       for (int t = 0; t < 3; ++t) shift_cub[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
