@@ -100,11 +100,18 @@ std::shared_ptr<Picture> Engine::acquire() {
 }
 
 void Engine::run_frame(Frame& f, bool temporal) {
+  auto runs = [&](const Instance& in) {
+    const bool is_temporal = in.desc->flags & kTemporal;
+    if (is_temporal != temporal) return false;
+    return is_temporal || opts_.subsample <= 1 || f.index % opts_.subsample == 0;
+  };
+  // Device twins enqueue first (their work queues back to back), then every
+  // extractor finishes in registration order.
+  for (Instance& in : instances_)
+    if (runs(in)) in.ex->submit(*f.ref, *f.dis, f.index);
   for (std::size_t i = 0; i < instances_.size(); ++i) {
     Instance& in = instances_[i];
-    const bool is_temporal = in.desc->flags & kTemporal;
-    if (is_temporal != temporal) continue;
-    if (!is_temporal && opts_.subsample > 1 && f.index % opts_.subsample) continue;
+    if (!runs(in)) continue;
     Sink sink(f.records[i], in.suffix);
     in.ex->extract(*f.ref, *f.dis, f.index, sink);
   }

@@ -35,6 +35,12 @@ class Extractor {
   virtual ~Extractor() = default;
   virtual void extract(const Picture& ref, const Picture& dis, unsigned index,
                        FeatureSink& out) = 0;
+  // Optional first half of extract() for device twins: enqueue the frame's
+  // device work and return without waiting for it. The engine calls submit()
+  // for every extractor of a frame, on the thread that then calls extract()
+  // for each, so one thread's device work queues back to back. extract()
+  // must also work when submit() was not called for that frame.
+  virtual void submit(const Picture& /*ref*/, const Picture& /*dis*/, unsigned /*index*/) {}
   // Called once after the last frame (temporal extractors emit their last values).
   virtual void flush(FeatureSink& /*out*/) {}
 };

@@ -2,7 +2,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "core/engine.hpp"
 #include "core/error.hpp"
@@ -144,6 +148,74 @@ TEST(Engine, BoundedPictures) {
   held.pop_back();
   t.join();
   EXPECT_TRUE(got.load());
+}
+
+// Records every submit() and extract() call: which frame, on which thread.
+struct Calls {
+  std::mutex mu;
+  std::vector<std::tuple<char, unsigned, std::thread::id, int>> log;  // kind, frame, thread, extractor
+};
+
+class Submitting final : public Extractor {
+ public:
+  Submitting(Calls& c, int id) : calls_(c), id_(id) {}
+  void submit(const Picture&, const Picture&, unsigned index) override { note('s', index); }
+  void extract(const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
+    note('e', index);
+    out.put(id_ == 0 ? "first" : "second", index, index);
+  }
+
+ private:
+  void note(char kind, unsigned index) {
+    std::lock_guard lk(calls_.mu);
+    calls_.log.emplace_back(kind, index, std::this_thread::get_id(), id_);
+  }
+  Calls& calls_;
+  int id_;
+};
+
+TEST(Engine, SubmitsEveryExtractorOfAFrameBeforeExtracting) {
+  // Device twins enqueue in submit() and finish in extract(): per frame, every
+  // submit comes first, on the thread that then extracts, in registration order.
+  static Calls calls;
+  static const ExtractorDescriptor first{"first", {}, {}, 0,
+                                         [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+                                           return std::make_unique<Submitting>(calls, 0);
+                                         }};
+  static const ExtractorDescriptor second{"second", {}, {}, 0,
+                                          [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+                                            return std::make_unique<Submitting>(calls, 1);
+                                          }};
+  for (unsigned threads : {0u, 3u}) {
+    calls.log.clear();
+    const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+    Engine e(fmt, {.threads = threads, .subsample = 2});
+    e.use(first, {});
+    e.use(second, {});
+    for (int i = 0; i < 9; ++i) {
+      auto a = e.acquire();
+      auto b = e.acquire();
+      e.push(std::move(a), std::move(b));
+    }
+    e.finish();
+    std::map<unsigned, std::vector<std::tuple<char, unsigned, std::thread::id, int>>> per_frame;
+    for (const auto& c : calls.log) per_frame[std::get<1>(c)].push_back(c);
+    ASSERT_EQ(per_frame.size(), 5u) << threads;  // frames 0, 2, 4, 6, 8 (subsample 2)
+    for (const auto& [frame, v] : per_frame) {
+      EXPECT_EQ(frame % 2, 0u);
+      ASSERT_EQ(v.size(), 4u);
+      EXPECT_EQ(std::get<0>(v[0]), 's');
+      EXPECT_EQ(std::get<3>(v[0]), 0);
+      EXPECT_EQ(std::get<0>(v[1]), 's');
+      EXPECT_EQ(std::get<3>(v[1]), 1);
+      EXPECT_EQ(std::get<0>(v[2]), 'e');
+      EXPECT_EQ(std::get<3>(v[2]), 0);
+      EXPECT_EQ(std::get<0>(v[3]), 'e');
+      EXPECT_EQ(std::get<3>(v[3]), 1);
+      for (const auto& c : v) EXPECT_EQ(std::get<2>(c), std::get<2>(v[0]));
+    }
+    EXPECT_EQ(e.collector().find("second")->value[8], 8.0);
+  }
 }
 
 }  // namespace

@@ -368,6 +368,7 @@ GroupSizes& group_sizes() {
 
 Slot::~Slot() {
   if (queue_) clFinish(queue_);
+  states_.clear();
   {
     GroupSizes& g = group_sizes();
     std::lock_guard lk(g.mu);
@@ -546,6 +547,35 @@ void write(cl_command_queue q, cl_mem mem, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
   ProfEvent ev("write");
   check(clEnqueueWriteBuffer(q, mem, CL_TRUE, 0, bytes, src, 0, nullptr, ev.out()), "upload");
+}
+
+PendingRead::~PendingRead() {
+  if (event_) {
+    clWaitForEvents(1, &event_);
+    clReleaseEvent(event_);
+  }
+}
+
+void PendingRead::start(cl_command_queue q, cl_mem mem, void* dst, std::size_t bytes) {
+  if (event_) finish();
+  ProfEvent pe("read back");
+  check(clEnqueueReadBuffer(q, mem, CL_FALSE, 0, bytes, dst, 0, nullptr, &event_), "read back");
+  if (cl_event* prof = pe.out()) {
+    clRetainEvent(event_);
+    *prof = event_;
+  }
+}
+
+void PendingRead::finish() {
+  if (!event_) return;
+  const cl_int err = clWaitForEvents(1, &event_);
+  cl_int status = CL_COMPLETE;
+  if (err == CL_SUCCESS)
+    clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+  clReleaseEvent(event_);
+  event_ = nullptr;
+  check(err, "read back");
+  if (status < 0) check(status, "read back");
 }
 
 // ---- Profiling -----------------------------------------------------------------

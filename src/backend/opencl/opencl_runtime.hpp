@@ -142,6 +142,17 @@ class Slot {
   cl_kernel kernel(std::string_view cl_file, const char* name);
   // Scratch buffer `which` of twin `owner` (an id from FrameGroup::new_twin_id).
   cl_mem scratch(int owner, int which, std::size_t bytes);
+  // Host-side state of twin `owner` on this thread (a frame submitted and
+  // not yet finished, its read-back destination), created on first use.
+  struct State {
+    virtual ~State() = default;
+  };
+  template <class T>
+  T& state(int owner) {
+    std::unique_ptr<State>& p = states_[owner];
+    if (!p) p = std::make_unique<T>();
+    return static_cast<T&>(*p);
+  }
 
   // Plane `p` of the frame (ref, dis, index), packed (row pitch = width *
   // bytes per sample). Uploaded once per frame and plane, whichever twin
@@ -162,6 +173,7 @@ class Slot {
   cl_command_queue queue_ = nullptr;
   std::map<std::string, cl_kernel, std::less<>> kernels_;
   std::map<std::pair<int, int>, std::unique_ptr<Buffer>> scratch_;
+  std::map<int, std::unique_ptr<State>> states_;
   Buffer plane_buf_[3][2];
   const Picture* key_ref_ = nullptr;
   const Picture* key_dis_ = nullptr;
@@ -250,5 +262,22 @@ std::string profile_report();
 // Blocking read of `bytes` from `mem` into `dst`.
 void read(cl_command_queue q, cl_mem mem, void* dst, std::size_t bytes);
 void write(cl_command_queue q, cl_mem mem, const void* src, std::size_t bytes);
+
+// A read of `bytes` from `mem` into `dst` that does not wait: `dst` must stay
+// valid until finish() returns. An in-order queue completes everything
+// enqueued before it first.
+class PendingRead {
+ public:
+  PendingRead() = default;
+  ~PendingRead();
+  PendingRead(const PendingRead&) = delete;
+  PendingRead& operator=(const PendingRead&) = delete;
+  void start(cl_command_queue q, cl_mem mem, void* dst, std::size_t bytes);
+  bool active() const { return event_ != nullptr; }
+  void finish();  // waits; throws Error if the read (or a command before it) failed
+
+ private:
+  cl_event event_ = nullptr;
+};
 
 }  // namespace vmafx::ocl

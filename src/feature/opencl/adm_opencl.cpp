@@ -43,9 +43,18 @@ class AdmTwin final : public Twin {
     cos_bits_ = f32_bits(adm::kCos1DegSq);
   }
 
+  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
+    Slot& s = slot();
+    Pending& st = s.state<Pending>(id_);
+    enqueue(s, ref, dis, index, st);
+  }
+
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    const adm::Scores s = compute(ref, dis, index);
-    adm::write_scores(s, debug_, index, out);
+    Slot& s = slot();
+    Pending& st = s.state<Pending>(id_);
+    if (!st.read.active() || st.ref != &ref || st.dis != &dis || st.index != index) enqueue(s, ref, dis, index, st);
+    st.read.finish();
+    adm::write_scores(finish(st), debug_, index, out);
   }
 
  private:
@@ -69,8 +78,17 @@ class AdmTwin final : public Twin {
     run(s.queue(), k, std::size_t(rows) * lx, lx);
   }
 
-  adm::Scores compute(const Picture& refp, const Picture& disp, unsigned index) {
-    Slot& s = slot();
+  // One thread's frame in flight: what it is, and the device's totals once read.
+  struct Pending : Slot::State {
+    const Picture* ref = nullptr;
+    const Picture* dis = nullptr;
+    unsigned index = 0;
+    std::int64_t sum[12][3] = {};
+    PendingRead read;
+  };
+
+  // Every kernel of the frame and the (non-blocking) read of the totals.
+  void enqueue(Slot& s, const Picture& refp, const Picture& disp, unsigned index, Pending& st) {
     cl_command_queue q = s.queue();
     const Slot::Planes pl = s.planes(refp, disp, index, 0);
     int w = fmt_.width, h = fmt_.height;
@@ -179,7 +197,7 @@ class AdmTwin final : public Twin {
       aim[scale].rows = num[scale].rows;
     }
 
-    // ---- the rows' last integer step on the device, then the float finish ----
+    // ---- the rows' last integer step on the device ----
     Step step[4];
     cl_int4 nrows{}, dsh{}, csh{};
     cl_ulong4 dadd{};
@@ -197,9 +215,25 @@ class AdmTwin final : public Twin {
     set_args(kt, rows_mem, cl_int(h0), nrows, dadd, dsh, cadd, csh, totals);
     const std::size_t lt = pow2_group(kt, kMaxGroup);
     run(q, kt, 12 * lt, lt);
-    std::int64_t sum[12][3];
-    read(q, totals, sum, sizeof sum);
+    st.ref = &refp;
+    st.dis = &disp;
+    st.index = index;
+    st.read.start(q, totals, st.sum, sizeof st.sum);
+  }
 
+  // The reference's float finish from the totals.
+  adm::Scores finish(const Pending& st) const {
+    const auto& sum = st.sum;
+    int bw[4], bh[4];
+    {
+      int w = fmt_.width, h = fmt_.height;
+      for (int k = 0; k < 4; ++k) {
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+        bw[k] = w;
+        bh[k] = h;
+      }
+    }
     adm::Scores out;
     double numt = 0, dent = 0, aim_num = 0;
     for (int scale = 0; scale < 4; ++scale) {
@@ -209,11 +243,12 @@ class AdmTwin final : public Twin {
       } else {
         const Region g = score_region(bw[scale], bh[scale]);
         const int area = (g.bottom - g.top) * (g.right - g.left);
+        const Step step = row_step(scale, bw[scale], bh[scale]);
         std::uint64_t dacc[3];
         for (int t = 0; t < 3; ++t) dacc[t] = static_cast<std::uint64_t>(sum[3 * scale][t]);
-        den_scale = adm::den_from_sums(dacc, step[scale].den_csf, f_.rfactor[scale], area, p_.noise_weight);
-        num_scale = finish_cm(scale, bw[scale], sum[3 * scale + 1], p_.noise_weight, step[scale], area);
-        if (!p_.skip_aim) aim_scale = finish_cm(scale, bw[scale], sum[3 * scale + 2], 0.0, step[scale], area);
+        den_scale = adm::den_from_sums(dacc, step.den_csf, f_.rfactor[scale], area, p_.noise_weight);
+        num_scale = finish_cm(scale, bw[scale], sum[3 * scale + 1], p_.noise_weight, step, area);
+        if (!p_.skip_aim) aim_scale = finish_cm(scale, bw[scale], sum[3 * scale + 2], 0.0, step, area);
       }
       numt += num_scale;
       dent += den_scale;
