@@ -462,6 +462,276 @@ __kernel void vif_statistic0_v2(__global const uchar* ref, __global const uchar*
     }
 }
 
+// ---- Scales 1..3 (and scale 0 above 8 bits), tiled: the "vt" kernels -------
+// The tiled scheme of vif_statistic0_v2 for uint16 planes and any of the four
+// filters (all symmetric: c[k] = c[T-1-k], sum 65536): vif_stat_t17 (scale 0,
+// bpc 9..16), vif_stat_t9 / t5 / t3 (scales 1 / 2 / 3). A work-group scores
+// a VT_TX x 16 tile of outputs (VT_TX = 16 * XS) from a (VT_TX + 2H) x
+// (16 + 2H) input tile in local memory, H = T / 2, each input sample the
+// one vif_mirror gives (one reflection without repeating the edge; every
+// scale is at least H + 1 long, so the reference's sequential padding is the
+// same reflection), clamped into the plane beyond H (those columns and rows
+// reach only outputs outside the plane, which are not scored). So a plane
+// narrower or shorter than one tile is mirrored at both of its edges inside
+// the tile. 256 "virtual items" as in v2:
+//   vertical:   item (row group g in 0..1, column c < IW) makes the five
+//               vertical results of tile rows 8g .. 8g+7 at input column c;
+//   horizontal: item (row ty in 0..15, group xg in 0..15) scores outputs
+//               XS xg .. XS xg + XS-1 of row ty;
+//   subsampling (scales 0..2): the next scale's (VT_TX / 2) x 8 samples of
+//               the tile, from the same input tile (as in v2).
+// Exactness: every integer is the reference's (feature/vif.cpp statistic),
+// for any uint16 input (values < 2^16, which is all a ushort holds):
+//  - vertical mu: sum c a <= 65536 * 65535 < 2^32, the reference's uint32 sum
+//    never wraps, so pairing c[k] a[k] + c[T-1-k] a[T-1-k] = c[k] (a[k] +
+//    a[T-1-k]) in uint32 gives the same integer (each partial sum is
+//    nonnegative and at most the total). Then (sum + mu_round) >> mu_shift,
+//    < 2^32 before the shift (65536 * 65535 + 32768 at most), stored as the
+//    reference stores it: truncated to uint16 (a no-op for these values).
+//  - vertical moments: the reference forms (uint64)(c * a) * b with c * a <
+//    43728 * 65536 < 2^32 (no uint32 wrap), i.e. the exact product, and sums
+//    in uint64 (< 65536 * 65535^2 < 2^48, no wrap). Here a * b < 2^32 in
+//    uint32 (exact) times c widened to 64 bits: the same exact terms and sum.
+//    (sum + sq_round) >> sq_shift truncated to uint32, as the reference.
+//  - horizontal mu: sum c m, m < 2^16: as the vertical mu (paired, uint32).
+//  - horizontal moments: 64-bit sums of c v, v < 2^32 (< 2^48, exact), then
+//    (s + 32768) >> 16 truncated to uint32, as the reference.
+//  - subsampling: vif_subsample's integers (uint32 sums of c a, a < 2^16,
+//    < 2^32: no wrap), rounded with the statistic's vertical mu_round and
+//    mu_shift, then (s + 32768) >> 16; rows and columns of the input tile.
+// The per-pixel share is v2_share (the statistic's, operation for operation)
+// and the group's four sums go to the same `partial` layout as vif_statistic.
+#define VT_TY 16
+#define VT_ROWS 8
+#define VT_ITEMS 256
+#define VT_MAXH 8
+#define VT_MAXXS 7
+#define VT_RED_BYTES (4 * VT_ITEMS * 8)
+
+inline uint vt_tap(int filter, int k)
+{
+    if (filter == 0) return (uint)kVifF0[k];
+    if (filter == 1) return (uint)kVifF1[k];
+    if (filter == 2) return (uint)kVifF2[k];
+    return (uint)kVifF3[k];
+}
+
+// filter, H = taps / 2, XS (outputs per horizontal item), VS (row stride of
+// the vertical results) and sub (the subsampling's filter, or -1: none) are
+// constants at every call, so the loops unroll and the arrays stay in
+// registers. IW = 16 XS + 2H input columns, IH = 16 + 2H input rows.
+static __attribute__((always_inline)) inline void vt_body(__global const ushort* ref, __global const ushort* dis, int w, int h, uint mu_round,
+                    int mu_shift, ulong sq_round, int sq_shift, ulong limit_bits,
+                    __global const ushort* log2_table, __global long* acc, int first_group,
+                    __global ushort* o_ref, __global ushort* o_dis, __local ushort* sr, __local ushort* sd,
+                    __local ushort* l_m1, __local ushort* l_m2, __local uint* l_xx, __local uint* l_yy,
+                    __local uint* l_xy, __local long* red, const int filter, const int H, const int XS,
+                    const int VS, const int sub)
+{
+    const int TX = 16 * XS, IW = TX + 2 * H, IH = VT_TY + 2 * H;
+    const int lid = get_local_id(0), nt = get_local_size(0);
+    const int x0 = get_group_id(0) * TX, y0 = get_group_id(1) * VT_TY;
+    const int xs = x0 - H, ys = y0 - H;  // input tile origin
+
+    for (int q = lid; q < IH * IW; q += nt) {
+        const int r = q / IW, c = q - r * IW;
+        const size_t off = (size_t)v2_mirror(ys + r, h) * (size_t)w + (size_t)v2_mirror(xs + c, w);
+        sr[q] = ref[off];
+        sd[q] = dis[off];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (int t = lid; t < 2 * IW; t += nt) {
+        const int g = t / IW, c = t - g * IW;
+        uint a[VT_ROWS + 2 * VT_MAXH], b[VT_ROWS + 2 * VT_MAXH];
+#pragma unroll
+        for (int k = 0; k < VT_ROWS + 2 * H; ++k) {
+            a[k] = sr[(g * VT_ROWS + k) * IW + c];
+            b[k] = sd[(g * VT_ROWS + k) * IW + c];
+        }
+#pragma unroll
+        for (int row = 0; row < VT_ROWS; ++row) {
+            const uint ch = vt_tap(filter, H), am = a[row + H], bm = b[row + H];
+            uint mu1 = ch * am, mu2 = ch * bm;
+            ulong xx = (ulong)ch * (am * am), yy = (ulong)ch * (bm * bm), xy = (ulong)ch * (am * bm);
+#pragma unroll
+            for (int k = 0; k < H; ++k) {
+                const uint ck = vt_tap(filter, k);
+                const uint ak = a[row + k], aj = a[row + 2 * H - k], bk = b[row + k], bj = b[row + 2 * H - k];
+                mu1 += ck * (ak + aj);
+                mu2 += ck * (bk + bj);
+                xx += (ulong)ck * (ak * ak);
+                xx += (ulong)ck * (aj * aj);
+                yy += (ulong)ck * (bk * bk);
+                yy += (ulong)ck * (bj * bj);
+                xy += (ulong)ck * (ak * bk);
+                xy += (ulong)ck * (aj * bj);
+            }
+            const int o = (g * VT_ROWS + row) * VS + c;
+            l_m1[o] = (ushort)((mu1 + mu_round) >> mu_shift);
+            l_m2[o] = (ushort)((mu2 + mu_round) >> mu_shift);
+            l_xx[o] = (uint)((xx + sq_round) >> sq_shift);
+            l_yy[o] = (uint)((yy + sq_round) >> sq_shift);
+            l_xy[o] = (uint)((xy + sq_round) >> sq_shift);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    long num_log = 0, den_log = 0, num_non = 0, den_non = 0;
+    const vmafx_vif_limit lim = vmafx_vif_limit_make(limit_bits);
+    for (int t = lid; t < VT_ITEMS; t += nt) {
+        const int ty = t >> 4, xb = (t & 15) * XS;
+        const int base = ty * VS + xb;
+        uint mu1[VT_MAXXS], mu2[VT_MAXXS], v[VT_MAXXS + 2 * VT_MAXH];
+        int s1[VT_MAXXS], s2[VT_MAXXS], s12[VT_MAXXS];
+        // mu (paired taps, uint32)
+#pragma unroll
+        for (int k = 0; k < XS + 2 * H; ++k) v[k] = l_m1[base + k];
+#pragma unroll
+        for (int o = 0; o < XS; ++o) {
+            uint s = vt_tap(filter, H) * v[o + H];
+#pragma unroll
+            for (int k = 0; k < H; ++k) s += vt_tap(filter, k) * (v[o + k] + v[o + 2 * H - k]);
+            mu1[o] = s;
+        }
+#pragma unroll
+        for (int k = 0; k < XS + 2 * H; ++k) v[k] = l_m2[base + k];
+#pragma unroll
+        for (int o = 0; o < XS; ++o) {
+            uint s = vt_tap(filter, H) * v[o + H];
+#pragma unroll
+            for (int k = 0; k < H; ++k) s += vt_tap(filter, k) * (v[o + k] + v[o + 2 * H - k]);
+            mu2[o] = s;
+        }
+        // moments: 64-bit sums of c v, rounded from Q16, truncated to 32 bits
+#pragma unroll
+        for (int k = 0; k < XS + 2 * H; ++k) v[k] = l_xy[base + k];
+#pragma unroll
+        for (int o = 0; o < XS; ++o) {
+            ulong s = 0;
+#pragma unroll
+            for (int k = 0; k < 2 * H + 1; ++k) s += (ulong)vt_tap(filter, k) * v[o + k];
+            s12[o] = (int)((uint)((s + 32768) >> 16) - v2_sq(mu1[o], mu2[o]));
+        }
+#pragma unroll
+        for (int k = 0; k < XS + 2 * H; ++k) v[k] = l_xx[base + k];
+#pragma unroll
+        for (int o = 0; o < XS; ++o) {
+            ulong s = 0;
+#pragma unroll
+            for (int k = 0; k < 2 * H + 1; ++k) s += (ulong)vt_tap(filter, k) * v[o + k];
+            s1[o] = (int)((uint)((s + 32768) >> 16) - v2_sq(mu1[o], mu1[o]));
+        }
+#pragma unroll
+        for (int k = 0; k < XS + 2 * H; ++k) v[k] = l_yy[base + k];
+#pragma unroll
+        for (int o = 0; o < XS; ++o) {
+            ulong s = 0;
+#pragma unroll
+            for (int k = 0; k < 2 * H + 1; ++k) s += (ulong)vt_tap(filter, k) * v[o + k];
+            s2[o] = (int)((uint)((s + 32768) >> 16) - v2_sq(mu2[o], mu2[o]));
+        }
+        if (y0 + ty < h) {
+            for (int o = 0; o < XS; ++o)
+                if (x0 + xb + o < w)
+                    v2_share(s1[o], s2[o], s12[o], lim, log2_table, &num_log, &den_log, &num_non, &den_non);
+        }
+    }
+
+    if (sub >= 0) {
+        // The subsampling to the next scale (vif_subsample with filter sub),
+        // fused: outputs (x0/2 + j, y0/2 + i), j < TX/2, i < 8, take input
+        // rows y0 + 2i - HS .. y0 + 2i + HS and columns x0 + 2j - HS .. x0 + 2j
+        // + HS (HS = the sub filter's half width < H), local rows H - HS + 2i
+        // + k and columns H - HS + 2j + k: inside the input tile, and within
+        // H of the plane (2 (x0/2 + j) <= w - 2), where it holds what
+        // vif_subsample reads. The vertical pass (NC = TX - 1 + 2 HS columns
+        // by 8 rows, both planes) goes to the memory of l_xx, free once every
+        // item passed this barrier.
+        const int HS = sub == 1 ? 4 : sub == 2 ? 2 : 1, NC = TX - 1 + 2 * HS;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        __local ushort* l_sub = (__local ushort*)l_xx;  // [plane][row 0..7][column 0..NC-1]
+        for (int q = lid; q < 2 * NC; q += nt) {
+            const int pl = q >= NC ? 1 : 0, cc = q - NC * pl;
+            __local const ushort* src = (pl ? sd : sr) + (H - HS) * IW + (H - HS) + cc;
+            uint v[VT_ROWS * 2 + 2 * 4];
+#pragma unroll
+            for (int k = 0; k < 2 * VT_ROWS - 1 + 2 * HS; ++k) v[k] = src[k * IW];
+#pragma unroll
+            for (int i = 0; i < VT_ROWS; ++i) {
+                uint a = 0;
+#pragma unroll
+                for (int k = 0; k < 2 * HS + 1; ++k) a += vt_tap(sub, k) * v[2 * i + k];
+                l_sub[(pl * VT_ROWS + i) * NC + cc] = (ushort)((a + mu_round) >> mu_shift);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int ow = w / 2, oh = h / 2, ox0 = x0 / 2, oy0 = y0 / 2, OW = TX / 2;
+        for (int q = lid; q < 2 * VT_ROWS * OW; q += nt) {
+            const int pl = q >= VT_ROWS * OW ? 1 : 0, rem = q - VT_ROWS * OW * pl;
+            const int i = rem / OW, j = rem - OW * i;
+            if (ox0 + j < ow && oy0 + i < oh) {
+                __local const ushort* src = l_sub + (pl * VT_ROWS + i) * NC + 2 * j;
+                uint a = 0;
+#pragma unroll
+                for (int k = 0; k < 2 * HS + 1; ++k) a += vt_tap(sub, k) * src[k];
+                __global ushort* o = pl ? o_dis : o_ref;
+                o[(size_t)(oy0 + i) * (size_t)ow + (size_t)(ox0 + j)] = (ushort)((a + 32768) >> 16);
+            }
+        }
+    }
+
+    // red: the input tile's memory, free once every item passed this barrier
+    barrier(CLK_LOCAL_MEM_FENCE);
+    red[lid] = num_log;
+    red[VT_ITEMS + lid] = den_log;
+    red[2 * VT_ITEMS + lid] = num_non;
+    red[3 * VT_ITEMS + lid] = den_non;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = nt / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            red[lid] += red[lid + s];
+            red[VT_ITEMS + lid] += red[VT_ITEMS + lid + s];
+            red[2 * VT_ITEMS + lid] += red[2 * VT_ITEMS + lid + s];
+            red[3 * VT_ITEMS + lid] += red[3 * VT_ITEMS + lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        const size_t gi = ((size_t)first_group + get_group_id(1) * get_num_groups(0) + get_group_id(0)) * 4;
+        acc[gi] = red[0];
+        acc[gi + 1] = red[VT_ITEMS];
+        acc[gi + 2] = red[2 * VT_ITEMS];
+        acc[gi + 3] = red[3 * VT_ITEMS];
+    }
+}
+
+// One kernel per filter: NAME, filter, H, XS, VS, sub. Local memory: the two
+// input tiles (ushort; also the reduction, VT_RED_BYTES), the two mu planes
+// (ushort) and the three moment planes (uint) of 16 x VS vertical results.
+#define VT_IN_BYTES(H, XS) (2 * (VT_TY + 2 * (H)) * (16 * (XS) + 2 * (H)) * 2)
+#define VT_IN_WORDS(H, XS) \
+    (((VT_IN_BYTES(H, XS) > VT_RED_BYTES ? VT_IN_BYTES(H, XS) : VT_RED_BYTES) + 7) / 8)
+#define VT_KERNEL(NAME, FILTER, H, XS, VS, SUB)                                                                   \
+    __kernel void NAME(__global const ushort* ref, __global const ushort* dis, int w, int h, uint mu_round,      \
+                       int mu_shift, ulong sq_round, int sq_shift, ulong limit_bits,                              \
+                       __global const ushort* log2_table, __global long* acc, int first_group,                    \
+                       __global ushort* o_ref, __global ushort* o_dis)                                            \
+    {                                                                                                             \
+        __local ulong l_in[VT_IN_WORDS(H, XS)];                                                                   \
+        __local ushort l_m1[VT_TY * (VS)], l_m2[VT_TY * (VS)];                                                    \
+        __local uint l_xx[VT_TY * (VS)], l_yy[VT_TY * (VS)], l_xy[VT_TY * (VS)];                                  \
+        __local ushort* sr = (__local ushort*)l_in;                                                               \
+        vt_body(ref, dis, w, h, mu_round, mu_shift, sq_round, sq_shift, limit_bits, log2_table, acc, first_group, \
+                o_ref, o_dis, sr, sr + (VT_TY + 2 * (H)) * (16 * (XS) + 2 * (H)), l_m1, l_m2, l_xx, l_yy, l_xy,   \
+                (__local long*)l_in, FILTER, H, XS, VS, SUB);                                                     \
+    }
+
+VT_KERNEL(vif_stat_t17, 0, 8, 6, 112, 1)
+VT_KERNEL(vif_stat_t9, 1, 4, 7, 120, 2)
+VT_KERNEL(vif_stat_t5, 2, 2, 7, 116, 3)
+VT_KERNEL(vif_stat_t3, 3, 1, 7, 114, -1)
+
 // The v2 path's last step: work-group s (0..3) adds scale s's per-group sums,
 // acc[(first + g) * 4 + j] for g < count, into out[s * 4 + j], so 128 bytes
 // are read back instead of every group's sums. Integer additions: any order

@@ -19,10 +19,13 @@ constexpr std::size_t kTileW = 64, kTileH = 4;        // VIF_TILE_W, VIF_TILE_H
 constexpr std::size_t kSubTileW = 32, kSubTileH = 8;  // VIF_SUB_TW, VIF_SUB_TH
 constexpr std::size_t kV2TileW = 112, kV2TileH = 16;  // V2_TX, V2_TY (vif_statistic0_v2)
 
-// Scale 0 of 8-bit input runs the tiled kernel vif_statistic0_v2 (the same
-// integers; vif.cl says why): the default since the H200 run of 2026-11-30
-// (equal everywhere; 4K 8-bit 465 -> 624 frames/s). VMAFX_OPENCL_VIF=v1 keeps
-// the original vif_statistic for every scale.
+// The tiled kernels (the same integers; vif.cl says why) are the default:
+//  - scale 0 of 8-bit input: vif_statistic0_v2 (since the H200 run of
+//    2026-11-30: equal everywhere; 4K 8-bit 465 -> 624 frames/s);
+//  - scales 1..3, and scale 0 above 8 bits: the "vt" kernels vif_stat_t9 /
+//    t5 / t3 / t17, each also making the next scale (no vif_subsample).
+// VMAFX_OPENCL_VIF=v1 keeps the original vif_statistic and vif_subsample for
+// every scale (and the host-side sum of the groups).
 bool use_v2() {
   static const bool v2 = [] {
     const char* e = std::getenv("VMAFX_OPENCL_VIF");
@@ -31,15 +34,33 @@ bool use_v2() {
   return v2;
 }
 
-// Whether the v2 kernel applies: 8-bit samples and filter 0 symmetric (the
-// kernel pairs c[k] with c[16-k] of its copy of the table, exact/vif_tables.h,
-// which the OpenCL gate checks against the reference's outputs).
-bool v2_applies(int bpc) {
-  if (bpc != 8) return false;
-  for (int k = 0; k < 17; ++k)
-    if (vmafx_vif_filter[0][k] != vmafx_vif_filter[0][16 - k]) return false;
+// The tiled kernels pair c[k] with c[T-1-k] of their copies of the tables
+// (exact/vif_tables.h, which the OpenCL gate checks against the reference's
+// outputs): they apply only if the filter is symmetric.
+bool symmetric(int filter) {
+  const int t = vmafx_vif_filter_width[filter];
+  for (int k = 0; k < t; ++k)
+    if (vmafx_vif_filter[filter][k] != vmafx_vif_filter[filter][t - 1 - k]) return false;
   return true;
 }
+
+// Whether the v2 kernel applies to scale 0: 8-bit samples, filter 0 symmetric.
+bool v2_applies(int bpc) { return bpc == 8 && symmetric(0); }
+
+// The vt kernel of a scale (nullptr name: none applies) and its output tile
+// (VT_TX = 16 XS by VT_TY = 16). Only the statistic pairs taps; the fused
+// subsampling sums the taps of filter scale + 1 one by one.
+struct VtKernel {
+  const char* name;
+  std::size_t tile_w;
+};
+VtKernel vt_kernel(int scale, int bpc) {
+  if (!symmetric(scale)) return {nullptr, 0};
+  if (scale == 0) return bpc > 8 ? VtKernel{"vif_stat_t17", 96} : VtKernel{nullptr, 0};
+  static const char* const names[4] = {nullptr, "vif_stat_t9", "vif_stat_t5", "vif_stat_t3"};
+  return {names[scale], 112};
+}
+constexpr std::size_t kVtTileH = 16;  // VT_TY
 
 class VifTwin final : public Twin {
  public:
@@ -83,13 +104,26 @@ class VifTwin final : public Twin {
       if (dh > 1) dh /= 2;
       else dw /= 2;
     }
-    // scale 0 by the tiled v2 kernel: 112 x 16 outputs per group of (up to) 256 items
+    // scale 0 of 8-bit input by the tiled v2 kernel: 112 x 16 outputs per group of (up to) 256 items;
+    // the other statistics by the vt kernels (VT_TX x 16 outputs), where they apply
     const bool v2 = use_v2() && v2_applies(bpc) && !skip_scale0_;
     cl_kernel k0 = v2 ? s.kernel(kFile, "vif_statistic0_v2") : nullptr;
+    cl_kernel kt[4] = {};
+    std::size_t ttw[4] = {};
+    for (int scale = 0; scale < 4; ++scale) {
+      if (!use_v2() || (scale == 0 && (v2 || skip_scale0_))) continue;
+      const VtKernel v = vt_kernel(scale, bpc);
+      if (v.name) {
+        kt[scale] = s.kernel(kFile, v.name);
+        ttw[scale] = v.tile_w;
+      }
+    }
     std::size_t ngx[4], ngy[4], first_group[4];
     std::size_t total_groups = 0;
     for (int scale = 0; scale < 4; ++scale) {
-      const std::size_t gw = (scale == 0 && v2) ? kV2TileW : tw, gh = (scale == 0 && v2) ? kV2TileH : th;
+      std::size_t gw = tw, gh = th;
+      if (scale == 0 && v2) gw = kV2TileW, gh = kV2TileH;
+      else if (kt[scale]) gw = ttw[scale], gh = kVtTileH;
       ngx[scale] = (std::size_t(fmt_.width >> scale) + gw - 1) / gw;
       ngy[scale] = (std::size_t(fmt_.height >> scale) + gh - 1) / gh;
       first_group[scale] = total_groups;
@@ -112,6 +146,9 @@ class VifTwin final : public Twin {
         sq_round = sq ? (cl_ulong(1) << (sq - 1)) : 0;
         sq_shift = sq;
       }
+      // the output of the subsampling to scale + 1
+      cl_mem o_ref = lvl[scale & 1][0], o_dis = lvl[scale & 1][1];
+      bool fused = false;  // whether the statistic's kernel also made scale + 1
       if (scale == 0 && v2) {
         // 8-byte loads of interior tiles: rows 8-byte aligned (buffers are at least that)
         const cl_int vec = (w % 8) == 0 ? 1 : 0;
@@ -120,6 +157,14 @@ class VifTwin final : public Twin {
         set_args(k0, in_ref, in_dis, cl_int(w), cl_int(h), vec, limit_bits_, log2, partial,
                  cl_int(first_group[0]), lvl[0][0], lvl[0][1]);
         run2d(q, k0, ngx[0] * lw, ngy[0], lw, 1);
+        fused = true;
+      } else if (kt[scale]) {
+        // scale 3 makes no next scale: its output arguments are unused
+        const std::size_t lw = pow2_group(kt[scale], kMaxGroup);
+        set_args(kt[scale], in_ref, in_dis, cl_int(w), cl_int(h), mu_round, mu_shift, sq_round, sq_shift,
+                 limit_bits_, log2, partial, cl_int(first_group[scale]), o_ref, o_dis);
+        run2d(q, kt[scale], ngx[scale] * lw, ngy[scale], lw, 1);
+        fused = scale < 3;
       } else if (!(scale == 0 && skip_scale0_)) {
         set_args(ks, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale), mu_round, mu_shift, sq_round,
                  sq_shift, limit_bits_, log2, partial, cl_int(first_group[scale]));
@@ -127,8 +172,7 @@ class VifTwin final : public Twin {
       }
       if (scale < 3) {
         const std::size_t oh = std::size_t(h / 2), ow = std::size_t(w / 2);
-        cl_mem o_ref = lvl[scale & 1][0], o_dis = lvl[scale & 1][1];
-        if (!(scale == 0 && v2)) {
+        if (!fused) {
           set_args(kd, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale + 1), mu_round, mu_shift, o_ref,
                    o_dis);
           run2d(q, kd, (ow + dw - 1) / dw * dw, (oh + dh - 1) / dh * dh, dw, dh);
