@@ -144,36 +144,71 @@ typedef struct vmafx_vif_gain_int {
     vmafx_i32 pad_;
 } vmafx_vif_gain_int;
 
-VMAFX_FN vmafx_vif_gain_int vmafx_vif_gain_integer(vmafx_i32 sigma1_sq, vmafx_i32 sigma12,
-                                                   vmafx_i32 sigma2_sq, vmafx_vif_limit lim)
+/* What the integer path and the fp32 filter start from: S = sigma12^2 =
+ * q sigma1_sq + r with q < 2^32, and fl(sigma1_sq + eps) = sigma1_sq + N / 2^j.
+ * ok == 0 outside their domain (not the log branch with sigma12 and sigma2_sq
+ * positive, or q >= 2^32). */
+typedef struct vmafx_vif_split_ {
+    vmafx_u64 S, q, r, n;
+    vmafx_i32 j;
+    vmafx_i32 ok;
+} vmafx_vif_split_;
+
+VMAFX_FN vmafx_vif_split_ vmafx_vif_split(vmafx_i32 sigma1_sq, vmafx_i32 sigma12, vmafx_i32 sigma2_sq)
+{
+    vmafx_vif_split_ t;
+    vmafx_u64 s1 = (vmafx_u64)(vmafx_u32)sigma1_sq;
+    vmafx_sd eps;
+    t.S = t.q = t.r = t.n = 0;
+    t.j = 0;
+    t.ok = 0;
+    if (sigma1_sq < VMAFX_VIF_SIGMA_NSQ || sigma12 < 1 || sigma2_sq < 1) return t;
+    t.S = (vmafx_u64)sigma12 * (vmafx_u64)sigma12;
+    if ((t.S >> 32) >= s1) return t; /* q >= 2^32 */
+    {
+        vmafx_divmod32 qr = vmafx_divmod_u64_u32(t.S, (vmafx_u32)s1);
+        t.q = qr.q;
+        t.r = qr.r;
+    }
+    t.j = 52 - (63 - vmafx_clz64(s1)); /* in [21, 35] */
+    eps = vmafx_sd_from_bits(VMAFX_VIF_EPS_BITS);
+    t.n = vmafx_vif_rne_shr_(eps.m, -(eps.e + t.j)); /* < 2^18 */
+    t.ok = 1;
+    return t;
+}
+
+/* "Not decided": the result of either path outside its domain. */
+VMAFX_FN vmafx_vif_gain_int vmafx_vif_undecided_(void)
 {
     vmafx_vif_gain_int out;
-    vmafx_u64 s1 = (vmafx_u64)(vmafx_u32)sigma1_sq;
-    vmafx_u64 S, q, r, dm, n, m;
-    vmafx_sd eps;
-    vmafx_u128 s1dm, sn, rdm, thr, w, v;
-    vmafx_i64 n0;
-    int k, j, neg, below;
     out.decided = 0;
     out.pad_ = 0;
     out.gain.sv_sq = 0;
     out.gain.gg = 0;
     out.gain.replayed = 0;
-    if (lim.mode == VMAFX_VIF_LIMIT_REPLAY || sigma1_sq < VMAFX_VIF_SIGMA_NSQ || sigma12 < 1 ||
-        sigma2_sq < 1)
-        return out;
-    S = (vmafx_u64)sigma12 * (vmafx_u64)sigma12;
-    if ((S >> 32) >= s1) return out; /* q >= 2^32 */
-    {
-        vmafx_divmod32 qr = vmafx_divmod_u64_u32(S, (vmafx_u32)s1);
-        q = qr.q;
-        r = qr.r;
-    }
+    return out;
+}
+
+
+VMAFX_FN vmafx_vif_gain_int vmafx_vif_gain_integer(vmafx_i32 sigma1_sq, vmafx_i32 sigma12,
+                                                   vmafx_i32 sigma2_sq, vmafx_vif_limit lim)
+{
+    vmafx_vif_gain_int out = vmafx_vif_undecided_();
+    vmafx_u64 s1 = (vmafx_u64)(vmafx_u32)sigma1_sq;
+    vmafx_u64 S, q, r, dm, n, m;
+    vmafx_u128 s1dm, sn, rdm, thr, w, v;
+    vmafx_i64 n0;
+    int j, neg, below;
+    vmafx_vif_split_ t;
+    if (lim.mode == VMAFX_VIF_LIMIT_REPLAY) return out;
+    t = vmafx_vif_split(sigma1_sq, sigma12, sigma2_sq);
+    if (!t.ok) return out;
+    S = t.S;
+    q = t.q;
+    r = t.r;
+    n = t.n;
+    j = t.j;
     /* D = fl(sigma1_sq + eps) = Dm / 2^j */
-    k = 63 - vmafx_clz64(s1);
-    j = 52 - k;
-    eps = vmafx_sd_from_bits(VMAFX_VIF_EPS_BITS);
-    n = vmafx_vif_rne_shr_(eps.m, -(eps.e + j));
     dm = (s1 << j) + n;
     s1dm = vmafx_mul_u64(s1, dm);
     sn = vmafx_mul_u64(S, n);
@@ -261,30 +296,21 @@ VMAFX_FN vmafx_vif_gain_int vmafx_vif_gain_integer(vmafx_i32 sigma1_sq, vmafx_i3
 VMAFX_FN vmafx_vif_gain_int vmafx_vif_gain_fp32(vmafx_i32 sigma1_sq, vmafx_i32 sigma12, vmafx_i32 sigma2_sq,
                                                 vmafx_vif_limit lim)
 {
-    vmafx_vif_gain_int out;
+    vmafx_vif_gain_int out = vmafx_vif_undecided_();
     vmafx_u64 s1 = (vmafx_u64)(vmafx_u32)sigma1_sq;
     vmafx_u64 S, q, r, n, m;
-    vmafx_sd eps;
     vmafx_i64 n0;
     float fs1, a, e, d, y, y2, tol;
     int j;
-    out.decided = 0;
-    out.pad_ = 0;
-    out.gain.sv_sq = 0;
-    out.gain.gg = 0;
-    out.gain.replayed = 0;
-    if (lim.mode != VMAFX_VIF_LIMIT_INTEGER || sigma1_sq < VMAFX_VIF_SIGMA_NSQ || sigma12 < 1 || sigma2_sq < 1)
-        return out;
-    S = (vmafx_u64)sigma12 * (vmafx_u64)sigma12;
-    if ((S >> 32) >= s1) return out; /* q >= 2^32 */
-    {
-        vmafx_divmod32 qr = vmafx_divmod_u64_u32(S, (vmafx_u32)s1);
-        q = qr.q;
-        r = qr.r;
-    }
-    j = 52 - (63 - vmafx_clz64(s1)); /* in [21, 35] */
-    eps = vmafx_sd_from_bits(VMAFX_VIF_EPS_BITS);
-    n = vmafx_vif_rne_shr_(eps.m, -(eps.e + j)); /* < 2^18: exact in fp32 */
+    vmafx_vif_split_ t;
+    if (lim.mode != VMAFX_VIF_LIMIT_INTEGER) return out;
+    t = vmafx_vif_split(sigma1_sq, sigma12, sigma2_sq);
+    if (!t.ok) return out;
+    S = t.S;
+    q = t.q;
+    r = t.r;
+    n = t.n; /* < 2^18: exact in fp32 */
+    j = t.j;
     fs1 = (float)s1;
     a = (float)r / fs1;
     e = (float)n / (float)(VMAFX_U64_ONE << j);

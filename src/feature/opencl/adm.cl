@@ -129,15 +129,25 @@ inline long adm_pel(__global const uchar* p, int w, int x, int y, int wide)
 // adm_dwt_idx(i, k, n) as a function of x = 2 i - 1 + k alone (n >= 2).
 inline int adm_dwt_col(int x, int n) { return x < 0 ? 1 : (x >= n ? 2 * n - x - 1 : x); }
 
+// This work-group's tile: its first output row and column, and the picture
+// (0: the reference, 1: the distorted one) for hh output rows.
+inline int adm_dwt_tile(int hh, int* i0, int* j0)
+{
+    const int tiles_y = (hh + ADM_TY - 1) / ADM_TY, gy = get_group_id(1);
+    const int pic = gy >= tiles_y;
+    *i0 = (pic ? gy - tiles_y : gy) * ADM_TY;
+    *j0 = get_group_id(0) * ADM_TX;
+    return pic;
+}
+
 // Scale 0: samples -> int16 bands a, h, v, d of hw x hh (planes of n).
 __kernel void adm_dwt0(__global const uchar* src_r, __global const uchar* src_d, int w, int h, int wide, int bpc,
                        __global short* band_r, __global short* band_d)
 {
     __local short l_lo[ADM_TY * ADM_LC], l_hi[ADM_TY * ADM_LC];
     const int hw = (w + 1) / 2, hh = (h + 1) / 2;
-    const int tiles_y = (hh + ADM_TY - 1) / ADM_TY, gy = get_group_id(1);
-    const int pic = gy >= tiles_y;
-    const int i0 = (pic ? gy - tiles_y : gy) * ADM_TY, j0 = get_group_id(0) * ADM_TX;
+    int i0, j0;
+    const int pic = adm_dwt_tile(hh, &i0, &j0);
     __global const uchar* src = pic ? src_d : src_r;
     __global short* band = pic ? band_d : band_r;
     const int lid = get_local_id(0), nt = get_local_size(0);
@@ -193,9 +203,8 @@ __kernel void adm_dwt123(__global const short* s16_r, __global const short* s16_
 {
     __local int l_lo[ADM_TY * ADM_LC], l_hi[ADM_TY * ADM_LC];
     const int hw = (w + 1) / 2, hh = (h + 1) / 2;
-    const int tiles_y = (hh + ADM_TY - 1) / ADM_TY, gy = get_group_id(1);
-    const int pic = gy >= tiles_y;
-    const int i0 = (pic ? gy - tiles_y : gy) * ADM_TY, j0 = get_group_id(0) * ADM_TX;
+    int i0, j0;
+    const int pic = adm_dwt_tile(hh, &i0, &j0);
     __global const short* src16 = pic ? s16_d : s16_r;
     __global const int* src32 = pic ? s32_d : s32_r;
     __global int* band = pic ? band_d : band_r;
