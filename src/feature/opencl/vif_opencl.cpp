@@ -73,14 +73,33 @@ class VifTwin final : public Twin {
     std::memcpy(&limit_bits_, &gain_limit_, 8);
   }
 
+  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
+    Slot& s = slot();
+    enqueue(s, ref, dis, index, s.state<Pending>(id_));
+  }
+
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    const std::array<vif::ScaleResult, 4> s = compute(ref, dis, index);
-    vif::write_scores(s, debug_, skip_scale0_, index, out);
+    Slot& s = slot();
+    Pending& st = s.state<Pending>(id_);
+    if (!st.read.active() || st.ref != &ref || st.dis != &dis || st.index != index) enqueue(s, ref, dis, index, st);
+    st.read.finish();
+    vif::write_scores(finish(st), debug_, skip_scale0_, index, out);
   }
 
  private:
-  std::array<vif::ScaleResult, 4> compute(const Picture& ref, const Picture& dis, unsigned index) {
-    Slot& s = slot();
+  // One thread's frame in flight: what it is, where its sums are read back
+  // to (per scale: the first group and the number of groups in `sums`).
+  struct Pending : Slot::State {
+    const Picture* ref = nullptr;
+    const Picture* dis = nullptr;
+    unsigned index = 0;
+    std::vector<std::int64_t> sums;
+    std::size_t first[4] = {}, groups[4] = {};
+    PendingRead read;
+  };
+
+  // Every kernel of the frame and the (non-blocking) read of the sums.
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
     cl_command_queue q = s.queue();
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     cl_mem log2 = s.device().table("vif_log2", vmafx_vif_log2_table, sizeof vmafx_vif_log2_table);
@@ -182,7 +201,9 @@ class VifTwin final : public Twin {
         kind = 1;
       }
     }
-    std::array<vif::ScaleResult, 4> res{};
+    st.ref = &ref;
+    st.dis = &dis;
+    st.index = index;
     if (use_v2()) {
       // the groups' sums added on the device, one work-group per scale: 128 bytes read back
       cl_kernel kr = s.kernel(kFile, "vif_reduce_v2");
@@ -191,31 +212,33 @@ class VifTwin final : public Twin {
       for (int scale = 0; scale < 4; ++scale) {
         fc[2 * scale] = cl_int(first_group[scale]);
         fc[2 * scale + 1] = (scale == 0 && skip_scale0_) ? 0 : cl_int(ngx[scale] * ngy[scale]);
+        st.first[scale] = std::size_t(scale);
+        st.groups[scale] = 1;
       }
       const std::size_t lr = pow2_group(kr, kMaxGroup);
       set_args(kr, partial, fc[0], fc[1], fc[2], fc[3], fc[4], fc[5], fc[6], fc[7], out);
       run(q, kr, 4 * lr, lr);
-      std::int64_t sums[16];
-      read(q, out, sums, sizeof sums);
-      for (int scale = 0; scale < 4; ++scale) {
-        if (scale == 0 && skip_scale0_) continue;
-        vif::Accum a;
-        a.num_log = sums[4 * scale];
-        a.den_log = sums[4 * scale + 1];
-        a.num_non_log = sums[4 * scale + 2];
-        a.den_non_log = sums[4 * scale + 3];
-        res[std::size_t(scale)] = vif::finish(a);
-      }
-      return res;
+      st.sums.resize(16);
+      st.read.start(q, out, st.sums.data(), 16 * 8);
+      return;
     }
-    thread_local std::vector<std::int64_t> all;
-    all.resize(total_groups * 4);
-    read(q, partial, all.data(), all.size() * 8);
+    for (int scale = 0; scale < 4; ++scale) {
+      st.first[scale] = first_group[scale];
+      st.groups[scale] = ngx[scale] * ngy[scale];
+    }
+    st.sums.resize(total_groups * 4);
+    st.read.start(q, partial, st.sums.data(), st.sums.size() * 8);
+  }
+
+  // The host's part: every scale's groups added (integers: any order), then
+  // the reference's finish.
+  std::array<vif::ScaleResult, 4> finish(const Pending& st) const {
+    std::array<vif::ScaleResult, 4> res{};
     for (int scale = 0; scale < 4; ++scale) {
       if (scale == 0 && skip_scale0_) continue;
-      const std::int64_t* buf = all.data() + first_group[scale] * 4;
+      const std::int64_t* buf = st.sums.data() + st.first[scale] * 4;
       vif::Accum a;
-      for (std::size_t g = 0; g < ngx[scale] * ngy[scale]; ++g) {
+      for (std::size_t g = 0; g < st.groups[scale]; ++g) {
         a.num_log += buf[4 * g];
         a.den_log += buf[4 * g + 1];
         a.num_non_log += buf[4 * g + 2];
