@@ -12,6 +12,7 @@
 // point (gain_terms, finish, the score) follows libvmaf operation by operation.
 #include "feature/vif.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <memory>
@@ -277,9 +278,11 @@ std::array<ScaleResult, 4> compute(const PlaneView& r, const PlaneView& d, int b
 
 std::int32_t log2_q11(std::uint64_t v) {
   // Keep the top 16 significant bits (a mantissa in [2^15, 2^16)); k is the
-  // number of bits dropped, worth k whole units of log2.
-  const int k = std::bit_width(v) - 16;
-  return std::int32_t(vmafx_vif_log2_table[(v >> k) - VMAFX_VIF_LOG2_BASE]) + 2048 * k;
+  // number of bits dropped, worth k whole units of log2. Every caller passes
+  // v >= 2^17 (the noise variance is added); the mask only keeps the table
+  // index in range for any v, and changes nothing for those.
+  const int k = std::max(int(std::bit_width(v)), 17) - 16;
+  return std::int32_t(vmafx_vif_log2_table[((v >> k) - VMAFX_VIF_LOG2_BASE) & 0x7FFF]) + 2048 * k;
 }
 
 // The only floating point of the per-pixel path, and the part a GPU twin must

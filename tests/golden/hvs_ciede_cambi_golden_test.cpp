@@ -326,14 +326,14 @@ TEST_P(SyntheticVsLibvmaf, Equal) {
 
 INSTANTIATE_TEST_SUITE_P(Clips, SyntheticVsLibvmaf, ::testing::Range<std::size_t>(0, synthetic().size()));
 
-const char* chroma_arg(ChromaFormat c) {
-  return c == ChromaFormat::k444 ? "444" : c == ChromaFormat::k422 ? "422" : "420";
-}
-
 // Writes the synthetic clips as raw planar YUV (little-endian for > 8 bit).
 // A generator for the synthetic clips, not a test: build with
 // -DVMAFX_DUMP_TOOLS to get it (then set VMAFX_DUMP_SYNTH=<dir>).
 #ifdef VMAFX_DUMP_TOOLS
+const char* chroma_arg(ChromaFormat c) {
+  return c == ChromaFormat::k444 ? "444" : c == ChromaFormat::k422 ? "422" : "420";
+}
+
 TEST(SyntheticDump, WhenAsked) {
   const char* dir = std::getenv("VMAFX_DUMP_SYNTH");
   if (!dir) GTEST_SKIP() << "set VMAFX_DUMP_SYNTH=<dir> to write the synthetic clips";
