@@ -1,6 +1,7 @@
 // Integer motion SAD on the device. Integer arithmetic only, so the result is
 // the CPU's whatever the order: each row's |filtered difference| sum wraps in
 // 32 bits (as the CPU's uint32 row_sum), the rows add up in 64 bits.
+#include "feature/cuda/block_sum.cuh"
 #include "feature/cuda/motion_cuda.hpp"
 #include "feature/motion_tables.h"
 
@@ -58,32 +59,9 @@ __global__ void sad_kernel(const T* __restrict__ prev, const T* __restrict__ cur
     const int r = int((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT);
     sum = std::uint32_t(r < 0 ? -r : r);
   }
-  // Warp then block sum (mod 2^32, as the CPU's row sum).
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, o);
-  __shared__ std::uint32_t warp[kTile / 32];
-  if ((threadIdx.x & 31) == 0) warp[threadIdx.x >> 5] = sum;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    std::uint32_t s = 0;
-    for (int k = 0; k < kTile / 32; ++k) s += warp[k];
-    atomicAdd(&row_sums[i], s);
-  }
-}
-
-__global__ void rows_kernel(const std::uint32_t* __restrict__ row_sums, int h, unsigned long long* total) {
-  unsigned long long s = 0;
-  for (int i = threadIdx.x; i < h; i += blockDim.x) s += row_sums[i];
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-  __shared__ unsigned long long warp[32];
-  if ((threadIdx.x & 31) == 0) warp[threadIdx.x >> 5] = s;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long t = 0;
-    for (int k = 0; k < int(blockDim.x / 32); ++k) t += warp[k];
-    *total = t;
-  }
+  // Block sum (mod 2^32, as the CPU's row sum).
+  const std::uint32_t s = block_sum(sum);
+  if (threadIdx.x == 0) atomicAdd(&row_sums[i], s);
 }
 
 }  // namespace
@@ -103,7 +81,7 @@ void launch_sad(const void* prev, const void* cur, std::ptrdiff_t stride, int w,
     sad_kernel<std::uint16_t, long long><<<grid, kTile, 0, s>>>(static_cast<const std::uint16_t*>(prev),
                                                                 static_cast<const std::uint16_t*>(cur), stride, w,
                                                                 h, bpc, taps, row_sums);
-  rows_kernel<<<1, 1024, 0, s>>>(row_sums, h, total);
+  total_of_rows_kernel<<<1, 1024, 0, s>>>(row_sums, h, total);
 }
 
 }  // namespace vmafx::cuda::motion

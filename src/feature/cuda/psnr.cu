@@ -3,6 +3,7 @@
 // order-free), the rows add up in 64 bits.
 #include <type_traits>
 
+#include "feature/cuda/block_sum.cuh"
 #include "feature/cuda/psnr_cuda.hpp"
 
 namespace vmafx::cuda::psnr {
@@ -27,33 +28,12 @@ __global__ void __launch_bounds__(kTile) sse_kernel(const T* __restrict__ ref, c
       v = Sum(a * a);
     }
   }
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  __shared__ Sum warp[kTile / 32];
-  if ((threadIdx.x & 31) == 0) warp[threadIdx.x >> 5] = v;
-  __syncthreads();
+  const Sum t = block_sum(v);
   if (threadIdx.x == 0) {
-    Sum t = 0;
-    for (int k = 0; k < kTile / 32; ++k) t += warp[k];
     if (sizeof(T) == 1)
       atomicAdd(&row_sums[y], std::uint32_t(t));
     else
       atomicAdd(total, (unsigned long long)t);
-  }
-}
-
-__global__ void rows_kernel(const std::uint32_t* __restrict__ row_sums, int h, unsigned long long* total) {
-  unsigned long long s = 0;
-  for (int i = threadIdx.x; i < h; i += blockDim.x) s += row_sums[i];
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-  __shared__ unsigned long long warp[32];
-  if ((threadIdx.x & 31) == 0) warp[threadIdx.x >> 5] = s;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long t = 0;
-    for (int k = 0; k < int(blockDim.x / 32); ++k) t += warp[k];
-    *total = t;
   }
 }
 
@@ -66,7 +46,7 @@ void launch_sse(const void* ref, const void* dis, std::ptrdiff_t stride, int w, 
     cudaMemsetAsync(row_sums, 0, sizeof(std::uint32_t) * std::size_t(h), s);
     sse_kernel<std::uint8_t><<<grid, kTile, 0, s>>>(static_cast<const std::uint8_t*>(ref),
                                                     static_cast<const std::uint8_t*>(dis), stride, w, row_sums, total);
-    rows_kernel<<<1, 1024, 0, s>>>(row_sums, h, total);
+    total_of_rows_kernel<<<1, 1024, 0, s>>>(row_sums, h, total);
   } else {
     cudaMemsetAsync(total, 0, sizeof(unsigned long long), s);
     sse_kernel<std::uint16_t><<<grid, kTile, 0, s>>>(static_cast<const std::uint16_t*>(ref),
