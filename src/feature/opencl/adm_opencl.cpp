@@ -52,7 +52,7 @@ class AdmTwin final : public Twin {
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     Slot& s = slot();
     Pending& st = s.state<Pending>(id_);
-    if (!st.read.active() || st.ref != &ref || st.dis != &dis || st.index != index) enqueue(s, ref, dis, index, st);
+    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
     st.read.finish();
     adm::write_scores(finish(st), debug_, index, out);
   }
@@ -80,15 +80,14 @@ class AdmTwin final : public Twin {
 
   // One thread's frame in flight: what it is, and the device's totals once read.
   struct Pending : Slot::State {
-    const Picture* ref = nullptr;
-    const Picture* dis = nullptr;
-    unsigned index = 0;
+    FrameKey frame;
     std::int64_t sum[12][3] = {};
     PendingRead read;
   };
 
   // Every kernel of the frame and the (non-blocking) read of the totals.
   void enqueue(Slot& s, const Picture& refp, const Picture& disp, unsigned index, Pending& st) {
+    st.read.finish();  // an earlier read into st.sum, never waited for
     cl_command_queue q = s.queue();
     const Slot::Planes pl = s.planes(refp, disp, index, 0);
     int w = fmt_.width, h = fmt_.height;
@@ -215,9 +214,7 @@ class AdmTwin final : public Twin {
     set_args(kt, rows_mem, cl_int(h0), nrows, dadd, dsh, cadd, csh, totals);
     const std::size_t lt = pow2_group(kt, kMaxGroup);
     run(q, kt, 12 * lt, lt);
-    st.ref = &refp;
-    st.dis = &disp;
-    st.index = index;
+    st.frame = {&refp, &disp, index};
     st.read.start(q, totals, st.sum, sizeof st.sum);
   }
 

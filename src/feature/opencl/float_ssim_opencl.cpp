@@ -37,7 +37,9 @@ Consts constants() {
 
 }  // namespace
 
-ssim::SsimMeans gaussian_ssim(Slot& s, int owner, int first, cl_mem ref, cl_mem cmp, int w, int h, bool lcs) {
+void gaussian_ssim_enqueue(Slot& s, int owner, int first, cl_mem ref, cl_mem cmp, int w, int h, bool lcs,
+                           GaussianTerms& out) {
+  out.read.finish();  // an earlier read into out.terms, never waited for
   static const Consts k = constants();
   const int taps = VMAFX_SSIM_GAUSS_TAPS;
   const int dw = w - (taps - 1), dh = h - (taps - 1);
@@ -51,17 +53,25 @@ ssim::SsimMeans gaussian_ssim(Slot& s, int owner, int first, cl_mem ref, cl_mem 
   const cl_int lcs_flag = lcs ? 1 : 0;
   set_args(kv, hm, cl_int(w), cl_int(h), k.c1, k.c2, k.c3, lcs_flag, term);
   run2d(s.queue(), kv, std::size_t(dw), std::size_t(dh), 16, 8);
-  thread_local std::vector<double> t;
-  t.resize(n * (lcs ? 4 : 1));
-  read(s.queue(), term, t.data(), t.size() * 8);
+  out.dw = dw;
+  out.dh = dh;
+  out.lcs = lcs;
+  out.terms.resize(n * (lcs ? 4 : 1));
+  out.read.start(s.queue(), term, out.terms.data(), out.terms.size() * 8);
+}
+
+ssim::SsimMeans gaussian_ssim_finish(GaussianTerms& g) {
+  g.read.finish();
+  const std::vector<double>& t = g.terms;
+  const std::size_t n = std::size_t(g.dw) * g.dh;
   double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
   for (std::size_t i = 0; i < n; ++i) ssim_sum += t[i];
-  if (lcs) {
+  if (g.lcs) {
     for (std::size_t i = 0; i < n; ++i) l_sum += t[n + i];
     for (std::size_t i = 0; i < n; ++i) c_sum += t[2 * n + i];
     for (std::size_t i = 0; i < n; ++i) s_sum += t[3 * n + i];
   }
-  const double count = static_cast<double>(dw * dh);
+  const double count = static_cast<double>(g.dw * g.dh);
   ssim::SsimMeans m;
   m.ssim = static_cast<float>(ssim_sum / count);
   m.l = static_cast<float>(l_sum / count);
@@ -82,8 +92,26 @@ class FloatSsimTwin final : public Twin {
         db_(o.get_bool("enable_db")),
         max_db_(ssim::max_db(o.get_bool("clip_db"), f.bpc, f.width, f.height)) {}
 
+  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
+    Slot& s = slot();
+    enqueue(s, ref, dis, index, s.state<Pending>(id_));
+  }
+
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     Slot& s = slot();
+    Pending& st = s.state<Pending>(id_);
+    if (!st.frame.matches(ref, dis, index, st.g.read)) enqueue(s, ref, dis, index, st);
+    const ssim::SsimMeans m = gaussian_ssim_finish(st.g);
+    ssim::write_float_ssim({m.ssim, m.l, m.c, m.s}, lcs_, db_, max_db_, index, out);
+  }
+
+ private:
+  struct Pending : Slot::State {
+    FrameKey frame;
+    GaussianTerms g;
+  };
+
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     int w = fmt_.width, h = fmt_.height;
     const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
@@ -111,11 +139,10 @@ class FloatSsimTwin final : public Twin {
       set_args(k, pl.dis, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), d);
       run2d(s.queue(), k, std::size_t(w), std::size_t(h), 16, 8);
     }
-    const ssim::SsimMeans m = gaussian_ssim(s, id_, 2, r, d, w, h, lcs_);
-    ssim::write_float_ssim({m.ssim, m.l, m.c, m.s}, lcs_, db_, max_db_, index, out);
+    gaussian_ssim_enqueue(s, id_, 2, r, d, w, h, lcs_, st.g);
+    st.frame = {&ref, &dis, index};
   }
 
- private:
   PictureFormat fmt_;
   int scale_;
   bool lcs_, db_;

@@ -22,8 +22,30 @@ class MsSsimTwin final : public Twin {
         db_(o.get_bool("enable_db")),
         max_db_(ssim::max_db(o.get_bool("clip_db"), f.bpc, f.width, f.height)) {}
 
+  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
+    Slot& s = slot();
+    enqueue(s, ref, dis, index, s.state<Pending>(id_));
+  }
+
+  // Each level's sums are added while the device computes the next levels.
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     Slot& s = slot();
+    Pending& st = s.state<Pending>(id_);
+    if (!st.frame.matches(ref, dis, index, st.level[kScales - 1].read)) enqueue(s, ref, dis, index, st);
+    ssim::MsSsimScores v;
+    double msssim = 1.0;
+    for (int i = 0; i < kScales; ++i) ssim::ms_ssim_add_scale(i, gaussian_ssim_finish(st.level[i]), msssim, v);
+    v.score = msssim;
+    ssim::write_ms_ssim(v, lcs_, db_, max_db_, index, out);
+  }
+
+ private:
+  struct Pending : Slot::State {
+    FrameKey frame;
+    GaussianTerms level[kScales];
+  };
+
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     int lw[kScales], lh[kScales];
     lw[0] = fmt_.width;
@@ -50,17 +72,12 @@ class MsSsimTwin final : public Twin {
       set_args(kl, d[i - 1], cl_int(lw[i - 1]), cl_int(lh[i - 1]), cl_int(lw[i]), cl_int(lh[i]), d[i]);
       run2d(s.queue(), kl, std::size_t(lw[i]), std::size_t(lh[i]), 16, 8);
     }
-    ssim::MsSsimScores v;
-    double msssim = 1.0;
-    for (int i = 0; i < kScales; ++i) {
-      const ssim::SsimMeans m = gaussian_ssim(s, id_, 2 * kScales, r[i], d[i], lw[i], lh[i], true);
-      ssim::ms_ssim_add_scale(i, m, msssim, v);
-    }
-    v.score = msssim;
-    ssim::write_ms_ssim(v, lcs_, db_, max_db_, index, out);
+    // every level its own scratch pair, so all five can be in flight
+    for (int i = 0; i < kScales; ++i)
+      gaussian_ssim_enqueue(s, id_, 2 * kScales + 2 * i, r[i], d[i], lw[i], lh[i], true, st.level[i]);
+    st.frame = {&ref, &dis, index};
   }
 
- private:
   PictureFormat fmt_;
   bool lcs_, db_;
   double max_db_;

@@ -22,6 +22,18 @@ class Twin : public Extractor {
   int id_;
 };
 
+// The frame a twin's submit() enqueued on this thread: extract() uses its
+// pending read when it is for the same frame, and enqueues afresh otherwise
+// (submit() was not called, or was for another frame).
+struct FrameKey {
+  const Picture* ref = nullptr;
+  const Picture* dis = nullptr;
+  unsigned index = 0;
+  bool matches(const Picture& r, const Picture& d, unsigned i, const PendingRead& read) const {
+    return read.active() && ref == &r && dis == &d && index == i;
+  }
+};
+
 using TwinFactory = std::unique_ptr<Extractor> (*)(std::shared_ptr<FrameGroup> group, const OptionSet& opts,
                                                    const PictureFormat& fmt);
 

@@ -15,7 +15,30 @@ class PsnrTwin final : public Twin {
   PsnrTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
       : Twin(std::move(g)), scorer_(o, f), fmt_(f) {}
 
+  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
+    enqueue(ref, dis, index);
+  }
+
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    if (!frame_.matches(ref, dis, index, read_)) enqueue(ref, dis, index);
+    read_.finish();
+    std::size_t offset = 0;
+    for (int p = 0; p < scorer_.planes(); ++p) {
+      const int h = fmt_.plane_height(p);
+      std::uint64_t sse = 0;
+      for (int y = 0; y < h; ++y) sse += sse_rows_[offset + std::size_t(y)];
+      offset += std::size_t(h);
+      const std::uint32_t n = std::uint32_t(fmt_.plane_width(p)) * std::uint32_t(h);
+      scorer_.put_plane(p, sse, n, index, out);
+    }
+  }
+
+  void flush(FeatureSink& out) override { scorer_.flush(out); }
+
+ private:
+  // A temporal twin: one thread (the reading one) calls it, in frame order.
+  void enqueue(const Picture& ref, const Picture& dis, unsigned index) {
+    read_.finish();  // an earlier read into sse_rows_, never waited for
     Slot& s = slot();
     const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
     cl_kernel k = s.kernel("motion.cl", "psnr_rows");
@@ -33,24 +56,15 @@ class PsnrTwin final : public Twin {
       offset += h;
     }
     sse_rows_.resize(std::size_t(total_rows));
-    read(s.queue(), rows, sse_rows_.data(), sse_rows_.size() * 8);
-    offset = 0;
-    for (int p = 0; p < scorer_.planes(); ++p) {
-      const int h = fmt_.plane_height(p);
-      std::uint64_t sse = 0;
-      for (int y = 0; y < h; ++y) sse += sse_rows_[offset + std::size_t(y)];
-      offset += std::size_t(h);
-      const std::uint32_t n = std::uint32_t(fmt_.plane_width(p)) * std::uint32_t(h);
-      scorer_.put_plane(p, sse, n, index, out);
-    }
+    read_.start(s.queue(), rows, sse_rows_.data(), sse_rows_.size() * 8);
+    frame_ = {&ref, &dis, index};
   }
 
-  void flush(FeatureSink& out) override { scorer_.flush(out); }
-
- private:
   psnr::Scorer scorer_;
   PictureFormat fmt_;
   std::vector<std::uint64_t> sse_rows_;
+  FrameKey frame_;
+  PendingRead read_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // exact per-pixel term on the device (ssim.cl), the raster-order sum on the
 // host.
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "feature/opencl/opencl_twin.hpp"
@@ -24,8 +25,32 @@ class SsimTwin final : public Twin {
     std::memcpy(&k2f_, &k2f, 8);
   }
 
+  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
+    Slot& s = slot();
+    enqueue(s, ref, dis, index, s.state<Pending>(id_));
+  }
+
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     Slot& s = slot();
+    Pending& st = s.state<Pending>(id_);
+    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
+    st.read.finish();
+    // The reference's sum, in its order: raster order, one double each; the
+    // window weights' sum depends on the size only and is formed once.
+    double ssim = 0.0;
+    for (const double t : st.terms) ssim += t;
+    out.put_plain("ssim", index, ssim / weight_sum());
+  }
+
+ private:
+  struct Pending : Slot::State {
+    FrameKey frame;
+    std::vector<double> terms;
+    PendingRead read;
+  };
+
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
+    st.read.finish();  // an earlier read into st.terms, never waited for
     const int w = fmt_.width, h = fmt_.height;
     const std::size_t n = std::size_t(w) * h;
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
@@ -39,25 +64,27 @@ class SsimTwin final : public Twin {
     cl_kernel kt = s.kernel(kFile, "issim_term");
     set_args(kt, hmx, hmy, hxx, hxy, hyy, cl_int(w), cl_int(h), k1f_, k2f_, term);
     run2d(s.queue(), kt, std::size_t(w), std::size_t(h), 16, 8);
-    thread_local std::vector<double> terms;
-    terms.resize(n);
-    read(s.queue(), term, terms.data(), n * 8);
-
-    // The reference's sums, in its order: raster order, one double each.
-    double ssim = 0.0, ssimw = 0.0;
-    std::vector<std::int64_t> lw(static_cast<std::size_t>(w)), lh(static_cast<std::size_t>(h));
-    for (int x = 0; x < w; ++x) lw[std::size_t(x)] = line_weight(x, w);
-    for (int y = 0; y < h; ++y) lh[std::size_t(y)] = line_weight(y, h);
-    const double* t = terms.data();
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        ssim += *t++;
-        ssimw += static_cast<double>(lw[std::size_t(x)] * lh[std::size_t(y)]);
-      }
-    out.put_plain("ssim", index, ssim / ssimw);
+    st.terms.resize(n);
+    st.read.start(s.queue(), term, st.terms.data(), n * 8);
+    st.frame = {&ref, &dis, index};
   }
 
- private:
+  // The sum of the window weights over the picture, added in raster order in
+  // double as the reference adds them (once: it depends on the size only).
+  double weight_sum() {
+    std::call_once(weight_once_, [this] {
+      const int w = fmt_.width, h = fmt_.height;
+      std::vector<std::int64_t> lw(static_cast<std::size_t>(w)), lh(static_cast<std::size_t>(h));
+      for (int x = 0; x < w; ++x) lw[std::size_t(x)] = line_weight(x, w);
+      for (int y = 0; y < h; ++y) lh[std::size_t(y)] = line_weight(y, h);
+      double sw = 0.0;
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) sw += static_cast<double>(lw[std::size_t(x)] * lh[std::size_t(y)]);
+      weight_sum_ = sw;
+    });
+    return weight_sum_;
+  }
+
   static std::int64_t line_weight(int i, int n) {
     static constexpr int kTap[] = VMAFX_ISSIM_TAPS_INIT;
     const int r = VMAFX_ISSIM_RADIUS, taps = VMAFX_ISSIM_TAPS;
@@ -70,6 +97,8 @@ class SsimTwin final : public Twin {
 
   PictureFormat fmt_;
   std::uint64_t k1f_ = 0, k2f_ = 0;
+  std::once_flag weight_once_;
+  double weight_sum_ = 0.0;
 };
 
 }  // namespace

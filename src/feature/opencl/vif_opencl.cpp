@@ -81,7 +81,7 @@ class VifTwin final : public Twin {
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     Slot& s = slot();
     Pending& st = s.state<Pending>(id_);
-    if (!st.read.active() || st.ref != &ref || st.dis != &dis || st.index != index) enqueue(s, ref, dis, index, st);
+    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
     st.read.finish();
     vif::write_scores(finish(st), debug_, skip_scale0_, index, out);
   }
@@ -90,9 +90,7 @@ class VifTwin final : public Twin {
   // One thread's frame in flight: what it is, where its sums are read back
   // to (per scale: the first group and the number of groups in `sums`).
   struct Pending : Slot::State {
-    const Picture* ref = nullptr;
-    const Picture* dis = nullptr;
-    unsigned index = 0;
+    FrameKey frame;
     std::vector<std::int64_t> sums;
     std::size_t first[4] = {}, groups[4] = {};
     PendingRead read;
@@ -100,6 +98,7 @@ class VifTwin final : public Twin {
 
   // Every kernel of the frame and the (non-blocking) read of the sums.
   void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
+    st.read.finish();  // an earlier read into st.sums, never waited for
     cl_command_queue q = s.queue();
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     cl_mem log2 = s.device().table("vif_log2", vmafx_vif_log2_table, sizeof vmafx_vif_log2_table);
@@ -201,9 +200,7 @@ class VifTwin final : public Twin {
         kind = 1;
       }
     }
-    st.ref = &ref;
-    st.dis = &dis;
-    st.index = index;
+    st.frame = {&ref, &dis, index};
     if (use_v2()) {
       // the groups' sums added on the device, one work-group per scale: 128 bytes read back
       cl_kernel kr = s.kernel(kFile, "vif_reduce_v2");
