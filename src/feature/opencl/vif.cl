@@ -211,6 +211,37 @@ __kernel void vif_subsample(__global const uchar* ref, __global const uchar* dis
     o_dis[(size_t)yo * ow + xo] = (ushort)((b + 32768) >> 16);
 }
 
+// A tiled statistic's last step: the work-group's four sums (its items'
+// shares in `red`, `stride` longs per statistic) into
+// acc[(first_group + group) * 4 + {num_log, den_log, num_non_log,
+// den_non_log}], groups numbered row by row. Integer additions: any order.
+inline void vif_group_sums(__local long* red, int stride, long num_log, long den_log, long num_non, long den_non,
+                           __global long* acc, int first_group)
+{
+    const int lid = get_local_id(0), nt = get_local_size(0);
+    red[lid] = num_log;
+    red[stride + lid] = den_log;
+    red[2 * stride + lid] = num_non;
+    red[3 * stride + lid] = den_non;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = nt / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            red[lid] += red[lid + s];
+            red[stride + lid] += red[stride + lid + s];
+            red[2 * stride + lid] += red[2 * stride + lid + s];
+            red[3 * stride + lid] += red[3 * stride + lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        const size_t gi = ((size_t)first_group + get_group_id(1) * get_num_groups(0) + get_group_id(0)) * 4;
+        acc[gi] = red[0];
+        acc[gi + 1] = red[stride];
+        acc[gi + 2] = red[2 * stride];
+        acc[gi + 3] = red[3 * stride];
+    }
+}
+
 // ---- Scale 0, 8-bit, variant "v2" (VMAFX_OPENCL_VIF=v2) ---------------------
 // A port of the CUDA tiled kernel (src/feature/cuda/vif_tile.cuh, vif.cu
 // stat17_v2_kernel): a work-group scores a 112 x 16 tile of outputs from a
@@ -439,27 +470,7 @@ __kernel void vif_statistic0_v2(__global const uchar* ref, __global const uchar*
 
     // l_in is free (the vertical passes were its last readers, before the barrier)
     __local long* red = (__local long*)l_in;
-    red[lid] = num_log;
-    red[V2_ITEMS + lid] = den_log;
-    red[2 * V2_ITEMS + lid] = num_non;
-    red[3 * V2_ITEMS + lid] = den_non;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = nt / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            red[lid] += red[lid + s];
-            red[V2_ITEMS + lid] += red[V2_ITEMS + lid + s];
-            red[2 * V2_ITEMS + lid] += red[2 * V2_ITEMS + lid + s];
-            red[3 * V2_ITEMS + lid] += red[3 * V2_ITEMS + lid + s];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) {
-        const size_t gi = ((size_t)first_group + get_group_id(1) * get_num_groups(0) + get_group_id(0)) * 4;
-        acc[gi] = red[0];
-        acc[gi + 1] = red[V2_ITEMS];
-        acc[gi + 2] = red[2 * V2_ITEMS];
-        acc[gi + 3] = red[3 * V2_ITEMS];
-    }
+    vif_group_sums(red, V2_ITEMS, num_log, den_log, num_non, den_non, acc, first_group);
 }
 
 // ---- Scales 1..3 (and scale 0 above 8 bits), tiled: the "vt" kernels -------
@@ -683,27 +694,7 @@ static __attribute__((always_inline)) inline void vt_body(__global const ushort*
 
     // red: the input tile's memory, free once every item passed this barrier
     barrier(CLK_LOCAL_MEM_FENCE);
-    red[lid] = num_log;
-    red[VT_ITEMS + lid] = den_log;
-    red[2 * VT_ITEMS + lid] = num_non;
-    red[3 * VT_ITEMS + lid] = den_non;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = nt / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            red[lid] += red[lid + s];
-            red[VT_ITEMS + lid] += red[VT_ITEMS + lid + s];
-            red[2 * VT_ITEMS + lid] += red[2 * VT_ITEMS + lid + s];
-            red[3 * VT_ITEMS + lid] += red[3 * VT_ITEMS + lid + s];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) {
-        const size_t gi = ((size_t)first_group + get_group_id(1) * get_num_groups(0) + get_group_id(0)) * 4;
-        acc[gi] = red[0];
-        acc[gi + 1] = red[VT_ITEMS];
-        acc[gi + 2] = red[2 * VT_ITEMS];
-        acc[gi + 3] = red[3 * VT_ITEMS];
-    }
+    vif_group_sums(red, VT_ITEMS, num_log, den_log, num_non, den_non, acc, first_group);
 }
 
 // One kernel per filter: NAME, filter, H, XS, VS, sub. Local memory: the two
