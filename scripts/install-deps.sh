@@ -10,6 +10,7 @@ pkgs=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
   python3
+  libhwy-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -10,6 +10,10 @@
 // then horizontally, with libvmaf's rounding shifts between the two passes.
 // Integer sums are order-independent, so loop order is free; the floating
 // point (gain_terms, finish, the score) follows libvmaf operation by operation.
+//
+// The loops below are the plain C++ reference. When feature/vif_simd.cpp has
+// a SIMD target for this CPU (and VMAFX_SIMD is not "off") the row passes run
+// there instead, computing the same integers; accumulate() stays here.
 #include "feature/vif.hpp"
 
 #include <algorithm>
@@ -20,6 +24,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "feature/vif_simd.hpp"
 #include "feature/vif_tables.h"
 
 namespace vmafx {
@@ -83,6 +88,7 @@ struct Scratch {
   std::vector<int> rows;              // row map, kPad entries each side
   std::vector<std::uint32_t> t[5];    // vertical-pass rows, kPad entries each side
   std::vector<std::uint16_t> level[2][2];  // [buffer][ref, dis] of scales >= 1
+  std::vector<std::int32_t> sig[3];        // SIMD path: one row of sigma1_sq, sigma2_sq, sigma12
 
   // rows()[y] for y in [-kPad, h + kPad): the plane row that padded row y reads.
   const int* row_map(int h) {
@@ -95,6 +101,10 @@ struct Scratch {
   std::uint32_t* tmp(int k, int w) {
     t[k].resize(std::size_t(w) + 2 * kPad);
     return t[k].data() + kPad;
+  }
+  std::int32_t* sigma(int k, int w) {
+    sig[k].resize(std::size_t(w));
+    return sig[k].data();
   }
 };
 
@@ -118,6 +128,12 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
   std::uint32_t* t_yy = s.tmp(3, w);
   std::uint32_t* t_xy = s.tmp(4, w);
   Accum acc;
+  const bool fast = simd::enabled();
+  const simd::Shift fs{vs.mu_round, vs.mu_shift, vs.sq_round, vs.sq_shift};
+  std::uint32_t* const tv[5] = {t_mu1, t_mu2, t_xx, t_yy, t_xy};
+  std::int32_t* const s1 = fast ? s.sigma(0, w) : nullptr;
+  std::int32_t* const s2 = fast ? s.sigma(1, w) : nullptr;
+  std::int32_t* const s12 = fast ? s.sigma(2, w) : nullptr;
 
   for (int i = 0; i < h; ++i) {
     const T* rr[TAPS];
@@ -126,23 +142,27 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
       rr[k] = ref.row(map[i - half + k]);
       dr[k] = dis.row(map[i - half + k]);
     }
-    for (int j = 0; j < w; ++j) {
-      std::uint32_t mu1 = 0, mu2 = 0;
-      std::uint64_t xx = 0, yy = 0, xy = 0;
-      for (int k = 0; k < TAPS; ++k) {
-        const std::uint32_t a = rr[k][j], b = dr[k][j];
-        const std::uint32_t ca = c[k] * a, cb = c[k] * b;
-        mu1 += ca;
-        mu2 += cb;
-        xx += std::uint64_t{ca} * a;
-        yy += std::uint64_t{cb} * b;
-        xy += std::uint64_t{ca} * b;
+    if (fast) {
+      simd::stat_vertical(rr, dr, c, TAPS, w, fs, tv);
+    } else {
+      for (int j = 0; j < w; ++j) {
+        std::uint32_t mu1 = 0, mu2 = 0;
+        std::uint64_t xx = 0, yy = 0, xy = 0;
+        for (int k = 0; k < TAPS; ++k) {
+          const std::uint32_t a = rr[k][j], b = dr[k][j];
+          const std::uint32_t ca = c[k] * a, cb = c[k] * b;
+          mu1 += ca;
+          mu2 += cb;
+          xx += std::uint64_t{ca} * a;
+          yy += std::uint64_t{cb} * b;
+          xy += std::uint64_t{ca} * b;
+        }
+        t_mu1[j] = std::uint16_t((mu1 + vs.mu_round) >> vs.mu_shift);
+        t_mu2[j] = std::uint16_t((mu2 + vs.mu_round) >> vs.mu_shift);
+        t_xx[j] = std::uint32_t((xx + vs.sq_round) >> vs.sq_shift);
+        t_yy[j] = std::uint32_t((yy + vs.sq_round) >> vs.sq_shift);
+        t_xy[j] = std::uint32_t((xy + vs.sq_round) >> vs.sq_shift);
       }
-      t_mu1[j] = std::uint16_t((mu1 + vs.mu_round) >> vs.mu_shift);
-      t_mu2[j] = std::uint16_t((mu2 + vs.mu_round) >> vs.mu_shift);
-      t_xx[j] = std::uint32_t((xx + vs.sq_round) >> vs.sq_shift);
-      t_yy[j] = std::uint32_t((yy + vs.sq_round) >> vs.sq_shift);
-      t_xy[j] = std::uint32_t((xy + vs.sq_round) >> vs.sq_shift);
     }
     mirror_pad(t_mu1, w, half);
     mirror_pad(t_mu2, w, half);
@@ -150,6 +170,11 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
     mirror_pad(t_yy, w, half);
     mirror_pad(t_xy, w, half);
 
+    if (fast) {
+      simd::stat_horizontal(tv, c, TAPS, w, s1, s2, s12);
+      for (int j = 0; j < w; ++j) accumulate(acc, s1[j], s2[j], s12[j], gain_limit);
+      continue;
+    }
     for (int j = 0; j < w; ++j) {
       std::uint32_t mu1 = 0, mu2 = 0;
       std::uint64_t xx = 0, yy = 0, xy = 0;
@@ -189,6 +214,7 @@ void subsample(const Plane<T>& ref, const Plane<T>& dis, int from, int bpc, std:
   const int* map = s.row_map(h);
   std::uint32_t* t_ref = s.tmp(0, w);
   std::uint32_t* t_dis = s.tmp(1, w);
+  const bool fast = simd::enabled();
 
   for (int io = 0; io < oh; ++io) {
     const int i = 2 * io;
@@ -198,19 +224,27 @@ void subsample(const Plane<T>& ref, const Plane<T>& dis, int from, int bpc, std:
       rr[k] = ref.row(map[i - half + k]);
       dr[k] = dis.row(map[i - half + k]);
     }
-    for (int j = 0; j < w; ++j) {
-      std::uint32_t a = 0, b = 0;
-      for (int k = 0; k < TAPS; ++k) {
-        a += c[k] * std::uint32_t{rr[k][j]};
-        b += c[k] * std::uint32_t{dr[k][j]};
+    if (fast) {
+      simd::sub_vertical(rr, dr, c, TAPS, w, vs.mu_round, vs.mu_shift, t_ref, t_dis);
+    } else {
+      for (int j = 0; j < w; ++j) {
+        std::uint32_t a = 0, b = 0;
+        for (int k = 0; k < TAPS; ++k) {
+          a += c[k] * std::uint32_t{rr[k][j]};
+          b += c[k] * std::uint32_t{dr[k][j]};
+        }
+        t_ref[j] = std::uint16_t((a + vs.mu_round) >> vs.mu_shift);
+        t_dis[j] = std::uint16_t((b + vs.mu_round) >> vs.mu_shift);
       }
-      t_ref[j] = std::uint16_t((a + vs.mu_round) >> vs.mu_shift);
-      t_dis[j] = std::uint16_t((b + vs.mu_round) >> vs.mu_shift);
     }
     mirror_pad(t_ref, w, half);
     mirror_pad(t_dis, w, half);
     std::uint16_t* o_ref = out_ref + std::size_t(io) * ow;
     std::uint16_t* o_dis = out_dis + std::size_t(io) * ow;
+    if (fast) {
+      simd::sub_horizontal(t_ref, t_dis, c, TAPS, ow, o_ref, o_dis);
+      continue;
+    }
     for (int jo = 0; jo < ow; ++jo) {
       const int j = 2 * jo;
       std::uint32_t a = 0, b = 0;

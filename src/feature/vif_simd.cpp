@@ -1,0 +1,537 @@
+// SIMD row passes of the integer VIF; see vif_simd.hpp for the contract and
+// feature/vif.cpp (statistic, subsample) for the scalar reference each one
+// reproduces. Compiled once per Highway target (foreach_target) and chosen at
+// run time (HWY_DYNAMIC_DISPATCH).
+//
+// Lane layout. 32-bit quantities (samples, means, the vertical rows) sit in
+// uint32 lanes, one column each. 64-bit sums use MulEven, which multiplies the
+// even uint32 lanes into full uint64 products: a vector of N columns is split
+// into its even columns (the vector as is) and its odd columns (each uint64
+// lane shifted right by 32), accumulated in two uint64 vectors, and put back
+// in column order at the end (low 32 bits of each, even | odd << 32).
+// Where vif.cpp keeps a 32-bit sum that may wrap, the uint64 sum is kept and
+// only its low 32 bits are used: they are the wrapped sum, since the low 32
+// bits of a sum or product depend only on the low 32 bits of the operands.
+//
+// Row ends: when a row has at least N columns the last vector is moved back
+// to end at the last column (columns are independent, so recomputing a few
+// gives the same values); a row narrower than one vector is copied into
+// zero-filled buffers first. Nothing is read outside what the scalar loop
+// reads.
+#include "feature/vif_simd.hpp"
+
+#if VMAFX_HAVE_HWY
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "feature/vif_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace vmafx::vif::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+std::int64_t Target() { return HWY_TARGET; }
+
+#if HWY_TARGET == HWY_SCALAR
+// One lane cannot hold the even/odd pairs; enabled() is false on this target
+// and vif.cpp keeps its scalar loops, so these are never called.
+void StatV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int,
+            const Shift&, std::uint32_t* const*) {
+  HWY_ABORT("vif simd: no SIMD target");
+}
+void StatV16(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int,
+             int, const Shift&, std::uint32_t* const*) {
+  HWY_ABORT("vif simd: no SIMD target");
+}
+void StatH(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*,
+           std::int32_t*, std::int32_t*) {
+  HWY_ABORT("vif simd: no SIMD target");
+}
+void SubV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int,
+           std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
+  HWY_ABORT("vif simd: no SIMD target");
+}
+void SubV16(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int,
+            int, std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
+  HWY_ABORT("vif simd: no SIMD target");
+}
+void SubH(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int, int,
+          std::uint16_t*, std::uint16_t*) {
+  HWY_ABORT("vif simd: no SIMD target");
+}
+#else
+
+using D = hn::ScalableTag<std::uint32_t>;
+using D64 = hn::Repartition<std::uint64_t, D>;
+using V = hn::Vec<D>;
+using V64 = hn::Vec<D64>;
+
+constexpr int kMaxHalf = 8;                             // widest filter (17 taps) / 2
+constexpr std::size_t kMaxN = HWY_LANES(std::uint32_t);  // uint32 lanes of this target
+
+// The odd uint32 lanes moved down into the even ones (for MulEven).
+HWY_INLINE V Odd(V v) { return hn::BitCast(D(), hn::ShiftRight<32>(hn::BitCast(D64(), v))); }
+
+// Column order again from the even and odd columns' uint64 lanes: the low 32
+// bits of each (the uint32 truncation of vif.cpp).
+HWY_INLINE V Merge(V64 even, V64 odd) {
+  const D64 d64;
+  return hn::BitCast(D(), hn::Or(hn::And(even, hn::Set(d64, 0xFFFFFFFFu)), hn::ShiftLeft<32>(odd)));
+}
+
+// Calls col(j) for vectors covering [0, w); needs w >= N. The last vector
+// starts at w - N and may overlap the one before.
+template <class F>
+HWY_INLINE void ForColumns(std::size_t w, std::size_t n, F&& col) {
+  for (std::size_t j = 0; j < w; j += n) col(std::min(j, w - n));
+}
+
+// ---------------------------------------------------------------------------
+// statistic, vertical, 8-bit samples (scale 0 of 8-bit video).
+//
+// Everything stays in uint32 lanes. Proof that no lane wraps where vif.cpp's
+// uint64 sums would not: a, b <= 255 and c[k] <= 65535, so c*a <= 16711425;
+// each moment term c*a*b <= c[k] * 65025 and the taps of every filter sum to
+// 65536 (vif_tables.h), so a moment sum is <= 65536 * 65025 = 4261478400
+// < 2^32 = 4294967296. The uint32 sums are therefore the exact uint64 sums of
+// vif.cpp, and with sq_round = 0 and sq_shift = 0 (8-bit scale 0) its
+// uint32((xx + 0) >> 0) is that sum itself.
+template <int TAPS>
+HWY_INLINE void StatV8Col(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
+                          const std::uint16_t* c, std::size_t j, V mu_round, int mu_shift,
+                          std::uint32_t* const* t) {
+  const D d;
+  const hn::Rebind<std::uint8_t, D> d8;
+  V mu1 = hn::Zero(d), mu2 = hn::Zero(d), xx = hn::Zero(d), yy = hn::Zero(d), xy = hn::Zero(d);
+  for (int k = 0; k < TAPS; ++k) {
+    const V ck = hn::Set(d, c[k]);
+    const V a = hn::PromoteTo(d, hn::LoadU(d8, rr[k] + j));
+    const V b = hn::PromoteTo(d, hn::LoadU(d8, dr[k] + j));
+    const V ca = ck * a, cb = ck * b;
+    mu1 = mu1 + ca;
+    mu2 = mu2 + cb;
+    xx = xx + ca * a;
+    yy = yy + cb * b;
+    xy = xy + ca * b;
+  }
+  const V m16 = hn::Set(d, 0xFFFFu);  // the uint16 truncation
+  hn::StoreU(hn::And(hn::ShiftRightSame(mu1 + mu_round, mu_shift), m16), d, t[0] + j);
+  hn::StoreU(hn::And(hn::ShiftRightSame(mu2 + mu_round, mu_shift), m16), d, t[1] + j);
+  hn::StoreU(xx, d, t[2] + j);
+  hn::StoreU(yy, d, t[3] + j);
+  hn::StoreU(xy, d, t[4] + j);
+}
+
+// statistic, vertical, 16-bit samples (scale 0 above 8 bits, every later
+// scale): uint64 moment sums through MulEven, as vif.cpp's uint64_t.
+template <int TAPS>
+HWY_INLINE void StatV16Col(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
+                           const std::uint16_t* c, std::size_t j, V mu_round, int mu_shift,
+                           V64 sq_round, int sq_shift, std::uint32_t* const* t) {
+  const D d;
+  const D64 d64;
+  const hn::Rebind<std::uint16_t, D> d16;
+  V64 m1e = hn::Zero(d64), m1o = m1e, m2e = m1e, m2o = m1e;
+  V64 xxe = m1e, xxo = m1e, yye = m1e, yyo = m1e, xye = m1e, xyo = m1e;
+  for (int k = 0; k < TAPS; ++k) {
+    const V ck = hn::Set(d, c[k]);
+    const V a = hn::PromoteTo(d, hn::LoadU(d16, rr[k] + j));
+    const V b = hn::PromoteTo(d, hn::LoadU(d16, dr[k] + j));
+    const V ao = Odd(a), bo = Odd(b);
+    // ca = c*a as uint32 (the low half of the product; the product is below
+    // 2^32 anyway), in the even uint32 lane of each uint64.
+    const V64 cae = hn::MulEven(ck, a), cao = hn::MulEven(ck, ao);
+    const V64 cbe = hn::MulEven(ck, b), cbo = hn::MulEven(ck, bo);
+    m1e = m1e + cae;
+    m1o = m1o + cao;
+    m2e = m2e + cbe;
+    m2o = m2o + cbo;
+    const V cae32 = hn::BitCast(d, cae), cao32 = hn::BitCast(d, cao);
+    const V cbe32 = hn::BitCast(d, cbe), cbo32 = hn::BitCast(d, cbo);
+    xxe = xxe + hn::MulEven(cae32, a);  // uint64{ca} * a
+    xxo = xxo + hn::MulEven(cao32, ao);
+    yye = yye + hn::MulEven(cbe32, b);
+    yyo = yyo + hn::MulEven(cbo32, bo);
+    xye = xye + hn::MulEven(cae32, b);
+    xyo = xyo + hn::MulEven(cao32, bo);
+  }
+  const V m16 = hn::Set(d, 0xFFFFu);
+  // (mu + mu_round) wraps in 32 bits, as vif.cpp's uint32 sum.
+  hn::StoreU(hn::And(hn::ShiftRightSame(Merge(m1e, m1o) + mu_round, mu_shift), m16), d, t[0] + j);
+  hn::StoreU(hn::And(hn::ShiftRightSame(Merge(m2e, m2o) + mu_round, mu_shift), m16), d, t[1] + j);
+  const auto fin = [&](V64 e, V64 o) {
+    return Merge(hn::ShiftRightSame(e + sq_round, sq_shift), hn::ShiftRightSame(o + sq_round, sq_shift));
+  };
+  hn::StoreU(fin(xxe, xxo), d, t[2] + j);
+  hn::StoreU(fin(yye, yyo), d, t[3] + j);
+  hn::StoreU(fin(xye, xyo), d, t[4] + j);
+}
+
+// Runs a vertical column kernel over [0, w): directly when w >= N, else on
+// zero-filled copies of the rows (col(rr, dr, 0, out) writes N columns).
+template <int TAPS, class T, class F>
+HWY_INLINE void Vertical(const T* const* rr, const T* const* dr, int width, int nout,
+                         std::uint32_t* const* t, F&& col) {
+  const std::size_t n = hn::Lanes(D()), w = std::size_t(width);
+  if (w >= n) {
+    ForColumns(w, n, [&](std::size_t j) { col(rr, dr, j, t); });
+    return;
+  }
+  HWY_ALIGN T rbuf[TAPS][kMaxN] = {};
+  HWY_ALIGN T dbuf[TAPS][kMaxN] = {};
+  HWY_ALIGN std::uint32_t obuf[5][kMaxN] = {};
+  const T* rp[TAPS];
+  const T* dp[TAPS];
+  for (int k = 0; k < TAPS; ++k) {
+    std::memcpy(rbuf[k], rr[k], w * sizeof(T));
+    std::memcpy(dbuf[k], dr[k], w * sizeof(T));
+    rp[k] = rbuf[k];
+    dp[k] = dbuf[k];
+  }
+  std::uint32_t* op[5] = {obuf[0], obuf[1], obuf[2], obuf[3], obuf[4]};
+  col(rp, dp, 0, op);
+  for (int q = 0; q < nout; ++q) std::memcpy(t[q], obuf[q], w * sizeof(std::uint32_t));
+}
+
+template <int TAPS>
+void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
+             int w, const Shift& s, std::uint32_t* const* t) {
+  HWY_ASSERT(s.sq_round == 0 && s.sq_shift == 0);  // see StatV8Col's proof
+  const V mr = hn::Set(D(), s.mu_round);
+  Vertical<TAPS>(rr, dr, w, 5, t,
+                 [&](const std::uint8_t* const* r, const std::uint8_t* const* q, std::size_t j,
+                     std::uint32_t* const* o) { StatV8Col<TAPS>(r, q, c, j, mr, s.mu_shift, o); });
+}
+
+template <int TAPS>
+void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
+              const std::uint16_t* c, int w, const Shift& s, std::uint32_t* const* t) {
+  const V mr = hn::Set(D(), s.mu_round);
+  const V64 sr = hn::Set(D64(), s.sq_round);
+  Vertical<TAPS>(rr, dr, w, 5, t,
+                 [&](const std::uint16_t* const* r, const std::uint16_t* const* q, std::size_t j,
+                     std::uint32_t* const* o) {
+                   StatV16Col<TAPS>(r, q, c, j, mr, s.mu_shift, sr, s.sq_shift, o);
+                 });
+}
+
+// ---------------------------------------------------------------------------
+// statistic, horizontal: the five rows filtered at columns j .. j+N-1, then
+// the sigmas. All sums in uint64 (the mean sums' low 32 bits are vif.cpp's
+// wrapped uint32 sums).
+template <int TAPS>
+HWY_INLINE void StatHCol(const std::uint32_t* const* t, const std::uint16_t* c, std::size_t j,
+                         std::uint32_t* const* out) {
+  constexpr int half = TAPS / 2;
+  const D d;
+  const D64 d64;
+  V64 e[5], o[5];
+  for (int q = 0; q < 5; ++q) e[q] = o[q] = hn::Zero(d64);
+  for (int k = 0; k < TAPS; ++k) {
+    const V ck = hn::Set(d, c[k]);
+    const std::ptrdiff_t x = std::ptrdiff_t(j) - half + k;
+    for (int q = 0; q < 5; ++q) {
+      const V v = hn::LoadU(d, t[q] + x);
+      e[q] = e[q] + hn::MulEven(ck, v);
+      o[q] = o[q] + hn::MulEven(ck, Odd(v));
+    }
+  }
+  const V64 r16 = hn::Set(d64, 32768u), r31 = hn::Set(d64, 0x80000000u);
+  // sq(a, b) of vif.cpp from the low 32 bits of a and b (MulEven reads only
+  // those): (uint64{a} * b + 2^31) >> 32.
+  const auto sq = [&](V64 a, V64 b) {
+    return hn::ShiftRight<32>(hn::MulEven(hn::BitCast(d, a), hn::BitCast(d, b)) + r31);
+  };
+  // Per parity: (x + 32768) >> 16 minus the squared mean; only the low 32
+  // bits are kept, which is vif.cpp's uint32 difference (read as int32).
+  const auto sig = [&](const V64* s, V64& s1, V64& s2, V64& s12) {
+    s1 = hn::ShiftRight<16>(s[2] + r16) - sq(s[0], s[0]);
+    s2 = hn::ShiftRight<16>(s[3] + r16) - sq(s[1], s[1]);
+    s12 = hn::ShiftRight<16>(s[4] + r16) - sq(s[0], s[1]);
+  };
+  V64 s1e, s2e, s12e, s1o, s2o, s12o;
+  sig(e, s1e, s2e, s12e);
+  sig(o, s1o, s2o, s12o);
+  hn::StoreU(Merge(s1e, s1o), d, out[0] + j);
+  hn::StoreU(Merge(s2e, s2o), d, out[1] + j);
+  hn::StoreU(Merge(s12e, s12o), d, out[2] + j);
+}
+
+template <int TAPS>
+void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, std::int32_t* s1,
+            std::int32_t* s2, std::int32_t* s12) {
+  constexpr int half = TAPS / 2;
+  const std::size_t n = hn::Lanes(D()), w = std::size_t(width);
+  // int32 and uint32 may alias each other.
+  std::uint32_t* out[3] = {reinterpret_cast<std::uint32_t*>(s1), reinterpret_cast<std::uint32_t*>(s2),
+                           reinterpret_cast<std::uint32_t*>(s12)};
+  if (w >= n) {
+    ForColumns(w, n, [&](std::size_t j) { StatHCol<TAPS>(t, c, j, out); });
+    return;
+  }
+  HWY_ALIGN std::uint32_t tbuf[5][kMaxN + 2 * kMaxHalf] = {};
+  HWY_ALIGN std::uint32_t obuf[3][kMaxN] = {};
+  const std::uint32_t* tp[5];
+  for (int q = 0; q < 5; ++q) {
+    std::memcpy(tbuf[q], t[q] - half, (w + 2 * half) * sizeof(std::uint32_t));
+    tp[q] = tbuf[q] + half;
+  }
+  std::uint32_t* op[3] = {obuf[0], obuf[1], obuf[2]};
+  StatHCol<TAPS>(tp, c, 0, op);
+  for (int q = 0; q < 3; ++q) std::memcpy(out[q], obuf[q], w * sizeof(std::uint32_t));
+}
+
+// ---------------------------------------------------------------------------
+// subsample, vertical: means only, uint32 lanes (vif.cpp's uint32 products
+// and sums, wrapping alike).
+template <int TAPS, class T>
+HWY_INLINE void SubVCol(const T* const* rr, const T* const* dr, const std::uint16_t* c,
+                        std::size_t j, V mu_round, int mu_shift, std::uint32_t* const* t) {
+  const D d;
+  const hn::Rebind<T, D> dt;
+  V a = hn::Zero(d), b = hn::Zero(d);
+  for (int k = 0; k < TAPS; ++k) {
+    const V ck = hn::Set(d, c[k]);
+    a = a + ck * hn::PromoteTo(d, hn::LoadU(dt, rr[k] + j));
+    b = b + ck * hn::PromoteTo(d, hn::LoadU(dt, dr[k] + j));
+  }
+  const V m16 = hn::Set(d, 0xFFFFu);
+  hn::StoreU(hn::And(hn::ShiftRightSame(a + mu_round, mu_shift), m16), d, t[0] + j);
+  hn::StoreU(hn::And(hn::ShiftRightSame(b + mu_round, mu_shift), m16), d, t[1] + j);
+}
+
+template <int TAPS, class T>
+void SubVT(const T* const* rr, const T* const* dr, const std::uint16_t* c, int w,
+           std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
+  const V mr = hn::Set(D(), mu_round);
+  std::uint32_t* t[2] = {t_ref, t_dis};
+  Vertical<TAPS>(rr, dr, w, 2, t,
+                 [&](const T* const* r, const T* const* q, std::size_t j, std::uint32_t* const* o) {
+                   SubVCol<TAPS>(r, q, c, j, mr, mu_shift, o);
+                 });
+}
+
+// subsample, horizontal: N/2 outputs per vector. Loading N uint32 from
+// 2*jo - half + k puts column 2*(jo+i) - half + k in even lane 2i, so MulEven
+// forms exactly the products of the kept columns.
+template <int TAPS>
+HWY_INLINE void SubHCol(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
+                        const std::uint16_t* c, std::size_t jo, std::uint16_t* o_ref,
+                        std::uint16_t* o_dis) {
+  constexpr int half = TAPS / 2;
+  const D d;
+  const D64 d64;
+  const hn::Rebind<std::uint16_t, D64> d16;
+  V64 a = hn::Zero(d64), b = hn::Zero(d64);
+  for (int k = 0; k < TAPS; ++k) {
+    const V ck = hn::Set(d, c[k]);
+    const std::ptrdiff_t x = 2 * std::ptrdiff_t(jo) - half + k;
+    a = a + hn::MulEven(ck, hn::LoadU(d, t_ref + x));
+    b = b + hn::MulEven(ck, hn::LoadU(d, t_dis + x));
+  }
+  // uint16((a + 32768) >> 16) with a and a + 32768 wrapping in 32 bits.
+  const V64 lo = hn::Set(d64, 0xFFFFFFFFu), r16 = hn::Set(d64, 32768u);
+  const auto fin = [&](V64 v) {
+    return hn::TruncateTo(d16, hn::ShiftRight<16>(hn::And(hn::And(v, lo) + r16, lo)));
+  };
+  hn::StoreU(fin(a), d16, o_ref + jo);
+  hn::StoreU(fin(b), d16, o_dis + jo);
+}
+
+template <int TAPS>
+void SubHT(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int ow,
+           std::uint16_t* o_ref, std::uint16_t* o_dis) {
+  constexpr int half = TAPS / 2;
+  const std::size_t n = hn::Lanes(D64()), w = std::size_t(ow);
+  if (w >= n) {
+    ForColumns(w, n, [&](std::size_t jo) { SubHCol<TAPS>(t_ref, t_dis, c, jo, o_ref, o_dis); });
+    return;
+  }
+  // The scalar loop reads columns -half .. 2*(ow-1) + half.
+  HWY_ALIGN std::uint32_t rbuf[kMaxN + 2 * kMaxHalf] = {};
+  HWY_ALIGN std::uint32_t dbuf[kMaxN + 2 * kMaxHalf] = {};
+  HWY_ALIGN std::uint16_t orb[kMaxN] = {};
+  HWY_ALIGN std::uint16_t odb[kMaxN] = {};
+  const std::size_t cnt = 2 * w - 1 + 2 * half;
+  std::memcpy(rbuf, t_ref - half, cnt * sizeof(std::uint32_t));
+  std::memcpy(dbuf, t_dis - half, cnt * sizeof(std::uint32_t));
+  SubHCol<TAPS>(rbuf + half, dbuf + half, c, 0, orb, odb);
+  std::memcpy(o_ref, orb, w * sizeof(std::uint16_t));
+  std::memcpy(o_dis, odb, w * sizeof(std::uint16_t));
+}
+
+// ---------------------------------------------------------------------------
+// The exported entry points: the filter width picks the instantiation.
+#define VMAFX_VIF_TAPS(taps, call)          \
+  switch (taps) {                           \
+    case 17: { constexpr int K = 17; call; } break; \
+    case 9: { constexpr int K = 9; call; } break;   \
+    case 5: { constexpr int K = 5; call; } break;   \
+    case 3: { constexpr int K = 3; call; } break;   \
+    default: HWY_ABORT("vif simd: filter width %d", taps); \
+  }
+
+void StatV8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
+            int taps, int w, const Shift& s, std::uint32_t* const* t) {
+  VMAFX_VIF_TAPS(taps, StatV8T<K>(rr, dr, c, w, s, t))
+}
+void StatV16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c,
+             int taps, int w, const Shift& s, std::uint32_t* const* t) {
+  VMAFX_VIF_TAPS(taps, StatV16T<K>(rr, dr, c, w, s, t))
+}
+void StatH(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1,
+           std::int32_t* s2, std::int32_t* s12) {
+  VMAFX_VIF_TAPS(taps, StatHT<K>(t, c, w, s1, s2, s12))
+}
+void SubV8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
+           int taps, int w, std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref,
+           std::uint32_t* t_dis) {
+  VMAFX_VIF_TAPS(taps, (SubVT<K, std::uint8_t>(rr, dr, c, w, mu_round, mu_shift, t_ref, t_dis)))
+}
+void SubV16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c,
+            int taps, int w, std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref,
+            std::uint32_t* t_dis) {
+  VMAFX_VIF_TAPS(taps, (SubVT<K, std::uint16_t>(rr, dr, c, w, mu_round, mu_shift, t_ref, t_dis)))
+}
+void SubH(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int taps,
+          int ow, std::uint16_t* o_ref, std::uint16_t* o_dis) {
+  VMAFX_VIF_TAPS(taps, SubHT<K>(t_ref, t_dis, c, ow, o_ref, o_dis))
+}
+#undef VMAFX_VIF_TAPS
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vmafx::vif::simd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace vmafx::vif::simd {
+
+HWY_EXPORT(Target);
+HWY_EXPORT(StatV8);
+HWY_EXPORT(StatV16);
+HWY_EXPORT(StatH);
+HWY_EXPORT(SubV8);
+HWY_EXPORT(SubV16);
+HWY_EXPORT(SubH);
+
+namespace {
+
+// -1: follow the environment; 0 / 1: set_enabled().
+std::atomic<int> g_override{-1};
+
+bool env_allows() {
+  static const bool allowed = [] {
+    const char* v = std::getenv("VMAFX_SIMD");
+    return !(v && std::strcmp(v, "off") == 0);
+  }();
+  return allowed;
+}
+
+bool is_simd(std::int64_t target) { return target != HWY_SCALAR && target != HWY_EMU128; }
+
+}  // namespace
+
+bool enabled() {
+  const int o = g_override.load(std::memory_order_relaxed);
+  if (o == 0 || (o < 0 && !env_allows())) return false;
+  return is_simd(HWY_DYNAMIC_DISPATCH(Target)());
+}
+
+void set_enabled(bool on) { g_override.store(on ? 1 : 0, std::memory_order_relaxed); }
+void reset_enabled() { g_override.store(-1, std::memory_order_relaxed); }
+
+const char* target_name() { return hwy::TargetName(HWY_DYNAMIC_DISPATCH(Target)()); }
+
+std::vector<std::int64_t> targets() {
+  std::vector<std::int64_t> out;
+  for (const std::int64_t t : hwy::SupportedAndGeneratedTargets())
+    if (is_simd(t)) out.push_back(t);
+  return out;
+}
+
+void force_target(std::int64_t target) {
+  hwy::SetSupportedTargetsForTest(target);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+}
+
+void stat_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
+                   const std::uint16_t* c, int taps, int w, const Shift& s,
+                   std::uint32_t* const* t) {
+  HWY_DYNAMIC_DISPATCH(StatV8)(rr, dr, c, taps, w, s, t);
+}
+void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
+                   const std::uint16_t* c, int taps, int w, const Shift& s,
+                   std::uint32_t* const* t) {
+  HWY_DYNAMIC_DISPATCH(StatV16)(rr, dr, c, taps, w, s, t);
+}
+void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w,
+                     std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
+  HWY_DYNAMIC_DISPATCH(StatH)(t, c, taps, w, s1, s2, s12);
+}
+void sub_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
+                  const std::uint16_t* c, int taps, int w, std::uint32_t mu_round, int mu_shift,
+                  std::uint32_t* t_ref, std::uint32_t* t_dis) {
+  HWY_DYNAMIC_DISPATCH(SubV8)(rr, dr, c, taps, w, mu_round, mu_shift, t_ref, t_dis);
+}
+void sub_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
+                  const std::uint16_t* c, int taps, int w, std::uint32_t mu_round, int mu_shift,
+                  std::uint32_t* t_ref, std::uint32_t* t_dis) {
+  HWY_DYNAMIC_DISPATCH(SubV16)(rr, dr, c, taps, w, mu_round, mu_shift, t_ref, t_dis);
+}
+void sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
+                    const std::uint16_t* c, int taps, int ow, std::uint16_t* o_ref,
+                    std::uint16_t* o_dis) {
+  HWY_DYNAMIC_DISPATCH(SubH)(t_ref, t_dis, c, taps, ow, o_ref, o_dis);
+}
+
+}  // namespace vmafx::vif::simd
+#endif  // HWY_ONCE
+
+#else  // !VMAFX_HAVE_HWY: no SIMD path; vif.cpp keeps its scalar loops.
+
+#include <cstdlib>
+
+namespace vmafx::vif::simd {
+bool enabled() { return false; }
+void set_enabled(bool) {}
+void reset_enabled() {}
+const char* target_name() { return "none"; }
+std::vector<std::int64_t> targets() { return {}; }
+void force_target(std::int64_t) {}
+void stat_vertical(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*,
+                   int, int, const Shift&, std::uint32_t* const*) {
+  std::abort();
+}
+void stat_vertical(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*,
+                   int, int, const Shift&, std::uint32_t* const*) {
+  std::abort();
+}
+void stat_horizontal(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*,
+                     std::int32_t*, std::int32_t*) {
+  std::abort();
+}
+void sub_vertical(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int,
+                  int, std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
+  std::abort();
+}
+void sub_vertical(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*,
+                  int, int, std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
+  std::abort();
+}
+void sub_horizontal(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int, int,
+                    std::uint16_t*, std::uint16_t*) {
+  std::abort();
+}
+}  // namespace vmafx::vif::simd
+
+#endif  // VMAFX_HAVE_HWY

@@ -1,0 +1,73 @@
+#pragma once
+// SIMD row passes of the integer VIF (feature/vif.cpp), through Google
+// Highway with runtime dispatch (AVX-512, AVX2, SSE4, SSSE3 on x86).
+//
+// Each function does what one loop of vif.cpp's statistic<T, TAPS> or
+// subsample<T, TAPS> does for one row, integer for integer: the same widths
+// (32-bit mean sums that may wrap, 64-bit moment sums), the same rounding
+// shifts and truncations, the same 32-bit wrap of the sigma differences. The
+// scalar loops in vif.cpp stay the reference; vif.cpp uses these when
+// enabled() says so, and the unit tests compare the two for == on random rows.
+//
+// Without Highway (VMAFX_HAVE_HWY undefined) enabled() is false, targets() is
+// empty and the row functions must not be called.
+#include <cstdint>
+#include <vector>
+
+namespace vmafx::vif::simd {
+
+// True when Highway was built in, the CPU has a SIMD target (SSSE3 or better)
+// and the environment variable VMAFX_SIMD is not "off" (read once).
+bool enabled();
+// Overrides enabled() for this process (tests compare both paths in-process;
+// on stays false without a SIMD target); reset_enabled() drops the override.
+void set_enabled(bool on);
+void reset_enabled();
+
+// Name of the target the row functions run on now ("AVX3", "AVX2", ...).
+const char* target_name();
+// For tests: the SIMD targets that are compiled in and that this CPU runs,
+// and a way to pin dispatch to one of them (0 restores the normal choice).
+std::vector<std::int64_t> targets();
+void force_target(std::int64_t target);
+
+// Rounding of a vertical pass (vif.cpp's VerticalShift).
+struct Shift {
+  std::uint32_t mu_round;
+  int mu_shift;
+  std::uint64_t sq_round;
+  int sq_shift;
+};
+
+// statistic's vertical pass over one row: rr[k], dr[k] (k < taps) are the
+// source rows, columns [0, w). Writes t[0..4][0, w): mu1, mu2 (uint16 values),
+// xx, yy, xy. The 8-bit overload is for 8-bit scale 0 only (sq_round and
+// sq_shift must be 0, which vertical_shift gives there).
+void stat_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
+                   const std::uint16_t* c, int taps, int w, const Shift& s,
+                   std::uint32_t* const* t);
+void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
+                   const std::uint16_t* c, int taps, int w, const Shift& s,
+                   std::uint32_t* const* t);
+
+// statistic's horizontal pass: t[0..4] are the vertical rows, mirror-padded
+// by taps/2 on each side. Writes the per-pixel sigma1_sq, sigma2_sq, sigma12
+// (before accumulate's clamps) for columns [0, w).
+void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w,
+                     std::int32_t* s1, std::int32_t* s2, std::int32_t* s12);
+
+// subsample's vertical pass (means only): columns [0, w) into t_ref, t_dis.
+void sub_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
+                  const std::uint16_t* c, int taps, int w, std::uint32_t mu_round, int mu_shift,
+                  std::uint32_t* t_ref, std::uint32_t* t_dis);
+void sub_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
+                  const std::uint16_t* c, int taps, int w, std::uint32_t mu_round, int mu_shift,
+                  std::uint32_t* t_ref, std::uint32_t* t_dis);
+
+// subsample's horizontal pass: output column jo (< ow) filters the padded
+// rows around column 2*jo.
+void sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
+                    const std::uint16_t* c, int taps, int ow, std::uint16_t* o_ref,
+                    std::uint16_t* o_dis);
+
+}  // namespace vmafx::vif::simd
