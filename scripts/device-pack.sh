@@ -21,6 +21,8 @@ cp $b/tests/vmafx_unit_tests $b/bench/vmafx_bench_opencl_bench .device/opencl/
 # only) and the OpenCL ICD loader.
 cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian .device/cuda/lib/
 cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 .device/cuda/lib/
+# Debian's Highway is shared-only too (the CPU SIMD of src/feature/vif_simd.cpp)
+if [ -e /usr/lib/x86_64-linux-gnu/libhwy.so.1 ]; then cp -L /usr/lib/x86_64-linux-gnu/libhwy.so.1 .device/cuda/lib/; fi
 strip .device/cuda/* .device/opencl/* 2>/dev/null || true
 du -sh .device
 tar -cJf .device.txz .device
