@@ -3,6 +3,11 @@
 // code (integer_adm.c), including its wrap-arounds: int16 stores wrap, int32
 // sums wrap (done here through unsigned arithmetic, which C++20 defines), and
 // out-of-range double -> unsigned conversions behave as gcc's x86-64 code does.
+//
+// When vif::simd::enabled() (Highway built in, a SIMD CPU, VMAFX_SIMD not
+// "off"), dwt_s0, csf_s0, csf_s123 and cm_s0 hand their rows to
+// feature/adm_simd.cpp, which computes the same integers; the loops below stay
+// the reference (taken when the SIMD branch is not), tested against it for ==.
 #include "feature/adm.hpp"
 
 #include <algorithm>
@@ -14,7 +19,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "feature/adm_simd.hpp"
 #include "feature/adm_tables.h"
+#include "feature/vif_simd.hpp"
 
 namespace vmafx {
 namespace adm {
@@ -272,11 +279,19 @@ void dwt_s0(const PlaneView& src, int bpc, const Bands<std::int16_t>& out, int o
   const std::int32_t* hi = vmafx_adm_dwt_hi;
   const std::int64_t add_v = std::int64_t{1} << (bpc - 1);
   const std::int64_t offset = std::int64_t{VMAFX_ADM_DWT_LO_SUM} * add_v;
+  const bool fast = vif::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
   for (int i = 0; i < hh; ++i) {
     const Pel* r0 = src.row<Pel>(iy[4 * i + 0]);
     const Pel* r1 = src.row<Pel>(iy[4 * i + 1]);
     const Pel* r2 = src.row<Pel>(iy[4 * i + 2]);
     const Pel* r3 = src.row<Pel>(iy[4 * i + 3]);
+    if (fast) {
+      const Pel* const rows[4] = {r0, r1, r2, r3};
+      const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * ostride;
+      simd::dwt_s0_row(rows, w, bpc, lo_only, out.a + o, lo_only ? nullptr : out.v + o,
+                       lo_only ? nullptr : out.h + o, lo_only ? nullptr : out.d + o);
+      continue;
+    }
     // Vertical pass. The int32 sum of libvmaf may wrap for 16-bit input, but
     // its final value fits, so the int64 sum gives the same result.
     for (int j = 0; j < w; ++j) {
@@ -473,12 +488,18 @@ void csf_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& dst, cons
   std::int16_t* const s[3] = {src.h, src.v, src.d};
   std::int16_t* const o[3] = {dst.h, dst.v, dst.d};
   std::int16_t* const f[3] = {flt.h, flt.v, flt.d};
+  const bool fast = vif::simd::enabled();
   for (int theta = 0; theta < 3; ++theta) {
     const std::int32_t factor = rf[theta];
     const std::int32_t add = vmafx_adm_s0_csf_round[theta];
     const int shift = vmafx_adm_s0_csf_shift[theta];
     for (int i = g.top; i < g.bottom; ++i) {
       const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
+      if (fast) {
+        const std::ptrdiff_t p = row + g.left;
+        simd::csf_s0_row(s[theta] + p, g.right - g.left, factor, add, shift, o[theta] + p, f[theta] + p);
+        continue;
+      }
       for (int j = g.left; j < g.right; ++j) {
         const std::int32_t v = factor * static_cast<std::int32_t>(s[theta][row + j]);
         const std::int16_t d = static_cast<std::int16_t>((v + add) >> shift);
@@ -497,10 +518,16 @@ void csf_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& dst, co
   std::int32_t* const s[3] = {src.h, src.v, src.d};
   std::int32_t* const o[3] = {dst.h, dst.v, dst.d};
   std::int32_t* const f[3] = {flt.h, flt.v, flt.d};
+  const bool fast = vif::simd::enabled();
   for (int theta = 0; theta < 3; ++theta) {
     const std::int64_t factor = rf[theta];
     for (int i = g.top; i < g.bottom; ++i) {
       const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
+      if (fast) {
+        const std::ptrdiff_t p = row + g.left;
+        simd::csf_s123_row(s[theta] + p, g.right - g.left, rf[theta], o[theta] + p, f[theta] + p);
+        continue;
+      }
       for (int j = g.left; j < g.right; ++j) {
         const std::int32_t d = static_cast<std::int32_t>(
             (factor * s[theta][row + j] + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
@@ -621,6 +648,35 @@ float cm_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& ang, cons
   for (int t = 0; t < 3; ++t) factor[t] = rf[t];
 
   std::int64_t acc[3] = {0, 0, 0};
+  // SIMD rows (adm_simd.cpp) where no column mirrors (left >= 1 needs w >= 15,
+  // so every shift_cub is >= 0); the row loop and rounding are cm_loops'.
+  if (vif::simd::enabled() && g.left >= 1 && g.right <= w - 1) {
+    simd::CmS0 k{};
+    for (int t = 0; t < 3; ++t) {
+      k.factor[t] = factor[t];
+      k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
+      k.sq_round[t] = vmafx_adm_s0_sq_round[t];
+      k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
+      k.add_cub[t] = add_cub[t];
+      k.shift_cub[t] = static_cast<int>(shift_cub[t]);
+    }
+    for (int i = g.top; i < g.bottom; ++i) {
+      const int im = i == 0 ? 1 : i - 1;
+      const int ip = i == h - 1 ? h - 1 : i + 1;
+      const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
+      const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
+      const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
+      const std::int16_t* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
+      const std::int16_t* const a3[3] = {ab[0] + r0, ab[1] + r0, ab[2] + r0};
+      const std::int16_t* const m3[3] = {fb[0] + rm, fb[1] + rm, fb[2] + rm};
+      const std::int16_t* const z3[3] = {fb[0] + r0, fb[1] + r0, fb[2] + r0};
+      const std::int16_t* const p3[3] = {fb[0] + rp, fb[1] + rp, fb[2] + rp};
+      std::int64_t inner[3] = {0, 0, 0};
+      simd::cm_s0_row(s3, a3, m3, z3, p3, g.left, g.right, k, inner);
+      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + std::int64_t{add_rows}) >> shift_rows;
+    }
+    return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+  }
   cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
            [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
              const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;

@@ -1,0 +1,492 @@
+// SIMD row passes of the integer ADM; see adm_simd.hpp for the contract and
+// feature/adm.cpp (dwt_s0, csf_s0, csf_s123, cm_s0) for the scalar reference
+// each one reproduces. Compiled once per Highway target (foreach_target) and
+// chosen at run time (HWY_DYNAMIC_DISPATCH); switched with the VIF's
+// vif::simd::enabled().
+//
+// Lane layout: one column per int32 lane. int16 samples are sign-extended
+// into int32 lanes (PromoteTo) and stored back through DemoteTo, which is exact
+// because every value stored is first brought into int16 range by Wrap16 (the
+// low 16 bits, sign-extended: the value of adm.cpp's (int16_t) cast). 64-bit
+// products use MulEven on the even int32 lanes; the odd columns are moved down
+// into the even lanes (64-bit shift right by 32) and put back with OddEven.
+//
+// Row ends: maps (DWT, CSF) move the last vector back to end at the last
+// column (columns are independent, and no output aliases an input); the masking
+// sums mask off the columns a moved-back vector has already counted. Rows
+// narrower than one vector go through zero-filled copies. Nothing is read
+// outside what the scalar loop reads, except the DWT's own padded row buffers.
+#include "feature/adm_simd.hpp"
+
+#if VMAFX_HAVE_HWY
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "feature/adm_tables.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "feature/adm_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace vmafx::adm::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR
+// No SIMD target: vif::simd::enabled() is false and adm.cpp keeps its loops.
+void DwtS0Row8(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*,
+               std::int16_t*, std::int16_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void DwtS0Row16(const std::uint16_t* const*, int, int, bool, std::int16_t*, std::int16_t*,
+                std::int16_t*, std::int16_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void CsfS0Row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::int16_t*,
+              std::int16_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void CsfS123Row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void CmS0Row(const std::int16_t* const*, const std::int16_t* const*, const std::int16_t* const*,
+             const std::int16_t* const*, const std::int16_t* const*, int, int, const CmS0&,
+             std::int64_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+#else
+
+using D32 = hn::ScalableTag<std::int32_t>;
+using DU32 = hn::RebindToUnsigned<D32>;
+using D64 = hn::Repartition<std::int64_t, D32>;
+using DU64 = hn::Repartition<std::uint64_t, D32>;
+using D16 = hn::Repartition<std::int16_t, D32>;  // full int16 vector
+using D16H = hn::Rebind<std::int16_t, D32>;      // one int16 per int32 lane
+using V32 = hn::Vec<D32>;
+using V64 = hn::Vec<D64>;
+using M32 = hn::Mask<D32>;
+
+constexpr std::size_t kMaxN = HWY_LANES(std::int32_t);
+
+// (int16_t)x of an int32: the low 16 bits, sign-extended.
+HWY_INLINE V32 Wrap16(V32 v) { return hn::ShiftRight<16>(hn::ShiftLeft<16>(v)); }
+HWY_INLINE V32 Load16(const std::int16_t* p) { return hn::PromoteTo(D32(), hn::LoadU(D16H(), p)); }
+// Lanes already in int16 range (Wrap16 or proven bounds): DemoteTo is exact.
+HWY_INLINE void Store16(V32 v, std::int16_t* p) { hn::StoreU(hn::DemoteTo(D16H(), v), D16H(), p); }
+template <class Pel>
+HWY_INLINE V32 LoadPel(const Pel* p) {
+  return hn::PromoteTo(D32(), hn::LoadU(hn::Rebind<Pel, D32>(), p));
+}
+// The odd int32 lanes moved into the even ones (for MulEven).
+HWY_INLINE V32 OddDown(V32 v) {
+  return hn::BitCast(D32(), hn::ShiftRight<32>(hn::BitCast(DU64(), v)));
+}
+// Column order again from 64-bit lanes holding the even / odd columns' int32
+// in their low halves.
+HWY_INLINE V32 MergeLow(V64 even, V64 odd) {
+  return hn::OddEven(hn::BitCast(D32(), hn::ShiftLeft<32>(hn::BitCast(DU64(), odd))),
+                     hn::BitCast(D32(), even));
+}
+
+// ---------------------------------------------------------------------------
+// dwt_s0, one output row.
+//
+// Vertical: adm.cpp sums in int64 and keeps int16((al + add_v) >> bpc), i.e.
+// bits bpc .. bpc+15 of the exact sum. For bpc <= 16 those bits lie in the low
+// 32 bits, which int32 arithmetic (wrapping multiply-adds, then an arithmetic
+// shift by bpc) computes exactly; Wrap16 keeps the low 16 bits of the result.
+// The row goes into a buffer padded as dwt_indices mirrors it: P[k] is column
+// k - 1, P[0] = column 1, P[w+1] = column w-1, P[w+2] = column w-2; output j
+// then reads P[2j .. 2j+3] for every j (no special first / last columns).
+//
+// Horizontal: adm.cpp's int32 sum of four int16 times the 4 taps. The taps fit
+// int16, so the sum is two pairwise int16 multiply-adds (ReorderWidenMul-
+// Accumulate + RearrangeToOddPlusEven: lane j gets P[2j]*c0 + P[2j+1]*c1, then
+// P[2j+2]*c2 + P[2j+3]*c3). No int32 overflow anywhere: sum |taps| = 54822 and
+// |s| <= 32768 give |sum| <= 1796476416 < 2^31, as in adm.cpp. The result
+// (sum + 32768) >> 16 is within int16, so DemoteTo stores it exactly.
+template <class Pel>
+HWY_INLINE void DwtV(const Pel* const* r, std::size_t j, V32 lo_add, V32 hi_add, int bpc,
+                     bool lo_only, std::int16_t* plo, std::int16_t* phi) {
+  const D32 d;
+  const V32 u0 = LoadPel(r[0] + j), u1 = LoadPel(r[1] + j), u2 = LoadPel(r[2] + j),
+            u3 = LoadPel(r[3] + j);
+  // lo_add = add_v - offset, wrapped to int32 (only the low 32 bits matter).
+  const V32 al = hn::Set(d, vmafx_adm_dwt_lo[0]) * u0 + hn::Set(d, vmafx_adm_dwt_lo[1]) * u1 +
+                 hn::Set(d, vmafx_adm_dwt_lo[2]) * u2 + hn::Set(d, vmafx_adm_dwt_lo[3]) * u3 + lo_add;
+  Store16(Wrap16(hn::ShiftRightSame(al, bpc)), plo + j);
+  if (lo_only) return;
+  const V32 ah = hn::Set(d, vmafx_adm_dwt_hi[0]) * u0 + hn::Set(d, vmafx_adm_dwt_hi[1]) * u1 +
+                 hn::Set(d, vmafx_adm_dwt_hi[2]) * u2 + hn::Set(d, vmafx_adm_dwt_hi[3]) * u3 + hi_add;
+  Store16(Wrap16(hn::ShiftRightSame(ah, bpc)), phi + j);
+}
+
+// Two int16 taps (c0 at the even int16 lane, c1 at the odd one) in every
+// int32 lane.
+HWY_INLINE hn::Vec<D16> TapPair(std::int32_t c0, std::int32_t c1) {
+  const std::uint32_t u = (std::uint32_t(std::uint16_t(c1)) << 16) | std::uint16_t(c0);
+  return hn::BitCast(D16(), hn::Set(DU32(), u));
+}
+
+// Output columns j .. j+N-1 of one band pair from padded row P (see above).
+HWY_INLINE V32 DwtH(const std::int16_t* P, std::size_t j, hn::Vec<D16> c01, hn::Vec<D16> c23) {
+  const D32 d;
+  const D16 d16;
+  const hn::Vec<D16> x01 = hn::LoadU(d16, P + 2 * j), x23 = hn::LoadU(d16, P + 2 * j + 2);
+  V32 s1 = hn::Zero(d);
+  V32 s0 = hn::ReorderWidenMulAccumulate(d, x01, c01, hn::Zero(d), s1);
+  s0 = hn::ReorderWidenMulAccumulate(d, x23, c23, s0, s1);
+  const V32 acc = hn::RearrangeToOddPlusEven(s0, s1);
+  return hn::ShiftRight<VMAFX_ADM_S0_H_SHIFT>(acc + hn::Set(d, VMAFX_ADM_S0_H_ROUND));
+}
+
+template <class Pel>
+void DwtS0RowT(const Pel* const* r, int width, int bpc, bool lo_only, std::int16_t* oa,
+               std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+  const D32 d;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width), hw = (w + 1) / 2;
+  // Padded rows: 1 before, 2 after, and slack for the last vector's reads.
+  const std::size_t len = w + 3 + 2 * n + 2;
+  thread_local std::vector<std::int16_t> buf;
+  if (buf.size() < 2 * len) buf.assign(2 * len, 0);
+  std::int16_t* plo = buf.data();
+  std::int16_t* phi = buf.data() + len;
+  const std::int64_t add_v = std::int64_t{1} << (bpc - 1);
+  const std::int64_t offset = std::int64_t{VMAFX_ADM_DWT_LO_SUM} * add_v;
+  const V32 lo_add = hn::Set(d, std::int32_t(std::uint32_t(std::uint64_t(add_v - offset))));
+  const V32 hi_add = hn::Set(d, std::int32_t(add_v));
+  if (w >= n) {
+    for (std::size_t j = 0; j < w; j += n) {
+      const std::size_t c = std::min(j, w - n);
+      DwtV(r, c, lo_add, hi_add, bpc, lo_only, plo + 1, phi + 1);
+    }
+  } else {
+    HWY_ALIGN Pel rb[4][kMaxN] = {};
+    const Pel* rp[4];
+    for (int k = 0; k < 4; ++k) {
+      std::memcpy(rb[k], r[k], w * sizeof(Pel));
+      rp[k] = rb[k];
+    }
+    HWY_ALIGN std::int16_t tl[kMaxN], th[kMaxN];
+    DwtV(rp, 0, lo_add, hi_add, bpc, lo_only, tl, th);
+    std::memcpy(plo + 1, tl, w * sizeof(std::int16_t));
+    if (!lo_only) std::memcpy(phi + 1, th, w * sizeof(std::int16_t));
+  }
+  // dwt_indices' mirrors: -1 -> 1, w -> w-1, w+1 -> w-2.
+  for (std::int16_t* p : {plo, phi}) {
+    if (lo_only && p == phi) break;
+    p[0] = p[2];
+    p[w + 1] = p[w];
+    p[w + 2] = p[w - 1];
+  }
+  const auto lo01 = TapPair(vmafx_adm_dwt_lo[0], vmafx_adm_dwt_lo[1]);
+  const auto lo23 = TapPair(vmafx_adm_dwt_lo[2], vmafx_adm_dwt_lo[3]);
+  const auto hi01 = TapPair(vmafx_adm_dwt_hi[0], vmafx_adm_dwt_hi[1]);
+  const auto hi23 = TapPair(vmafx_adm_dwt_hi[2], vmafx_adm_dwt_hi[3]);
+  const auto col = [&](std::size_t j, std::int16_t* a, std::int16_t* v, std::int16_t* h,
+                       std::int16_t* dd) {
+    Store16(DwtH(plo, j, lo01, lo23), a + j);
+    if (lo_only) return;
+    Store16(DwtH(plo, j, hi01, hi23), v + j);
+    Store16(DwtH(phi, j, lo01, lo23), h + j);
+    Store16(DwtH(phi, j, hi01, hi23), dd + j);
+  };
+  if (hw >= n) {
+    // The last vector reads up to P[2*hw + 1] <= P[w + 2].
+    for (std::size_t j = 0; j < hw; j += n) col(std::min(j, hw - n), oa, ov, oh, od);
+  } else {
+    // Reads up to P[2n + 1], inside the slack; outputs go through a copy.
+    HWY_ALIGN std::int16_t t[4][kMaxN];
+    col(0, t[0], t[1], t[2], t[3]);
+    std::memcpy(oa, t[0], hw * sizeof(std::int16_t));
+    if (!lo_only) {
+      std::memcpy(ov, t[1], hw * sizeof(std::int16_t));
+      std::memcpy(oh, t[2], hw * sizeof(std::int16_t));
+      std::memcpy(od, t[3], hw * sizeof(std::int16_t));
+    }
+  }
+}
+
+void DwtS0Row8(const std::uint8_t* const* r, int w, int bpc, bool lo_only, std::int16_t* oa,
+               std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+  DwtS0RowT(r, w, bpc, lo_only, oa, ov, oh, od);
+}
+void DwtS0Row16(const std::uint16_t* const* r, int w, int bpc, bool lo_only, std::int16_t* oa,
+                std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+  DwtS0RowT(r, w, bpc, lo_only, oa, ov, oh, od);
+}
+
+// ---------------------------------------------------------------------------
+// csf_s0, one band row. v = factor * s is adm.cpp's int32 product (|v| <=
+// 32768 * 65535 < 2^31) and v + add <= 32767 * 65535 + 65535 < 2^31, so the
+// int32 lanes hold the exact values; the arithmetic shift and Wrap16 give
+// (int16_t)((v + add) >> shift). The filter input: 4369 * |d| + 2048 <=
+// 143165440 fits int32, >> 12 then Wrap16 is adm.cpp's int16 store.
+HWY_INLINE void CsfS0Col(const std::int16_t* s, std::size_t j, V32 factor, V32 add, int shift,
+                         std::int16_t* o, std::int16_t* f) {
+  const D32 d;
+  const V32 dv = Wrap16(hn::ShiftRightSame(Load16(s + j) * factor + add, shift));
+  Store16(dv, o + j);
+  const V32 fv = hn::ShiftRight<VMAFX_ADM_S0_FLT_SHIFT>(hn::Set(d, VMAFX_ADM_S0_ONE_BY_30) * hn::Abs(dv) +
+                                                        hn::Set(d, VMAFX_ADM_S0_FLT_ROUND));
+  Store16(Wrap16(fv), f + j);
+}
+
+void CsfS0Row(const std::int16_t* s, int width, std::int32_t factor, std::int32_t add, int shift,
+              std::int16_t* o, std::int16_t* f) {
+  const D32 d;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
+  const V32 fv = hn::Set(d, factor), av = hn::Set(d, add);
+  if (w >= n) {
+    for (std::size_t j = 0; j < w; j += n) CsfS0Col(s, std::min(j, w - n), fv, av, shift, o, f);
+    return;
+  }
+  if (w == 0) return;
+  HWY_ALIGN std::int16_t sb[kMaxN] = {}, ob[kMaxN], fb[kMaxN];
+  std::memcpy(sb, s, w * sizeof(std::int16_t));
+  CsfS0Col(sb, 0, fv, av, shift, ob, fb);
+  std::memcpy(o, ob, w * sizeof(std::int16_t));
+  std::memcpy(f, fb, w * sizeof(std::int16_t));
+}
+
+// ---------------------------------------------------------------------------
+// csf_s123, one band row.
+//
+// d = (int32)((int64{factor} * s + 2^27) >> 28): the product of the uint32
+// factor and the int32 s is MulEven of the unsigned lanes, minus factor << 32
+// where s < 0 (s = s_u - 2^32), exact modulo 2^64 and so exact (|product| <
+// 2^63). (int32) of the shifted value is bits 28 .. 59 of the sum, which a
+// logical shift gives as well as adm.cpp's arithmetic one.
+// f = (int32)((int64{143165577} * abs32(d) - 2^31) >> 32): the high half of
+// the int64 sum, i.e. its odd int32 lane; Abs maps INT32_MIN to itself, as
+// abs32 does, and MulEven of int32 lanes is the signed 64-bit product.
+HWY_INLINE void CsfS123Col(const std::int32_t* s, std::size_t j, std::uint32_t factor,
+                           std::int32_t* o, std::int32_t* f) {
+  const D32 d;
+  const DU32 du;
+  const D64 d64;
+  const DU64 du64;
+  const V32 sv = hn::LoadU(d, s + j);
+  const auto fu = hn::Set(du, factor);
+  const auto f64 = hn::Set(du64, factor);
+  const auto round = hn::Set(du64, std::uint64_t{VMAFX_ADM_S123_CSF_ROUND});
+  const auto prod = [&](V32 x) {  // x: columns in the even lanes
+    const auto p = hn::MulEven(hn::BitCast(du, x), fu);
+    // The low half of each 64-bit lane of (x >> 31) is all ones where x < 0.
+    const auto neg = hn::BitCast(du64, hn::ShiftRight<31>(x));
+    const auto corr = hn::ShiftLeft<32>(hn::And(neg, f64));
+    return hn::BitCast(d64, hn::ShiftRight<VMAFX_ADM_S123_CSF_SHIFT>(p - corr + round));
+  };
+  const V32 dv = MergeLow(prod(sv), prod(OddDown(sv)));
+  hn::StoreU(dv, d, o + j);
+  const V32 ad = hn::Abs(dv);
+  const V32 k = hn::Set(d, VMAFX_ADM_S123_ONE_BY_30);
+  const V64 r = hn::Set(d64, std::int64_t{VMAFX_ADM_S123_FLT_ROUND});
+  static_assert(VMAFX_ADM_S123_FLT_SHIFT == 32, "the high half is the shifted value");
+  const V64 fe = hn::MulEven(ad, k) + r, fo = hn::MulEven(OddDown(ad), k) + r;
+  const V32 fv = hn::OddEven(hn::BitCast(d, fo),
+                             hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, fe))));
+  hn::StoreU(fv, d, f + j);
+}
+
+void CsfS123Row(const std::int32_t* s, int width, std::uint32_t factor, std::int32_t* o,
+                std::int32_t* f) {
+  const std::size_t n = hn::Lanes(D32()), w = std::size_t(width);
+  if (w >= n) {
+    for (std::size_t j = 0; j < w; j += n) CsfS123Col(s, std::min(j, w - n), factor, o, f);
+    return;
+  }
+  if (w == 0) return;
+  HWY_ALIGN std::int32_t sb[kMaxN] = {}, ob[kMaxN], fb[kMaxN];
+  std::memcpy(sb, s, w * sizeof(std::int32_t));
+  CsfS123Col(sb, 0, factor, ob, fb);
+  std::memcpy(o, ob, w * sizeof(std::int32_t));
+  std::memcpy(f, fb, w * sizeof(std::int32_t));
+}
+
+// ---------------------------------------------------------------------------
+// cm_s0, one row: the three bands' sums of
+//   (int64{x_sq} * x + add_cub) >> shift_cub
+// over the columns. Per column, as adm.cpp:
+//   centre = (int16_t)((8738 * |a| + 2048) >> 12)  (8738 * 32768 < 2^31; Wrap16)
+//   thr = sum over bands of the 8 neighbours + centre (int32 lanes wrap as
+//         adm.cpp's uint32 sum; nothing reaches 2^31 anyway)
+//   x0 = s * factor (|x0| <= 32768 * 65535 < 2^31: exact, and never INT32_MIN,
+//        so Abs is exact)
+//   x = max(|x0| - (thr << thr_shift), 0)   (int32 wrapping subtraction)
+//   x_sq = (int32)((x * x + sq_round) >> sq_shift): x >= 0, so the unsigned
+//          MulEven is the int64 product (< 2^62); the sum stays below 2^63, so
+//          the logical shift is adm.cpp's; the low 32 bits are the int32.
+//   term = (x_sq * x + add_cub) >> shift_cub: signed MulEven (int64), the
+//          int64 arithmetic shift of Highway.
+// The 64-bit sums of the terms are order-independent (integer additions).
+struct CmRows {
+  const std::int16_t* s[3];
+  const std::int16_t* a[3];
+  const std::int16_t* m[3];
+  const std::int16_t* z[3];
+  const std::int16_t* p[3];
+};
+
+template <bool kMasked>
+HWY_INLINE void CmS0Col(const CmRows& r, std::size_t j, const CmS0& k, M32 mask, V64 acc[3]) {
+  const D32 d;
+  const D64 d64;
+  const DU32 du;
+  const DU64 du64;
+  V32 thr = hn::Zero(d);
+  for (int t = 0; t < 3; ++t) {
+    const V32 c = Wrap16(hn::ShiftRight<VMAFX_ADM_S0_FLT_SHIFT>(
+        hn::Set(d, VMAFX_ADM_S0_ONE_BY_15) * hn::Abs(Load16(r.a[t] + j)) +
+        hn::Set(d, VMAFX_ADM_S0_FLT_ROUND)));
+    const V32 nb = Load16(r.m[t] + j - 1) + Load16(r.m[t] + j) + Load16(r.m[t] + j + 1) +
+                   Load16(r.z[t] + j - 1) + Load16(r.z[t] + j + 1) + Load16(r.p[t] + j - 1) +
+                   Load16(r.p[t] + j) + Load16(r.p[t] + j + 1);
+    thr = thr + nb + c;
+  }
+  // 64-bit lane masks of the even and odd columns (only for masked vectors).
+  V64 me, mo;
+  if (kMasked) {
+    const V64 m = hn::BitCast(d64, hn::VecFromMask(d, mask));
+    me = hn::ShiftRight<32>(hn::ShiftLeft<32>(m));
+    mo = hn::ShiftRight<32>(m);
+  }
+  for (int t = 0; t < 3; ++t) {
+    const V32 x0 = Load16(r.s[t] + j) * hn::Set(d, k.factor[t]);
+    const V32 x = hn::Max(hn::Abs(x0) - hn::ShiftLeftSame(thr, k.thr_shift[t]), hn::Zero(d));
+    const auto sqr = hn::Set(du64, std::uint64_t(k.sq_round[t]));
+    const V64 addc = hn::Set(d64, k.add_cub[t]);
+    const auto term = [&](V32 xv) {  // column in the even lanes
+      const auto xu = hn::BitCast(du, xv);
+      const auto sq = hn::ShiftRightSame(hn::MulEven(xu, xu) + sqr, k.sq_shift[t]);
+      return hn::ShiftRightSame(hn::MulEven(hn::BitCast(d, sq), xv) + addc, k.shift_cub[t]);
+    };
+    V64 te = term(x), to = term(OddDown(x));
+    if (kMasked) {
+      te = hn::And(te, me);
+      to = hn::And(to, mo);
+    }
+    acc[t] = acc[t] + te + to;
+  }
+}
+
+void CmS0Row(const std::int16_t* const* src, const std::int16_t* const* ang,
+             const std::int16_t* const* fm, const std::int16_t* const* f0,
+             const std::int16_t* const* fp, int left, int right, const CmS0& k,
+             std::int64_t* inner) {
+  const D32 d;
+  const D64 d64;
+  const std::size_t n = hn::Lanes(d);
+  if (right <= left) return;
+  const std::size_t l = std::size_t(left), rr = std::size_t(right), cnt = rr - l;
+  V64 acc[3] = {hn::Zero(d64), hn::Zero(d64), hn::Zero(d64)};
+  CmRows rows;
+  for (int t = 0; t < 3; ++t) {
+    rows.s[t] = src[t];
+    rows.a[t] = ang[t];
+    rows.m[t] = fm[t];
+    rows.z[t] = f0[t];
+    rows.p[t] = fp[t];
+  }
+  const M32 all = hn::FirstN(d, n);
+  if (cnt >= n) {
+    std::size_t j = l;
+    for (; j + n <= rr; j += n) CmS0Col<false>(rows, j, k, all, acc);
+    if (j < rr) {
+      // Moved back to end at the last column; its first n - (rr - j) lanes
+      // were counted by the previous vector.
+      const std::size_t start = rr - n;
+      CmS0Col<true>(rows, start, k, hn::Not(hn::FirstN(d, j - start)), acc);
+    }
+  } else {
+    // Columns left-1 .. right of every row into zero-filled copies.
+    HWY_ALIGN std::int16_t b[15][kMaxN + 2] = {};
+    CmRows c;
+    const std::int16_t** dst[5] = {c.s, c.a, c.m, c.z, c.p};
+    const std::int16_t* const* from[5] = {rows.s, rows.a, rows.m, rows.z, rows.p};
+    for (int q = 0; q < 5; ++q)
+      for (int t = 0; t < 3; ++t) {
+        std::int16_t* bp = b[q * 3 + t];
+        std::memcpy(bp, from[q][t] + l - 1, (cnt + 2) * sizeof(std::int16_t));
+        dst[q][t] = bp + 1;
+      }
+    CmS0Col<true>(c, 0, k, hn::FirstN(d, cnt), acc);
+  }
+  for (int t = 0; t < 3; ++t) inner[t] += hn::GetLane(hn::SumOfLanes(d64, acc[t]));
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vmafx::adm::simd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace vmafx::adm::simd {
+
+HWY_EXPORT(DwtS0Row8);
+HWY_EXPORT(DwtS0Row16);
+HWY_EXPORT(CsfS0Row);
+HWY_EXPORT(CsfS123Row);
+HWY_EXPORT(CmS0Row);
+
+void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
+                std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+  HWY_DYNAMIC_DISPATCH(DwtS0Row8)(r, w, bpc, lo_only, oa, ov, oh, od);
+}
+void dwt_s0_row(const std::uint16_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
+                std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+  HWY_DYNAMIC_DISPATCH(DwtS0Row16)(r, w, bpc, lo_only, oa, ov, oh, od);
+}
+void csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift,
+                std::int16_t* o, std::int16_t* f) {
+  HWY_DYNAMIC_DISPATCH(CsfS0Row)(s, n, factor, add, shift, o, f);
+}
+void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32_t* o,
+                  std::int32_t* f) {
+  HWY_DYNAMIC_DISPATCH(CsfS123Row)(s, n, factor, o, f);
+}
+void cm_s0_row(const std::int16_t* const src[3], const std::int16_t* const ang[3],
+               const std::int16_t* const fm[3], const std::int16_t* const f0[3],
+               const std::int16_t* const fp[3], int left, int right, const CmS0& k,
+               std::int64_t inner[3]) {
+  HWY_DYNAMIC_DISPATCH(CmS0Row)(src, ang, fm, f0, fp, left, right, k, inner);
+}
+
+}  // namespace vmafx::adm::simd
+#endif  // HWY_ONCE
+
+#else  // !VMAFX_HAVE_HWY: vif::simd::enabled() is false; never called.
+
+#include <cstdlib>
+
+namespace vmafx::adm::simd {
+void dwt_s0_row(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*,
+                std::int16_t*, std::int16_t*) {
+  std::abort();
+}
+void dwt_s0_row(const std::uint16_t* const*, int, int, bool, std::int16_t*, std::int16_t*,
+                std::int16_t*, std::int16_t*) {
+  std::abort();
+}
+void csf_s0_row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::int16_t*,
+                std::int16_t*) {
+  std::abort();
+}
+void csf_s123_row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) {
+  std::abort();
+}
+void cm_s0_row(const std::int16_t* const*, const std::int16_t* const*, const std::int16_t* const*,
+               const std::int16_t* const*, const std::int16_t* const*, int, int, const CmS0&,
+               std::int64_t*) {
+  std::abort();
+}
+}  // namespace vmafx::adm::simd
+
+#endif  // VMAFX_HAVE_HWY

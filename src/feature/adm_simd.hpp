@@ -1,0 +1,53 @@
+#pragma once
+// SIMD row passes of the integer ADM (feature/adm.cpp), through Google Highway
+// with runtime dispatch, like feature/vif_simd.hpp.
+//
+// Each function does what one row of a loop of adm.cpp does, integer for
+// integer: the same widths, rounding constants and shifts, the same int16
+// truncations and int32 wrap-arounds. The scalar loops of adm.cpp stay the
+// reference; adm.cpp uses these when vif::simd::enabled() says so (one switch,
+// VMAFX_SIMD=off, for all SIMD), and the unit tests compare the two for == on
+// random rows. The decoupling stage (float / double angle test and gain
+// limit) stays scalar.
+//
+// Without Highway (VMAFX_HAVE_HWY undefined) vif::simd::enabled() is false and
+// these functions must not be called.
+#include <cstdint>
+
+namespace vmafx::adm::simd {
+
+// dwt_s0's two passes for one output row i: r[0..3] are the source rows
+// iy[4i .. 4i+3] (w >= 3 samples each). Writes columns [0, (w+1)/2) of oa and,
+// unless lo_only, of ov, oh and od.
+void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
+                std::int16_t* ov, std::int16_t* oh, std::int16_t* od);
+void dwt_s0_row(const std::uint16_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
+                std::int16_t* ov, std::int16_t* oh, std::int16_t* od);
+
+// csf_s0's inner loop over n samples of one band row: o = CSF-weighted s,
+// f = the masking-filter input (add / shift: vmafx_adm_s0_csf_round/shift).
+void csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift,
+                std::int16_t* o, std::int16_t* f);
+// csf_s123's inner loop over n samples of one band row.
+void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32_t* o,
+                  std::int32_t* f);
+
+// cm_s0's per-pixel terms summed over columns [left, right) of row i, for the
+// three bands t (h, v, d): src[t], ang[t] point at row i, fm[t] / f0[t] / fp[t]
+// at rows im, i, ip of the filter input. Needs 1 <= left <= right <= w - 1 (no
+// column mirroring). Adds each band's row sum to inner[t] (before the
+// per-row rounding, which stays with the caller).
+struct CmS0 {
+  std::int32_t factor[3];
+  int thr_shift[3];
+  std::int64_t sq_round[3];
+  int sq_shift[3];
+  std::int64_t add_cub[3];
+  int shift_cub[3];
+};
+void cm_s0_row(const std::int16_t* const src[3], const std::int16_t* const ang[3],
+               const std::int16_t* const fm[3], const std::int16_t* const f0[3],
+               const std::int16_t* const fp[3], int left, int right, const CmS0& k,
+               std::int64_t inner[3]);
+
+}  // namespace vmafx::adm::simd

@@ -1,0 +1,384 @@
+// The SIMD row passes of the integer ADM (feature/adm_simd.cpp) against the
+// scalar loops of feature/adm.cpp, for == on every integer: each row function
+// on random rows (widths 1..300 so every row-end case of every vector width is
+// hit, full-range values where adm.cpp's int16 stores truncate and its int32
+// sums wrap, bit depths 8/10/12/16 for the DWT), on every SIMD target this CPU
+// runs; and whole frames through adm::compute with the SIMD path off and on.
+// Without Highway (or on a CPU without a SIMD target) the tests skip.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "feature/adm.hpp"
+#include "feature/adm_simd.hpp"
+#include "feature/adm_tables.h"
+#include "feature/vif_simd.hpp"
+
+namespace vmafx {
+namespace {
+
+namespace vs = vif::simd;
+namespace as = adm::simd;
+
+// ---------------------------------------------------------------------------
+// The scalar loops, as adm.cpp writes them.
+
+std::vector<int> dwt_indices(int n) {
+  const int half = (n + 1) / 2;
+  std::vector<int> out(std::size_t(half) * 4);
+  for (int i = 0; i < half; ++i) {
+    int ind[4] = {2 * i - 1, 2 * i, 2 * i + 1, 2 * i + 2};
+    if (i == 0) {
+      ind[0] = 1;
+    } else if (i >= half - 2) {
+      for (int& x : ind)
+        if (x >= n) x = 2 * n - x - 1;
+    }
+    for (int k = 0; k < 4; ++k) out[std::size_t(i) * 4 + k] = ind[k];
+  }
+  return out;
+}
+
+template <class Pel>
+void ref_dwt_s0_row(const Pel* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
+                    std::int16_t* oh, std::int16_t* od) {
+  const std::int32_t* lo = vmafx_adm_dwt_lo;
+  const std::int32_t* hi = vmafx_adm_dwt_hi;
+  const std::int64_t add_v = std::int64_t{1} << (bpc - 1);
+  const std::int64_t offset = std::int64_t{VMAFX_ADM_DWT_LO_SUM} * add_v;
+  std::vector<std::int16_t> tmplo(w), tmphi(w);
+  for (int j = 0; j < w; ++j) {
+    const std::int64_t u0 = r[0][j], u1 = r[1][j], u2 = r[2][j], u3 = r[3][j];
+    const std::int64_t al = lo[0] * u0 + lo[1] * u1 + lo[2] * u2 + lo[3] * u3 - offset;
+    tmplo[j] = static_cast<std::int16_t>((al + add_v) >> bpc);
+    const std::int64_t ah = hi[0] * u0 + hi[1] * u1 + hi[2] * u2 + hi[3] * u3;
+    tmphi[j] = static_cast<std::int16_t>((ah + add_v) >> bpc);
+  }
+  const std::vector<int> ix = dwt_indices(w);
+  for (int j = 0; j < (w + 1) / 2; ++j) {
+    const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
+    std::int32_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
+    std::int32_t acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
+    oa[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+    if (lo_only) continue;
+    acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
+    ov[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+    s0 = tmphi[j0];
+    s1 = tmphi[j1];
+    s2 = tmphi[j2];
+    s3 = tmphi[j3];
+    acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
+    oh[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+    acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
+    od[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+  }
+}
+
+void ref_csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift,
+                    std::int16_t* o, std::int16_t* f) {
+  for (int j = 0; j < n; ++j) {
+    const std::int32_t v = factor * static_cast<std::int32_t>(s[j]);
+    const std::int16_t d = static_cast<std::int16_t>((v + add) >> shift);
+    o[j] = d;
+    f[j] = static_cast<std::int16_t>(
+        (VMAFX_ADM_S0_ONE_BY_30 * std::abs(static_cast<std::int32_t>(d)) + VMAFX_ADM_S0_FLT_ROUND) >>
+        VMAFX_ADM_S0_FLT_SHIFT);
+  }
+}
+
+std::int32_t abs32(std::int32_t x) {
+  const std::uint32_t u = static_cast<std::uint32_t>(x);
+  return static_cast<std::int32_t>(x < 0 ? 0u - u : u);
+}
+
+void ref_csf_s123_row(const std::int32_t* s, int n, std::uint32_t rf, std::int32_t* o, std::int32_t* f) {
+  const std::int64_t factor = rf;
+  for (int j = 0; j < n; ++j) {
+    const std::int32_t d =
+        static_cast<std::int32_t>((factor * s[j] + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
+    o[j] = d;
+    f[j] = static_cast<std::int32_t>(
+        (std::int64_t{VMAFX_ADM_S123_ONE_BY_30} * abs32(d) + std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
+        VMAFX_ADM_S123_FLT_SHIFT);
+  }
+}
+
+void ref_cm_s0_row(const std::int16_t* const sb[3], const std::int16_t* const ab[3],
+                   const std::int16_t* const fm[3], const std::int16_t* const f0[3],
+                   const std::int16_t* const fp[3], int left, int right, const as::CmS0& k,
+                   std::int64_t inner[3]) {
+  for (int j = left; j < right; ++j) {
+    const int jm = j - 1, jp = j + 1;
+    std::uint32_t thr = 0;
+    for (int t = 0; t < 3; ++t) {
+      const std::int16_t centre = static_cast<std::int16_t>(
+          (VMAFX_ADM_S0_ONE_BY_15 * std::abs(static_cast<std::int32_t>(ab[t][j])) + VMAFX_ADM_S0_FLT_ROUND) >>
+          VMAFX_ADM_S0_FLT_SHIFT);
+      const std::uint32_t nb = static_cast<std::uint32_t>(fm[t][jm]) + static_cast<std::uint32_t>(fm[t][j]) +
+                               static_cast<std::uint32_t>(fm[t][jp]) + static_cast<std::uint32_t>(f0[t][jm]) +
+                               static_cast<std::uint32_t>(f0[t][jp]) + static_cast<std::uint32_t>(fp[t][jm]) +
+                               static_cast<std::uint32_t>(fp[t][j]) + static_cast<std::uint32_t>(fp[t][jp]);
+      thr += nb + static_cast<std::uint32_t>(static_cast<std::int32_t>(centre));
+    }
+    for (int t = 0; t < 3; ++t) {
+      const std::int32_t x0 = static_cast<std::int32_t>(sb[t][j]) * k.factor[t];
+      std::int32_t x = static_cast<std::int32_t>(static_cast<std::uint32_t>(abs32(x0)) - (thr << k.thr_shift[t]));
+      x = x < 0 ? 0 : x;
+      const std::int32_t x_sq =
+          static_cast<std::int32_t>((static_cast<std::int64_t>(x) * x + k.sq_round[t]) >> k.sq_shift[t]);
+      inner[t] += (static_cast<std::int64_t>(x_sq) * x + k.add_cub[t]) >> k.shift_cub[t];
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+class AdmSimd : public ::testing::Test {
+ protected:
+  void TearDown() override { vs::force_target(0); }
+
+  template <class F>
+  void each_target(F&& body) {
+    const auto ts = vs::targets();
+    if (ts.empty()) GTEST_SKIP() << "no SIMD target (Highway missing or CPU without SSSE3)";
+    for (const std::int64_t t : ts) {
+      vs::force_target(t);
+      SCOPED_TRACE(vs::target_name());
+      body();
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+};
+
+// Random int16 / int32 rows: uniform, extremes, or small values.
+template <class T>
+void fill(std::mt19937& rng, std::vector<T>& v, int mode) {
+  for (T& x : v) {
+    const std::uint32_t r = rng();
+    if (mode == 0)
+      x = static_cast<T>(r);
+    else if (mode == 1)
+      x = (r & 1) ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+    else
+      x = static_cast<T>(static_cast<std::int32_t>(r % 201) - 100);
+  }
+}
+
+TEST_F(AdmSimd, DwtS0RowEqualsScalar) {
+  std::mt19937 rng(11);
+  each_target([&] {
+    for (int bpc : {8, 10, 12, 16})
+      for (int w = 3; w <= 300; ++w)
+        for (int mode = 0; mode < 3; ++mode)
+          for (bool lo_only : {false, true}) {
+            const std::uint32_t maxv = (1u << bpc) - 1;
+            std::vector<std::uint16_t> rows16[4];
+            std::vector<std::uint8_t> rows8[4];
+            for (int k = 0; k < 4; ++k) {
+              rows16[k].resize(w);
+              for (auto& x : rows16[k]) {
+                const std::uint32_t r = rng();
+                x = std::uint16_t(mode == 0 ? (r & maxv) : mode == 1 ? ((r & 1) ? maxv : 0) : (r % 3) * (maxv / 2));
+              }
+              rows8[k].assign(rows16[k].begin(), rows16[k].end());
+            }
+            const int hw = (w + 1) / 2;
+            std::vector<std::int16_t> want[4], got[4];
+            for (int q = 0; q < 4; ++q) {
+              want[q].assign(hw, 0);
+              got[q].assign(hw, 0);
+            }
+            if (bpc == 8) {
+              const std::uint8_t* r[4] = {rows8[0].data(), rows8[1].data(), rows8[2].data(), rows8[3].data()};
+              ref_dwt_s0_row(r, w, bpc, lo_only, want[0].data(), want[1].data(), want[2].data(), want[3].data());
+              as::dwt_s0_row(r, w, bpc, lo_only, got[0].data(), got[1].data(), got[2].data(), got[3].data());
+            } else {
+              const std::uint16_t* r[4] = {rows16[0].data(), rows16[1].data(), rows16[2].data(),
+                                           rows16[3].data()};
+              ref_dwt_s0_row(r, w, bpc, lo_only, want[0].data(), want[1].data(), want[2].data(), want[3].data());
+              as::dwt_s0_row(r, w, bpc, lo_only, got[0].data(), got[1].data(), got[2].data(), got[3].data());
+            }
+            for (int q = 0; q < (lo_only ? 1 : 4); ++q)
+              ASSERT_EQ(got[q], want[q]) << "bpc " << bpc << " w " << w << " mode " << mode << " band " << q;
+          }
+  });
+}
+
+TEST_F(AdmSimd, CsfS0RowEqualsScalar) {
+  std::mt19937 rng(12);
+  each_target([&] {
+    for (int w = 0; w <= 300; ++w)
+      for (int mode = 0; mode < 3; ++mode)
+        for (int t = 0; t < 3; ++t) {
+          std::vector<std::int16_t> s(w + 4);
+          fill(rng, s, mode);
+          const std::int32_t factor = (mode == 1 && t == 2) ? 65535 : std::int32_t(rng() % 65536);
+          std::vector<std::int16_t> wo(w + 4, 7), wf(w + 4, 7), go(w + 4, 7), gf(w + 4, 7);
+          const int off = w % 3;  // unaligned starts
+          ref_csf_s0_row(s.data() + off, w, factor, vmafx_adm_s0_csf_round[t], vmafx_adm_s0_csf_shift[t],
+                         wo.data() + off, wf.data() + off);
+          as::csf_s0_row(s.data() + off, w, factor, vmafx_adm_s0_csf_round[t], vmafx_adm_s0_csf_shift[t],
+                         go.data() + off, gf.data() + off);
+          ASSERT_EQ(go, wo) << "w " << w << " mode " << mode;
+          ASSERT_EQ(gf, wf) << "w " << w << " mode " << mode;
+        }
+  });
+}
+
+TEST_F(AdmSimd, CsfS123RowEqualsScalar) {
+  std::mt19937 rng(13);
+  each_target([&] {
+    for (int w = 0; w <= 300; ++w)
+      for (int mode = 0; mode < 3; ++mode) {
+        std::vector<std::int32_t> s(w + 4);
+        fill(rng, s, mode);
+        const std::uint32_t factor = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
+        std::vector<std::int32_t> wo(w + 4, 7), wf(w + 4, 7), go(w + 4, 7), gf(w + 4, 7);
+        const int off = w % 3;
+        ref_csf_s123_row(s.data() + off, w, factor, wo.data() + off, wf.data() + off);
+        as::csf_s123_row(s.data() + off, w, factor, go.data() + off, gf.data() + off);
+        ASSERT_EQ(go, wo) << "w " << w << " mode " << mode;
+        ASSERT_EQ(gf, wf) << "w " << w << " mode " << mode;
+      }
+    // d = INT32_MIN (abs32 keeps it) and the largest products.
+    const std::int32_t s[4] = {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(),
+                               -1, 1};
+    for (std::uint32_t factor : {0xFFFFFFFFu, 0x80000000u, 0x10000000u, 1u}) {
+      std::int32_t wo[4], wf[4], go[4], gf[4];
+      ref_csf_s123_row(s, 4, factor, wo, wf);
+      as::csf_s123_row(s, 4, factor, go, gf);
+      for (int j = 0; j < 4; ++j) {
+        ASSERT_EQ(go[j], wo[j]) << factor << " " << j;
+        ASSERT_EQ(gf[j], wf[j]) << factor << " " << j;
+      }
+    }
+  });
+}
+
+TEST_F(AdmSimd, CmS0RowEqualsScalar) {
+  std::mt19937 rng(14);
+  each_target([&] {
+    for (int w = 3; w <= 300; ++w)
+      for (int mode = 0; mode < 3; ++mode) {
+        std::vector<std::int16_t> buf[15];
+        for (auto& b : buf) {
+          b.resize(w);
+          fill(rng, b, mode);
+        }
+        const std::int16_t* p[15];
+        for (int q = 0; q < 15; ++q) p[q] = buf[q].data();
+        as::CmS0 k{};
+        for (int t = 0; t < 3; ++t) {
+          k.factor[t] = mode == 1 ? 65535 : std::int32_t(rng() % 65536);
+          k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
+          k.sq_round[t] = vmafx_adm_s0_sq_round[t];
+          k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
+          k.shift_cub[t] = int(rng() % 14);
+          k.add_cub[t] = k.shift_cub[t] ? std::int64_t{1} << (k.shift_cub[t] - 1) : 0;
+        }
+        // Every [left, right) with 1 <= left <= right <= w - 1 for small w;
+        // a few for larger ones.
+        for (int left = 1; left <= w - 1; left += (w < 40 ? 1 : 7))
+          for (int right = left; right <= w - 1; right += (w < 40 ? 1 : 11)) {
+            std::int64_t want[3] = {5, -5, 0}, got[3] = {5, -5, 0};
+            ref_cm_s0_row(p, p + 3, p + 6, p + 9, p + 12, left, right, k, want);
+            as::cm_s0_row(p, p + 3, p + 6, p + 9, p + 12, left, right, k, got);
+            for (int t = 0; t < 3; ++t)
+              ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode
+                                         << " band " << t;
+          }
+      }
+  });
+}
+
+// Whole frames: adm::compute with the SIMD path off (adm.cpp's loops) and on,
+// on every target; every score bit-equal.
+TEST_F(AdmSimd, WholeFramesEqualScalar) {
+  struct Size {
+    int w, h;
+  };
+  const Size sizes[] = {{33, 33}, {37, 41}, {64, 48}, {131, 70}, {176, 144}, {301, 35}, {352, 288}};
+  std::mt19937 rng(15);
+  struct Case {
+    int w, h, bpc;
+    adm::Params p;
+    std::vector<std::uint16_t> r, d;
+  };
+  std::vector<Case> cases;
+  int n = 0;
+  for (const Size& sz : sizes)
+    for (int bpc : {8, 10, 12, 16})
+      for (int kind = 0; kind < 3; ++kind) {
+        Case cs{sz.w, sz.h, bpc, {}, {}, {}};
+        cs.p.skip_scale0 = (n % 7 == 6);
+        cs.p.skip_aim = (n % 5 == 4);
+        cs.p.enhn_gain_limit = (n % 3 == 1) ? 1.0 : 100.0;
+        ++n;
+        const std::size_t np = std::size_t(sz.w) * sz.h;
+        cs.r.resize(np);
+        cs.d.resize(np);
+        const std::uint32_t maxv = (1u << bpc) - 1;
+        for (int y = 0; y < sz.h; ++y)
+          for (int x = 0; x < sz.w; ++x) {
+            const std::size_t i = std::size_t(y) * sz.w + x;
+            std::uint32_t r, d;
+            if (kind == 0) {  // smooth + noise, distorted by noise and a gain
+              const std::uint32_t base = ((x * 7 + y * 3) % 97) * maxv / 96;
+              r = std::min(maxv, base + std::uint32_t(rng()) % (maxv / 8 + 1));
+              d = (y % 4 == 0) ? std::min(maxv, 2 * r / 3 + std::uint32_t(rng()) % (maxv / 4 + 1))
+                               : std::min(maxv, r + std::uint32_t(rng()) % (maxv / 16 + 1));
+            } else if (kind == 1) {  // full-range noise: int16 truncations, wraps
+              r = std::uint32_t(rng()) & maxv;
+              d = std::uint32_t(rng()) & maxv;
+            } else {  // 0 / max checkerboards
+              r = ((x + y) & 1) ? maxv : 0;
+              d = ((x / 2 + y) & 1) ? maxv : 0;
+            }
+            cs.r[i] = std::uint16_t(r);
+            cs.d[i] = std::uint16_t(d);
+          }
+        cases.push_back(std::move(cs));
+      }
+  const auto run = [](const Case& cs) {
+    std::vector<std::uint8_t> r8(cs.r.begin(), cs.r.end()), d8(cs.d.begin(), cs.d.end());
+    const int bytes = cs.bpc == 8 ? 1 : 2;
+    const PlaneView rv{cs.bpc == 8 ? r8.data() : reinterpret_cast<const std::uint8_t*>(cs.r.data()), cs.w * bytes,
+                       cs.w, cs.h};
+    const PlaneView dv{cs.bpc == 8 ? d8.data() : reinterpret_cast<const std::uint8_t*>(cs.d.data()), cs.w * bytes,
+                       cs.w, cs.h};
+    return adm::compute(rv, dv, cs.bpc, cs.p, adm::csf_factors(cs.p));
+  };
+  const auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  vs::set_enabled(false);
+  std::vector<adm::Scores> want;
+  for (const Case& cs : cases) want.push_back(run(cs));
+  vs::set_enabled(true);
+  each_target([&] {
+    ASSERT_TRUE(vs::enabled());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const adm::Scores got = run(cases[i]);
+      const adm::Scores& w = want[i];
+      SCOPED_TRACE(testing::Message() << cases[i].w << "x" << cases[i].h << " bpc " << cases[i].bpc << " case " << i);
+      EXPECT_TRUE(same(got.adm2, w.adm2)) << got.adm2 << " " << w.adm2;
+      EXPECT_TRUE(same(got.aim, w.aim)) << got.aim << " " << w.aim;
+      EXPECT_TRUE(same(got.adm3, w.adm3));
+      EXPECT_TRUE(same(got.num, w.num));
+      EXPECT_TRUE(same(got.den, w.den));
+      for (int s = 0; s < 4; ++s) {
+        EXPECT_TRUE(same(got.num_scale[s], w.num_scale[s])) << "scale " << s;
+        EXPECT_TRUE(same(got.den_scale[s], w.den_scale[s])) << "scale " << s;
+      }
+    }
+  });
+  vs::set_enabled(false);
+  vs::reset_enabled();
+}
+
+}  // namespace
+}  // namespace vmafx
