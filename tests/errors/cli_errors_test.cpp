@@ -1,6 +1,9 @@
 // One test per class of bad input: the CLI must exit non-zero with a single
 // line on stderr that names the input and the problem, and leave no report.
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
+#include <thread>
 
 #include <sys/wait.h>
 
@@ -11,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -283,6 +287,52 @@ TEST_F(CliErrors, ExistingReportUntouchedOnError) {
   std::ifstream in(out);
   std::string s((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(s, "previous");
+}
+
+TEST_F(CliErrors, OutputToADeviceWritesThroughIt) {
+  // -o /dev/null is common: the report goes into the device, which must stay
+  // a device (renaming a temporary over it would replace it with a file).
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  Result r = run({"-r", a, "-d", a, "-n", "--feature", "psnr", "--json", "-o", "/dev/null", "-q"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  // and a FIFO receives the report (a reader drains it)
+  const std::string fifo = path("pipe");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] {
+    std::ifstream in(fifo);
+    got.assign(std::istreambuf_iterator<char>(in), {});
+  });
+  r = run({"-r", a, "-d", a, "-n", "--feature", "psnr", "--json", "-o", fifo, "-q"});
+  reader.join();
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_NE(got.find("\"psnr_y\""), std::string::npos) << got;
+}
+
+TEST_F(CliErrors, OutputThroughASymlinkKeepsTheLink) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  const std::string real = write("real.json", "old");
+  const std::string link = path("link.json");
+  fs::create_symlink(real, link);
+  Result r = run({"-r", a, "-d", a, "-n", "--feature", "psnr", "--json", "-o", link, "-q"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(link));
+  std::ifstream in(real);
+  const std::string s((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(s.find("\"psnr_y\""), std::string::npos) << s;
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "temporary left: " << e.path();
+}
+
+TEST_F(CliErrors, OutputIsADirectory) {
+  std::string a = y4m("a.y4m", 16, 16, 1);
+  fs::create_directories(path("adir"));
+  Result r = run({"-r", a, "-d", a, "-n", "--feature", "psnr", "-o", path("adir")});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.err, "vmaf: error: " + path("adir") + ": cannot write output file: is a directory\n");
+  EXPECT_TRUE(fs::is_directory(path("adir")));
 }
 
 TEST_F(CliErrors, MissingReferenceFlag) {

@@ -52,14 +52,43 @@ std::string describe(const PictureFormat& f) {
          std::to_string(f.bpc) + "-bit";
 }
 
+// Writes the report straight into `path`, which is not a regular file (a
+// device such as /dev/null, a FIFO): nothing can be renamed over it.
+void write_output_direct(const Settings& s, const std::string& path, const FeatureCollector& fc,
+                         const ReportInfo& info) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw Error(s.output_path + ": cannot write output file: " + std::strerror(errno));
+  try {
+    write_report(f, s.output_fmt, fc, info);
+  } catch (const Error&) {
+    std::fclose(f);
+    throw Error(s.output_path + ": write failed");
+  }
+  if (std::fclose(f) != 0) throw Error(s.output_path + ": write failed");
+}
+
 // Writes to a temporary file beside the target and renames it into place, so a
-// failed run never leaves a partial report.
+// failed run never leaves a partial report. A target that exists and is not a
+// regular file (/dev/null, a FIFO) is written directly instead: renaming over
+// it would replace a device node with a file. A symbolic link to a file stays
+// a link: the file it points to is replaced.
 void write_output(const Settings& s, const FeatureCollector& fc, const ReportInfo& info) {
   if (s.output_path == "-") {
     write_report(stdout, s.output_fmt, fc, info);
     return;
   }
-  std::string tmp = s.output_path + ".tmp.XXXXXX";
+  std::string target = s.output_path;
+  struct stat st {};
+  if (stat(target.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw Error(s.output_path + ": cannot write output file: is a directory");
+    if (!S_ISREG(st.st_mode)) return write_output_direct(s, target, fc, info);
+    std::error_code ec;
+    const std::filesystem::path real = std::filesystem::canonical(target, ec);
+    if (!ec) target = real.string();
+  } else if (lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    return write_output_direct(s, target, fc, info);  // a dangling link: write where it points
+  }
+  std::string tmp = target + ".tmp.XXXXXX";
   int fd = mkstemp(tmp.data());
   if (fd < 0) throw Error(s.output_path + ": cannot create output file: " + std::strerror(errno));
   std::FILE* f = fdopen(fd, "w");
@@ -83,7 +112,7 @@ void write_output(const Settings& s, const FeatureCollector& fc, const ReportInf
   mode_t mask = umask(0);
   umask(mask);
   chmod(tmp.c_str(), 0666 & ~mask);
-  if (std::rename(tmp.c_str(), s.output_path.c_str()) != 0) {
+  if (std::rename(tmp.c_str(), target.c_str()) != 0) {
     int e = errno;
     std::remove(tmp.c_str());
     throw Error(s.output_path + ": cannot write output file: " + std::strerror(e));
