@@ -19,6 +19,7 @@
 #include "feature/adm_simd.hpp"
 #include "feature/adm_tables.h"
 #include "feature/vif_simd.hpp"
+#include "simd_targets.hpp"
 
 namespace vmafx {
 namespace {
@@ -139,22 +140,7 @@ void ref_cm_s0_row(const std::int16_t* const sb[3], const std::int16_t* const ab
 
 // ---------------------------------------------------------------------------
 
-class AdmSimd : public ::testing::Test {
- protected:
-  void TearDown() override { vs::force_target(0); }
-
-  template <class F>
-  void each_target(F&& body) {
-    const auto ts = vs::targets();
-    if (ts.empty()) GTEST_SKIP() << "no SIMD target (Highway missing or CPU without SSSE3)";
-    for (const std::int64_t t : ts) {
-      vs::force_target(t);
-      SCOPED_TRACE(vs::target_name());
-      body();
-      if (::testing::Test::HasFailure()) return;
-    }
-  }
-};
+class AdmSimd : public test::SimdTargets {};
 
 // Random int16 / int32 rows: uniform, extremes, or small values.
 template <class T>

@@ -17,6 +17,7 @@
 #include "feature/vif.hpp"
 #include "feature/vif_simd.hpp"
 #include "feature/vif_tables.h"
+#include "simd_targets.hpp"
 
 namespace vmafx {
 namespace {
@@ -123,22 +124,7 @@ void ref_sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis, 
 // ---------------------------------------------------------------------------
 // Runs body() once per SIMD target (dispatch pinned to it), restoring the
 // normal choice afterwards; skips when there is none.
-class VifSimd : public ::testing::Test {
- protected:
-  void TearDown() override { simd::force_target(0); }
-
-  template <class F>
-  void each_target(F&& body) {
-    const auto ts = simd::targets();
-    if (ts.empty()) GTEST_SKIP() << "no SIMD target (Highway missing or CPU without SSSE3)";
-    for (const std::int64_t t : ts) {
-      simd::force_target(t);
-      SCOPED_TRACE(simd::target_name());
-      body();
-      if (::testing::Test::HasFailure()) return;
-    }
-  }
-};
+class VifSimd : public test::SimdTargets {};
 
 // Rows of random samples below 2^bits, each its own exact-size allocation.
 template <class T>
