@@ -413,6 +413,17 @@ void decouple_s0(const Bands<std::int16_t>& ref, const Bands<std::int16_t>& dis,
     ro = rst;
     ao = static_cast<std::int16_t>(t - rst);
   };
+  if (vif::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
+    for (int i = g.top; i < g.bottom; ++i) {
+      const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
+      const std::int16_t* const o3[3] = {ref.h + p, ref.v + p, ref.d + p};
+      const std::int16_t* const t3[3] = {dis.h + p, dis.v + p, dis.d + p};
+      std::int16_t* const r3[3] = {r.h + p, r.v + p, r.d + p};
+      std::int16_t* const a3[3] = {a.h + p, a.v + p, a.d + p};
+      simd::decouple_s0_row(o3, t3, g.right - g.left, lut, kCos1DegSq, egl, r3, a3);
+    }
+    return;
+  }
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     for (int j = g.left; j < g.right; ++j) {

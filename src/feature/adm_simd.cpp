@@ -59,6 +59,10 @@ void CmS0Row(const std::int16_t* const*, const std::int16_t* const*, const std::
              std::int64_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
+void DecoupleS0Row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*,
+                   float, double, std::int16_t* const*, std::int16_t* const*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
 #else
 
 using D32 = hn::ScalableTag<std::int32_t>;
@@ -420,6 +424,142 @@ void CmS0Row(const std::int16_t* const* src, const std::int16_t* const* ang,
   for (int t = 0; t < 3; ++t) inner[t] += hn::GetLane(hn::SumOfLanes(d64, acc[t]));
 }
 
+// ---------------------------------------------------------------------------
+// decouple_s0, one row. One column per double lane; int16 samples are widened
+// to int32 (for the table index) and to double. Every integer formed below is
+// exact in double (|x| < 2^53), so the double arithmetic is adm.cpp's integer
+// arithmetic, and the float / double steps are the same IEEE operations as
+// adm.cpp's (round to nearest, no FMA: the build has -ffp-contract=off and
+// only separate Mul / Add are used here):
+//
+// Angle test (h and v bands):
+//   ot_dp, o_mag_sq, t_mag_sq: each product of int16 has |p| <= 2^30, each sum
+//   |s| <= 2^31, integers, exact in double (same value as adm.cpp's int64).
+//   (float)int64 rounds that integer once to nearest float; DemoteTo rounds
+//   the same (exact) value once to nearest: equal. (double)float is exact;
+//   / 4096.0 is a power-of-two scaling of a value that is 0 or >= 1, exact, so
+//   * 2^-12 gives the same double. dp >= 0.0f is dp >= 0.0 (0.0f is exact);
+//   dp * dp and (double(cos1_sq) * om) * tm are the same products in the same
+//   order as adm.cpp, per lane; the comparison is the same.
+// Per band (o, t):
+//   tmp_k = (int64{lut[o + 32768]} * t + 16384) >> 15: |lut| <= 2^30 (2^30 /
+//   |o|), so |lut * t| <= 2^45, the sum is an exact double integer, * 2^-15 is
+//   exact and Floor gives the arithmetic shift. |tmp_k| <= 2^30 + 1, so the
+//   (int32_t) cast changes nothing. o == 0 -> 32768, then the clamp to
+//   [0, 32768] (Max / Min on values that are never NaN).
+//   rst = (k * o + 16384) >> 15: 0 <= k <= 2^15, |o| <= 2^15, |k * o| <= 2^30
+//   (no int32 overflow, exact double); Floor of (.. ) * 2^-15 again. It lies in
+//   [-32768, 32767] (k * o in [-2^30, 2^30 - 2^15]), so the int16_t cast is the
+//   identity.
+//   rst_f = (float(k) / 32768) * (float(o) / 64): both factors are exact (k,
+//   |o| <= 2^15) and, when nonzero, >= 2^-15 and >= 2^-6 in magnitude, so the
+//   float product cannot underflow to 0: rst_f > 0 iff k > 0 and o > 0, rst_f
+//   < 0 iff k > 0 and o < 0 (k >= 0 after the clamp).
+//   limit_gain: x = double(rst) * egl and y = double(t) are the same double
+//   products / values; x < y ? x : y (resp. x > y ? x : y) picks per lane as
+//   the scalar ternary. The pick is truncated to int16: y = t is an integer;
+//   x is picked only when it lies between t and 0 (rst_f > 0: rst >= 0 and
+//   egl >= 0 give 0 <= x < t <= 32767; rst_f < 0: t < x <= 0), so
+//   static_cast<int16_t>(x) is defined and equals Trunc(x).
+//   a = (int16_t)(t - rst): |t - rst| <= 65535, exact double, converted to
+//   int32 exactly, then Wrap16.
+using DD = hn::ScalableTag<double>;
+using DD32 = hn::Rebind<std::int32_t, DD>;
+using DD16 = hn::Rebind<std::int16_t, DD>;
+using DDF = hn::Rebind<float, DD>;
+using VD = hn::Vec<DD>;
+using VD32 = hn::Vec<DD32>;
+using MD = hn::Mask<DD>;
+
+struct DecRows {
+  const std::int16_t* o[3];
+  const std::int16_t* t[3];
+  std::int16_t* r[3];
+  std::int16_t* a[3];
+};
+
+HWY_INLINE VD32 LoadD32(const std::int16_t* p) { return hn::PromoteTo(DD32(), hn::LoadU(DD16(), p)); }
+// Integer-valued doubles in int32 range (see above): the conversion is exact.
+HWY_INLINE void StoreD16(VD v, std::int16_t* p) {
+  const VD32 i = hn::DemoteTo(DD32(), v);
+  const VD32 w = hn::ShiftRight<16>(hn::ShiftLeft<16>(i));  // (int16_t), identity where in range
+  hn::StoreU(hn::DemoteTo(DD16(), w), DD16(), p);
+}
+
+HWY_INLINE void DecoupleS0Col(const DecRows& rw, std::size_t j, const std::int32_t* lut, VD c,
+                              VD egl) {
+  const DD d;
+  const VD zero = hn::Zero(d);
+  const VD half = hn::Set(d, 16384.0);
+  const VD inv15 = hn::Set(d, 1.0 / 32768.0);  // 2^-15, exact
+  const VD inv12 = hn::Set(d, 1.0 / 4096.0);   // 2^-12, exact
+  VD32 oi[3];
+  VD o[3], t[3];
+  for (int b = 0; b < 3; ++b) {
+    oi[b] = LoadD32(rw.o[b] + j);
+    o[b] = hn::PromoteTo(d, oi[b]);
+    t[b] = hn::PromoteTo(d, LoadD32(rw.t[b] + j));
+  }
+  const auto tofd = [&](VD x) {  // (double)(float)x, then / 4096
+    return hn::Mul(hn::PromoteTo(d, hn::DemoteTo(DDF(), x)), inv12);
+  };
+  const VD dp = tofd(hn::Add(hn::Mul(o[0], t[0]), hn::Mul(o[1], t[1])));
+  const VD om = tofd(hn::Add(hn::Mul(o[0], o[0]), hn::Mul(o[1], o[1])));
+  const VD tm = tofd(hn::Add(hn::Mul(t[0], t[0]), hn::Mul(t[1], t[1])));
+  const MD angle =
+      hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(c, om), tm)));
+  for (int b = 0; b < 3; ++b) {
+    const VD lv = hn::PromoteTo(d, hn::GatherIndex(DD32(), lut, hn::Add(oi[b], hn::Set(DD32(), 32768))));
+    const VD tk = hn::Floor(hn::Mul(hn::Add(hn::Mul(lv, t[b]), half), inv15));
+    const MD o0 = hn::Eq(o[b], zero);
+    const VD k = hn::IfThenElse(o0, hn::Set(d, 32768.0),
+                                hn::Min(hn::Max(tk, zero), hn::Set(d, 32768.0)));
+    const VD rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, o[b]), half), inv15));
+    const MD kpos = hn::And(angle, hn::Gt(k, zero));
+    const MD pos = hn::And(kpos, hn::Gt(o[b], zero));
+    const MD neg = hn::And(kpos, hn::Lt(o[b], zero));
+    const VD x = hn::Mul(rst, egl), y = t[b];
+    const VD lp = hn::Trunc(hn::IfThenElse(hn::Lt(x, y), x, y));
+    const VD ln = hn::Trunc(hn::IfThenElse(hn::Gt(x, y), x, y));
+    const VD rf = hn::IfThenElse(pos, lp, hn::IfThenElse(neg, ln, rst));
+    StoreD16(rf, rw.r[b] + j);
+    StoreD16(hn::Sub(y, rf), rw.a[b] + j);
+  }
+}
+
+void DecoupleS0Row(const std::int16_t* const* o, const std::int16_t* const* t, int width,
+                   const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const* r,
+                   std::int16_t* const* a) {
+  const DD d;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
+  const VD c = hn::Set(d, static_cast<double>(cos1_sq));
+  const VD ev = hn::Set(d, egl);
+  if (w >= n) {
+    // Columns are independent and no output aliases an input: the last
+    // vector moves back to end at the last column.
+    const DecRows rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
+    for (std::size_t j = 0; j < w; j += n) DecoupleS0Col(rw, std::min(j, w - n), lut, c, ev);
+    return;
+  }
+  if (w == 0) return;
+  constexpr std::size_t kMaxD = HWY_LANES(double);
+  HWY_ALIGN std::int16_t in[6][kMaxD] = {}, out[6][kMaxD];
+  DecRows rw;
+  for (int b = 0; b < 3; ++b) {
+    std::memcpy(in[b], o[b], w * sizeof(std::int16_t));
+    std::memcpy(in[3 + b], t[b], w * sizeof(std::int16_t));
+    rw.o[b] = in[b];
+    rw.t[b] = in[3 + b];
+    rw.r[b] = out[b];
+    rw.a[b] = out[3 + b];
+  }
+  DecoupleS0Col(rw, 0, lut, c, ev);
+  for (int b = 0; b < 3; ++b) {
+    std::memcpy(r[b], out[b], w * sizeof(std::int16_t));
+    std::memcpy(a[b], out[3 + b], w * sizeof(std::int16_t));
+  }
+}
+
 #endif  // HWY_TARGET == HWY_SCALAR
 
 
@@ -435,6 +575,7 @@ HWY_EXPORT(DwtS0Row16);
 HWY_EXPORT(CsfS0Row);
 HWY_EXPORT(CsfS123Row);
 HWY_EXPORT(CmS0Row);
+HWY_EXPORT(DecoupleS0Row);
 
 void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
                 std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
@@ -457,6 +598,11 @@ void cm_s0_row(const std::int16_t* const src[3], const std::int16_t* const ang[3
                const std::int16_t* const fp[3], int left, int right, const CmS0& k,
                std::int64_t inner[3]) {
   HWY_DYNAMIC_DISPATCH(CmS0Row)(src, ang, fm, f0, fp, left, right, k, inner);
+}
+void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n,
+                     const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const r[3],
+                     std::int16_t* const a[3]) {
+  HWY_DYNAMIC_DISPATCH(DecoupleS0Row)(o, t, n, lut, cos1_sq, egl, r, a);
 }
 
 }  // namespace vmafx::adm::simd
@@ -485,6 +631,10 @@ void csf_s123_row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::i
 void cm_s0_row(const std::int16_t* const*, const std::int16_t* const*, const std::int16_t* const*,
                const std::int16_t* const*, const std::int16_t* const*, int, int, const CmS0&,
                std::int64_t*) {
+  std::abort();
+}
+void decouple_s0_row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*,
+                     float, double, std::int16_t* const*, std::int16_t* const*) {
   std::abort();
 }
 }  // namespace vmafx::adm::simd

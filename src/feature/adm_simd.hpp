@@ -7,8 +7,9 @@
 // truncations and int32 wrap-arounds. The scalar loops of adm.cpp stay the
 // reference; adm.cpp uses these when vif::simd::enabled() says so (one switch,
 // VMAFX_SIMD=off, for all SIMD), and the unit tests compare the two for == on
-// random rows. The decoupling stage (float / double angle test and gain
-// limit) stays scalar.
+// random rows. decouple_s0's float / double angle test and gain limit are
+// done per lane with the same IEEE operations (see adm_simd.cpp);
+// decouple_s123 stays scalar.
 //
 // Without Highway (VMAFX_HAVE_HWY undefined) vif::simd::enabled() is false and
 // these functions must not be called.
@@ -49,5 +50,14 @@ void cm_s0_row(const std::int16_t* const src[3], const std::int16_t* const ang[3
                const std::int16_t* const fm[3], const std::int16_t* const f0[3],
                const std::int16_t* const fp[3], int left, int right, const CmS0& k,
                std::int64_t inner[3]);
+
+// decouple_s0 over n columns of one row: o[b] / t[b] are the reference /
+// distorted bands b = h, v, d at that row, r[b] / a[b] the restored and
+// additive outputs (no output may alias an input). lut is adm.cpp's division
+// table (lut[o + 32768]), cos1_sq its kCos1DegSq, egl the enhancement-gain
+// limit (>= 0; the option allows [1, 100]).
+void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n,
+                     const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const r[3],
+                     std::int16_t* const a[3]);
 
 }  // namespace vmafx::adm::simd

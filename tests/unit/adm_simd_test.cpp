@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -135,6 +136,59 @@ void ref_cm_s0_row(const std::int16_t* const sb[3], const std::int16_t* const ab
           static_cast<std::int32_t>((static_cast<std::int64_t>(x) * x + k.sq_round[t]) >> k.sq_shift[t]);
       inner[t] += (static_cast<std::int64_t>(x_sq) * x + k.add_cub[t]) >> k.shift_cub[t];
     }
+  }
+}
+
+
+// decouple_s0's per-pixel loop (adm.cpp) over one row, with its own division
+// table (built as adm.cpp's kDiv).
+const std::vector<std::int32_t>& div_lut() {
+  static const std::vector<std::int32_t> v = [] {
+    std::vector<std::int32_t> t(VMAFX_ADM_DIV_LOOKUP_SIZE);
+    t[32768] = 0;
+    for (int i = 1; i <= 32768; ++i) {
+      const std::int32_t recip = static_cast<std::int32_t>(VMAFX_ADM_DIV_Q / i);
+      t[32768 + i] = recip;
+      t[32768 - i] = -recip;
+    }
+    return t;
+  }();
+  return v;
+}
+
+void ref_decouple_s0_row(const std::int16_t* const o3[3], const std::int16_t* const t3[3], int n, double egl,
+                         std::int16_t* const r3[3], std::int16_t* const a3[3]) {
+  const std::int32_t* lut = div_lut().data();
+  auto one = [&](std::int16_t o, std::int16_t t, bool angle_flag, std::int16_t& ro, std::int16_t& ao) {
+    const std::int32_t tmp_k =
+        o == 0 ? 32768 : static_cast<std::int32_t>((static_cast<std::int64_t>(lut[o + 32768]) * t + 16384) >> 15);
+    const std::int32_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
+    std::int16_t rst = static_cast<std::int16_t>((k * o + 16384) >> 15);
+    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
+    if (angle_flag && rst_f > 0.) {
+      const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
+      rst = static_cast<std::int16_t>(x < y ? x : y);
+    }
+    if (angle_flag && rst_f < 0.) {
+      const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
+      rst = static_cast<std::int16_t>(x > y ? x : y);
+    }
+    ro = rst;
+    ao = static_cast<std::int16_t>(t - rst);
+  };
+  for (int j = 0; j < n; ++j) {
+    const std::int16_t oh = o3[0][j], ov = o3[1][j], th = t3[0][j], tv = t3[1][j];
+    const std::int64_t ot_dp = std::int64_t{oh} * th + std::int64_t{ov} * tv;
+    const std::int64_t o_mag_sq = std::int64_t{oh} * oh + std::int64_t{ov} * ov;
+    const std::int64_t t_mag_sq = std::int64_t{th} * th + std::int64_t{tv} * tv;
+    bool angle_flag = false;
+    const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
+    if (dp >= 0.0f) {
+      const double om = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
+      const double tm = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
+      angle_flag = dp * dp >= static_cast<double>(adm::kCos1DegSq) * om * tm;
+    }
+    for (int b = 0; b < 3; ++b) one(o3[b][j], t3[b][j], angle_flag, r3[b][j], a3[b][j]);
   }
 }
 
@@ -280,6 +334,154 @@ TEST_F(AdmSimd, CmS0RowEqualsScalar) {
                                          << " band " << t;
           }
       }
+  });
+}
+
+// decouple_s0: random bands (uniform, extremes +-32767 / -32768 / 0, small
+// values with zeros), and reference bands with distorted ones nearly parallel
+// (a gain in [-0.5, 3] times o plus +-1 noise, mostly within 1 degree: the
+// angle branch and both gain-limit signs), for gain limits 100, 1 and 1.5.
+TEST_F(AdmSimd, DecoupleS0RowEqualsScalar) {
+  std::mt19937 rng(16);
+  long limited = 0;
+  each_target([&] {
+    for (double egl : {100.0, 1.0, 1.5})
+      for (int w = 0; w <= 300; ++w)
+        for (int mode = 0; mode < 5; ++mode) {
+          std::vector<std::int16_t> in[6], want[6], got[6];
+          for (auto& v : in) {
+            v.resize(w + 4);
+            fill(rng, v, mode < 3 ? mode : 2);
+          }
+          if (mode == 1)  // extremes with zeros and +-32767
+            for (auto& v : in)
+              for (auto& x : v) {
+                const std::uint32_t r = rng() % 5;
+                x = r == 0 ? 0 : r == 1 ? 32767 : r == 2 ? -32767 : x;
+              }
+          if (mode >= 3) {  // t nearly parallel to o
+            const int span = mode == 3 ? 32768 : 2000;
+            for (std::size_t j = 0; j < in[0].size(); ++j) {
+              const double g = -0.5 + 3.5 * (rng() % 1000) / 1000.0;
+              for (int b = 0; b < 3; ++b) {
+                const int o = int(rng() % (2 * span)) - span;
+                in[b][j] = std::int16_t(std::clamp(o, -32768, 32767));
+                const int t = int(g * in[b][j]) + int(rng() % 3) - 1;
+                in[3 + b][j] = std::int16_t(std::clamp(t, -32768, 32767));
+              }
+            }
+          }
+          for (int q = 0; q < 6; ++q) {
+            want[q].assign(w + 4, 7);
+            got[q].assign(w + 4, 7);
+          }
+          const int off = w % 3;
+          const std::int16_t* o3[3] = {in[0].data() + off, in[1].data() + off, in[2].data() + off};
+          const std::int16_t* t3[3] = {in[3].data() + off, in[4].data() + off, in[5].data() + off};
+          std::int16_t* wr[3] = {want[0].data() + off, want[1].data() + off, want[2].data() + off};
+          std::int16_t* wa[3] = {want[3].data() + off, want[4].data() + off, want[5].data() + off};
+          std::int16_t* gr[3] = {got[0].data() + off, got[1].data() + off, got[2].data() + off};
+          std::int16_t* ga[3] = {got[3].data() + off, got[4].data() + off, got[5].data() + off};
+          ref_decouple_s0_row(o3, t3, w, egl, wr, wa);
+          as::decouple_s0_row(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
+          for (int q = 0; q < 6; ++q)
+            ASSERT_EQ(got[q], want[q]) << "egl " << egl << " w " << w << " mode " << mode << " out " << q;
+          // Coverage: the angle branch changed rst somewhere.
+          for (int j = 0; j < w; ++j)
+            for (int b = 0; b < 3; ++b) {
+              const std::int16_t o = o3[b][j], t = t3[b][j];
+              const std::int32_t k0 = o == 0 ? 32768
+                                             : std::clamp<std::int32_t>(std::int32_t((std::int64_t(div_lut()[o + 32768]) * t + 16384) >> 15), 0, 32768);
+              const std::int16_t rst0 = std::int16_t((k0 * o + 16384) >> 15);
+              if (wr[b][j] != rst0) ++limited;
+            }
+        }
+  });
+  EXPECT_GT(limited, 1000) << "the gain limit was rarely applied";
+  // The 1-degree boundary: (h, v) pairs of o and t = 1.5 * o rotated by about
+  // 1 degree, kept only where the float rounding of adm.cpp's dot products
+  // decides the angle test (the test without it, in double, differs); d = the
+  // same gain. With egl 100 the branch moves rst from o to t.
+  {
+    std::vector<std::int16_t> in[6];
+    std::mt19937 rb(17);
+    const double pi = 3.14159265358979323846;
+    while (in[0].size() < 400) {
+      const double a = 2 * pi * (rb() % 100000) / 100000.0;
+      const double dl = (1.0 + ((rb() % 20001) / 10000.0 - 1.0) * 2e-3) * pi / 180;
+      const double rr = 16000 + rb() % 16000;
+      const int oh = int(std::lround(rr * std::cos(a))), ov = int(std::lround(rr * std::sin(a)));
+      const int th = std::clamp(int(std::lround(1.5 * rr * std::cos(a + dl))), -32768, 32767);
+      const int tv = std::clamp(int(std::lround(1.5 * rr * std::sin(a + dl))), -32768, 32767);
+      const std::int64_t dp = std::int64_t{oh} * th + std::int64_t{ov} * tv;
+      const std::int64_t om = std::int64_t{oh} * oh + std::int64_t{ov} * ov;
+      const std::int64_t tm = std::int64_t{th} * th + std::int64_t{tv} * tv;
+      const auto f = [](std::int64_t x) { return static_cast<double>(static_cast<float>(x)) / 4096.0; };
+      const bool with_f = f(dp) >= 0 && f(dp) * f(dp) >= double(adm::kCos1DegSq) * f(om) * f(tm);
+      const double ddp = double(dp) / 4096, dom = double(om) / 4096, dtm = double(tm) / 4096;
+      const bool without = ddp >= 0 && ddp * ddp >= double(adm::kCos1DegSq) * dom * dtm;
+      if (with_f == without) continue;
+      const int od = int(rb() % 40000) - 20000;
+      in[0].push_back(std::int16_t(oh));
+      in[1].push_back(std::int16_t(ov));
+      in[2].push_back(std::int16_t(od));
+      in[3].push_back(std::int16_t(th));
+      in[4].push_back(std::int16_t(tv));
+      in[5].push_back(std::int16_t(std::clamp(od * 3 / 2, -32768, 32767)));
+    }
+    each_target([&] {
+      const int w = int(in[0].size());
+      for (double egl : {100.0, 1.5}) {
+        std::vector<std::int16_t> want[6], got[6];
+        for (int q = 0; q < 6; ++q) {
+          want[q].assign(w, 7);
+          got[q].assign(w, 7);
+        }
+        const std::int16_t* o3[3] = {in[0].data(), in[1].data(), in[2].data()};
+        const std::int16_t* t3[3] = {in[3].data(), in[4].data(), in[5].data()};
+        std::int16_t* wr[3] = {want[0].data(), want[1].data(), want[2].data()};
+        std::int16_t* wa[3] = {want[3].data(), want[4].data(), want[5].data()};
+        std::int16_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
+        std::int16_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
+        ref_decouple_s0_row(o3, t3, w, egl, wr, wa);
+        as::decouple_s0_row(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
+        for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "1-degree boundary, egl " << egl << " out " << q;
+      }
+    });
+  }
+  // Extreme single columns: every (o, t) in {-32768, -32767, -1, 0, 1, 32767}^2
+  // per band pair, one column each.
+  each_target([&] {
+    const std::int16_t vals[] = {-32768, -32767, -1, 0, 1, 32767};
+    std::vector<std::int16_t> in[6];
+    for (int a : vals)
+      for (int b : vals)
+        for (int c : vals)
+          for (int e : vals) {
+            in[0].push_back(std::int16_t(a));
+            in[1].push_back(std::int16_t(b));
+            in[2].push_back(std::int16_t(c));
+            in[3].push_back(std::int16_t(c == 0 ? a : e));
+            in[4].push_back(std::int16_t(c == 0 ? b : -e));
+            in[5].push_back(std::int16_t(e));
+          }
+    const int w = int(in[0].size());
+    for (double egl : {100.0, 1.0, 1.5}) {
+      std::vector<std::int16_t> want[6], got[6];
+      for (int q = 0; q < 6; ++q) {
+        want[q].assign(w, 7);
+        got[q].assign(w, 7);
+      }
+      const std::int16_t* o3[3] = {in[0].data(), in[1].data(), in[2].data()};
+      const std::int16_t* t3[3] = {in[3].data(), in[4].data(), in[5].data()};
+      std::int16_t* wr[3] = {want[0].data(), want[1].data(), want[2].data()};
+      std::int16_t* wa[3] = {want[3].data(), want[4].data(), want[5].data()};
+      std::int16_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
+      std::int16_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
+      ref_decouple_s0_row(o3, t3, w, egl, wr, wa);
+      as::decouple_s0_row(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
+      for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "extremes, egl " << egl << " out " << q;
+    }
   });
 }
 
