@@ -31,9 +31,14 @@ struct SessionConfig {
   // Extra extractors as libvmaf's --feature strings ("psnr", "float_ssim=enable_lcs=true").
   std::vector<std::string> features;
   bool no_prediction = false;
-  unsigned threads = 0;    // worker threads; results never depend on it
+  // Worker threads; results never depend on it. 0: what is fastest here:
+  // one per core for the CPU; for a GPU backend its preferred number of
+  // frames in flight, plus the cores for extractors that run on the CPU.
+  unsigned threads = 0;
   unsigned subsample = 1;  // score every n-th frame (temporal features see all)
-  std::string backend = "cpu";  // cpu, cuda, opencl, or auto (GPU where a twin exists)
+  // cpu, cuda, opencl, or auto (a GPU backend's twins where one works, the
+  // CPU for the rest; never an OpenCL device that is the CPU itself).
+  std::string backend = "cpu";
   int gpu = 0;                  // device index for cuda/opencl
 };
 
@@ -57,6 +62,13 @@ class Session {
   std::shared_ptr<Picture> acquire();
   // Hands over the next frame pair (frames are numbered 0, 1, 2, ...).
   void push(std::shared_ptr<Picture> ref, std::shared_ptr<Picture> dis);
+  // Lets readers hold `pictures` more pictures ahead of push() (read-ahead).
+  // Call before the first acquire().
+  void reserve_read_ahead(unsigned pictures);
+  // Gives up: wakes whatever waits in acquire() or push() with an Error.
+  void abort(const std::string& why);
+  // Worker threads in use (after the automatic choice for threads = 0).
+  unsigned threads() const;
   // Waits for every frame, flushes temporal extractors and runs the models.
   void finish();
 

@@ -13,7 +13,7 @@ namespace vmafx {
 // calls the CPU extractor: non-temporal twins from several worker threads at
 // once (one frame each; a backend keeps per-thread streams/queues and device
 // buffers, and uploads a frame's planes once for all its twins), temporal twins
-// in frame order from the reading thread.
+// in frame order from one sequencing thread.
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -26,6 +26,12 @@ class Backend {
   // Memory for the engine's picture pool (e.g. page-locked for fast uploads);
   // nullptr = the default heap. Pictures are allocated once and reused.
   virtual const HostAllocator* host_allocator() const { return nullptr; }
+  // How many frames' twins should run at once (one worker thread, stream or
+  // queue each) for pictures of this format: more only adds contention.
+  virtual unsigned preferred_lanes(const PictureFormat& /*fmt*/) const { return 4; }
+  // False for a device that is the host's own CPU (e.g. PoCL): --backend auto
+  // does not pick it, the CPU backend is faster there.
+  virtual bool is_gpu() const { return true; }
 };
 
 }  // namespace vmafx

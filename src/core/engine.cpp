@@ -1,5 +1,7 @@
 #include "core/engine.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 
 namespace vmafx {
@@ -27,7 +29,6 @@ class Engine::Sink final : public FeatureSink {
 Engine::Engine(const PictureFormat& fmt, EngineOptions opts) : fmt_(fmt), opts_(opts) {
   if (opts_.subsample == 0) opts_.subsample = 1;
   max_in_flight_ = opts_.threads + 2;
-  for (unsigned i = 0; i < opts_.threads; ++i) workers_.emplace_back([this] { worker(); });
 }
 
 Engine::~Engine() {
@@ -36,7 +37,12 @@ Engine::~Engine() {
     stop_ = true;
   }
   cv_.notify_all();
+  work_cv_.notify_all();
+  seq_cv_.notify_all();
   for (auto& t : workers_) t.join();
+  if (sequencer_.joinable()) sequencer_.join();
+  recent_.clear();
+  frames_.clear();
 }
 
 Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d,
@@ -44,10 +50,12 @@ Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d,
   OptionSet set(d->options, given, d->name);
   for (Instance& in : instances_)
     if (in.desc == d && in.key == set.key()) return in;
-  if (next_index_ > 0) throw std::logic_error("Engine::use after the first frame");
+  if (started_) throw std::logic_error("Engine::use after the first acquire or push");
   std::unique_ptr<Extractor> ex;
+  bool twin = false;
   if (opts_.backend) {
     ex = opts_.backend->create_twin(*d, set, fmt_);
+    twin = ex != nullptr;
     if (!ex) {
       // The reference's own refusal (size, depth, option) is the better message.
       if (!opts_.cpu_fallback) d->create(set, fmt_);
@@ -58,7 +66,11 @@ Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d,
     }
   }
   if (!ex) ex = d->create(set, fmt_);
-  instances_.push_back({d, set.key(), set.name_suffix(), std::move(ex)});
+  Instance in{d, set.key(), set.name_suffix(), std::move(ex)};
+  in.history = std::min(in.ex->history(), Earlier::kMax);
+  const bool ordered = (d->flags & kTemporal) && !in.ex->frame_parallel();
+  in.kind = ordered ? Kind::kSequential : twin ? Kind::kDevice : Kind::kCpu;
+  instances_.push_back(std::move(in));
   return instances_.back();
 }
 
@@ -79,18 +91,66 @@ std::string Engine::use_feature(const std::string& feature, const std::map<std::
   return std::string(feature_alias(feature)) + in.suffix;
 }
 
+void Engine::set_threads(unsigned threads) {
+  std::lock_guard lk(mu_);
+  if (started_) throw std::logic_error("Engine::set_threads after the first acquire or push");
+  opts_.threads = threads;
+  max_in_flight_ = threads + 2;
+}
+
+unsigned Engine::cpu_instances() const {
+  unsigned n = 0;
+  for (const Instance& in : instances_) n += in.kind == Kind::kCpu;
+  return n;
+}
+
+void Engine::reserve_read_ahead(unsigned pictures) {
+  std::lock_guard lk(mu_);
+  if (started_) throw std::logic_error("Engine::reserve_read_ahead after the first acquire or push");
+  read_ahead_ += pictures;
+}
+
+unsigned Engine::picture_limit() const { return 2 * (max_in_flight_ + history_) + read_ahead_; }
+
+// Called with mu_ held, once, before the first picture or frame.
+void Engine::start() {
+  if (started_) return;
+  started_ = true;
+  for (const Instance& in : instances_) {
+    history_ = std::max(history_, in.history);
+    has_device_ |= in.kind == Kind::kDevice;
+    has_sequential_ |= in.kind == Kind::kSequential;
+  }
+  if (opts_.threads == 0) return;
+  device_lanes_ = opts_.device_lanes;
+  if (device_lanes_ == 0) device_lanes_ = opts_.backend ? opts_.backend->preferred_lanes(fmt_) : 1;
+  device_lanes_ = std::clamp(device_lanes_, 1u, opts_.threads);
+  for (unsigned i = 0; i < opts_.threads; ++i) workers_.emplace_back([this] { worker(); });
+  if (has_sequential_) sequencer_ = std::thread([this] { sequencer(); });
+}
+
 std::shared_ptr<Picture> Engine::acquire() {
   std::unique_lock lk(mu_);
-  cv_.wait(lk, [&] { return pictures_out_ < 2 * max_in_flight_ || error_; });
+  start();
+  cv_.wait(lk, [&] { return pictures_out_ < picture_limit() || error_; });
   rethrow_if_failed();
   std::unique_ptr<Picture> p;
   if (!free_.empty()) {
     p = std::move(free_.back());
     free_.pop_back();
-  } else {
-    p = std::make_unique<Picture>(fmt_, opts_.backend ? opts_.backend->host_allocator() : nullptr);
   }
   ++pictures_out_;
+  lk.unlock();
+  if (!p) {
+    try {
+      p = std::make_unique<Picture>(fmt_, opts_.backend ? opts_.backend->host_allocator() : nullptr);
+    } catch (...) {
+      std::lock_guard lk2(mu_);
+      --pictures_out_;
+      cv_.notify_all();
+      throw;
+    }
+  }
   return std::shared_ptr<Picture>(p.release(), [this](Picture* q) {
     std::lock_guard lk2(mu_);
     free_.emplace_back(q);
@@ -99,79 +159,185 @@ std::shared_ptr<Picture> Engine::acquire() {
   });
 }
 
-void Engine::run_frame(Frame& f, bool temporal) {
-  auto runs = [&](const Instance& in) {
-    const bool is_temporal = in.desc->flags & kTemporal;
-    if (is_temporal != temporal) return false;
-    return is_temporal || opts_.subsample <= 1 || f.index % opts_.subsample == 0;
-  };
-  // Device twins enqueue first (their work queues back to back), then every
-  // extractor finishes in registration order.
-  for (Instance& in : instances_)
-    if (runs(in)) in.ex->submit(*f.ref, *f.dis, f.index);
-  for (std::size_t i = 0; i < instances_.size(); ++i) {
-    Instance& in = instances_[i];
-    if (!runs(in)) continue;
-    Sink sink(f.records[i], in.suffix);
+bool Engine::runs(const Instance& in, unsigned index) const {
+  return (in.desc->flags & kTemporal) || opts_.subsample <= 1 || index % opts_.subsample == 0;
+}
+
+void Engine::run_instance(Frame& f, std::size_t i) {
+  Instance& in = instances_[i];
+  Sink sink(f.records[i], in.suffix);
+  if (in.history == 0) {
     in.ex->extract(*f.ref, *f.dis, f.index, sink);
+    return;
   }
+  Earlier e;
+  e.count = unsigned(std::min<std::size_t>(in.history, f.earlier_ref.size()));
+  for (unsigned k = 0; k < e.count; ++k) {
+    e.ref[k] = f.earlier_ref[k].get();
+    e.dis[k] = f.earlier_dis[k].get();
+  }
+  in.ex->extract_with(*f.ref, *f.dis, e, f.index, sink);
+}
+
+// Device twins enqueue first (their work queues back to back on this
+// thread's stream), then each finishes, in registration order.
+void Engine::run_device_group(Frame& f) {
+  for (Instance& in : instances_)
+    if (in.kind == Kind::kDevice && runs(in, f.index)) in.ex->submit(*f.ref, *f.dis, f.index);
+  for (std::size_t i = 0; i < instances_.size(); ++i)
+    if (instances_[i].kind == Kind::kDevice && runs(instances_[i], f.index)) run_instance(f, i);
+}
+
+void Engine::run_task(const Task& t) {
+  if (t.instance < 0)
+    run_device_group(*t.frame);
+  else
+    run_instance(*t.frame, std::size_t(t.instance));
 }
 
 void Engine::push(std::shared_ptr<Picture> ref, std::shared_ptr<Picture> dis) {
   if (finished_) throw std::logic_error("Engine::push after finish");
-  auto frame = std::make_unique<Frame>();
-  frame->index = next_index_++;
-  frame->ref = std::move(ref);
-  frame->dis = std::move(dis);
-  frame->records.resize(instances_.size());
-  Frame* f = frame.get();
-
-  // Temporal extractors run here, in frame order, as libvmaf runs them.
-  run_frame(*f, true);
-  if (workers_.empty()) {
-    run_frame(*f, false);
-    f->done = true;
-    std::lock_guard lk(mu_);
-    frames_.push_back(std::move(frame));
-    commit_ready();
-    rethrow_if_failed();
-    return;
-  }
   {
     std::lock_guard lk(mu_);
+    start();
     rethrow_if_failed();
-    frames_.push_back(std::move(frame));
-    queue_.push_back(f);
   }
-  cv_.notify_all();
-}
-
-void Engine::worker() {
-  for (;;) {
-    Frame* f = nullptr;
-    {
-      std::unique_lock lk(mu_);
-      cv_.wait(lk, [&] { return stop_ || !queue_.empty(); });
-      if (stop_ && queue_.empty()) return;
-      f = queue_.front();
-      queue_.pop_front();
+  auto frame = std::make_unique<Frame>();
+  Frame* f = frame.get();
+  f->index = next_index_++;
+  f->ref = std::move(ref);
+  f->dis = std::move(dis);
+  f->records.resize(instances_.size());
+  if (history_ > 0) {
+    for (const auto& [r, d] : recent_) {
+      f->earlier_ref.push_back(r);
+      f->earlier_dis.push_back(d);
     }
+    recent_.emplace_front(f->ref, f->dis);
+    if (recent_.size() > history_) recent_.pop_back();
+  }
+
+  if (workers_.empty()) {
+    // Everything here, in order: the ordered instances, the device twins,
+    // then the CPU extractors.
     std::exception_ptr err;
     try {
-      run_frame(*f, false);
+      for (std::size_t i = 0; i < instances_.size(); ++i)
+        if (instances_[i].kind == Kind::kSequential && runs(instances_[i], f->index)) run_instance(*f, i);
+      if (has_device_) run_device_group(*f);
+      for (std::size_t i = 0; i < instances_.size(); ++i)
+        if (instances_[i].kind == Kind::kCpu && runs(instances_[i], f->index)) run_instance(*f, i);
     } catch (...) {
       err = std::current_exception();
     }
-    std::lock_guard lk(mu_);
+    std::unique_lock lk(mu_);
     if (err && !error_) error_ = err;
-    f->done = true;
-    commit_ready();
-    cv_.notify_all();
+    frames_.push_back(std::move(frame));
+    commit_ready(lk);
+    rethrow_if_failed();
+    return;
+  }
+
+  bool any_device = false, any_sequential = false;
+  std::vector<Task> cpu;
+  for (std::size_t i = 0; i < instances_.size(); ++i) {
+    const Instance& in = instances_[i];
+    if (!runs(in, f->index)) continue;
+    if (in.kind == Kind::kDevice) any_device = true;
+    if (in.kind == Kind::kSequential) any_sequential = true;
+    if (in.kind == Kind::kCpu) cpu.push_back({f, int(i)});
+  }
+  f->pending = unsigned(cpu.size()) + (any_device ? 1 : 0) + (any_sequential ? 1 : 0);
+  {
+    std::unique_lock lk(mu_);
+    rethrow_if_failed();
+    frames_.push_back(std::move(frame));
+    if (f->pending == 0) {
+      commit_ready(lk);
+      return;
+    }
+    for (const Task& t : cpu) cpu_tasks_.push_back(t);
+    if (any_device) device_tasks_.push_back({f, -1});
+    if (any_sequential) seq_queue_.push_back(f);
+  }
+  work_cv_.notify_all();
+  if (any_sequential) seq_cv_.notify_one();
+}
+
+void Engine::worker() {
+  std::unique_lock lk(mu_);
+  for (;;) {
+    const bool device_ok = !device_tasks_.empty() && device_busy_ < device_lanes_;
+    if (stop_) return;
+    if (!device_ok && cpu_tasks_.empty()) {
+      work_cv_.wait(lk);
+      continue;
+    }
+    // The oldest frame's work first, so that frames complete (and give their
+    // pictures back) in order.
+    Task t;
+    if (device_ok && (cpu_tasks_.empty() || device_tasks_.front().frame->index <= cpu_tasks_.front().frame->index)) {
+      t = device_tasks_.front();
+      device_tasks_.pop_front();
+      ++device_busy_;
+    } else {
+      t = cpu_tasks_.front();
+      cpu_tasks_.pop_front();
+    }
+    const bool skip = error_ != nullptr;  // failing: finish frames quickly
+    lk.unlock();
+    std::exception_ptr err;
+    if (!skip) {
+      try {
+        run_task(t);
+      } catch (...) {
+        err = std::current_exception();
+      }
+    }
+    lk.lock();
+    if (t.instance < 0) {
+      --device_busy_;
+      if (!device_tasks_.empty()) work_cv_.notify_one();
+    }
+    task_done(*t.frame, err, lk);
   }
 }
 
-void Engine::commit_ready() {
-  while (!frames_.empty() && frames_.front()->done) {
+void Engine::sequencer() {
+  std::unique_lock lk(mu_);
+  for (;;) {
+    seq_cv_.wait(lk, [&] { return stop_ || !seq_queue_.empty(); });
+    if (stop_) return;
+    Frame* f = seq_queue_.front();
+    seq_queue_.pop_front();
+    const bool skip = error_ != nullptr;
+    lk.unlock();
+    std::exception_ptr err;
+    if (!skip) {
+      try {
+        for (std::size_t i = 0; i < instances_.size(); ++i)
+          if (instances_[i].kind == Kind::kSequential && runs(instances_[i], f->index)) run_instance(*f, i);
+      } catch (...) {
+        err = std::current_exception();
+      }
+    }
+    lk.lock();
+    task_done(*f, err, lk);
+  }
+}
+
+void Engine::task_done(Frame& f, std::exception_ptr err, std::unique_lock<std::mutex>& lk) {
+  if (err && !error_) error_ = err;
+  if (err) {
+    work_cv_.notify_all();
+    seq_cv_.notify_all();
+  }
+  if (--f.pending == 0) commit_ready(lk);
+  cv_.notify_all();
+}
+
+void Engine::commit_ready(std::unique_lock<std::mutex>& lk) {
+  while (!frames_.empty() && frames_.front()->pending == 0) {
     std::unique_ptr<Frame> f = std::move(frames_.front());
     frames_.pop_front();
     if (!error_) {
@@ -182,30 +348,39 @@ void Engine::commit_ready() {
         error_ = std::current_exception();
       }
     }
-    // Pictures go back to the pool as `f` dies; the pool's deleter takes mu_,
-    // which we hold, so release them after unlocking.
-    auto ref = std::move(f->ref);
-    auto dis = std::move(f->dis);
+    // The frame's pictures go back to the pool as it dies; the pool's deleter
+    // takes mu_, so let go of it meanwhile.
+    lk.unlock();
     f.reset();
-    mu_.unlock();
-    ref.reset();
-    dis.reset();
-    mu_.lock();
+    lk.lock();
   }
+  cv_.notify_all();
 }
 
 void Engine::rethrow_if_failed() {
   if (error_) std::rethrow_exception(error_);
 }
 
+void Engine::abort(const std::string& why) {
+  {
+    std::lock_guard lk(mu_);
+    if (!error_) error_ = std::make_exception_ptr(Error(why));
+  }
+  cv_.notify_all();
+  work_cv_.notify_all();
+  seq_cv_.notify_all();
+}
+
 void Engine::finish() {
   if (finished_) return;
   {
     std::unique_lock lk(mu_);
+    start();
     cv_.wait(lk, [&] { return frames_.empty() || error_; });
     rethrow_if_failed();
   }
   finished_ = true;
+  recent_.clear();
   std::vector<Record> recs;
   for (Instance& in : instances_) {
     recs.clear();

@@ -22,19 +22,36 @@ struct FeatureRequest {
 };
 
 struct EngineOptions {
-  unsigned threads = 0;    // 0: everything on the calling thread
+  // Worker threads. 0: everything runs on the calling thread, inside push().
+  unsigned threads = 0;
   unsigned subsample = 1;  // non-temporal extractors see every n-th frame
   // Device backend for twins; nullptr = CPU only. Not owned.
   Backend* backend = nullptr;
   // With a backend: an extractor without a twin runs on the CPU (true) or is
   // an Error (false).
   bool cpu_fallback = false;
+  // Frames whose device twins may run at once (each on its own worker, with
+  // its own stream / queue); 0 = the backend's preference. Workers not busy
+  // with device work run the CPU extractors.
+  unsigned device_lanes = 0;
 };
 
-// Runs extractors over frame pairs and fills a FeatureCollector. Frames may be
-// extracted in parallel; the collector is filled in frame order and, within a
-// frame, in order of registration, so its contents and order never depend on
-// the thread count. Memory is bounded: at most max_in_flight() pairs exist.
+// Runs extractors over frame pairs and fills a FeatureCollector.
+//
+// Scheduling (threads > 0). Each pushed frame becomes tasks that the workers
+// take oldest frame first: one task per CPU extractor instance, and one task
+// holding all of the frame's device twins (submitted together, then
+// extracted, on one worker; at most device_lanes such tasks at once).
+// Instances that must see frames in order from one thread (temporal
+// extractors that keep state, e.g. the GPU motion twins) run on a separate
+// sequencing thread, frame after frame, as soon as a frame is pushed.
+// Temporal extractors that instead read earlier frames' pictures (history(),
+// e.g. the CPU motion) run in parallel like the others: the engine keeps
+// those pictures alive. Records are buffered per (frame, instance) and
+// committed in frame order, then instance order, so the collector's contents
+// and order never depend on the thread count.
+//
+// Memory is bounded: at most picture_limit() pictures exist.
 class Engine {
  public:
   Engine(const PictureFormat& fmt, EngineOptions opts);
@@ -51,17 +68,34 @@ class Engine {
   // Registers an extractor that need not be in the registry (tests, plug-ins).
   void use(const ExtractorDescriptor& d, const std::map<std::string, std::string>& opts) { instance_for(&d, opts); }
 
-  // A picture to fill; blocks while max_in_flight() pairs are in use.
+  // Changes the worker count (before the first acquire or push), e.g. once
+  // the instances show which run on a device.
+  void set_threads(unsigned threads);
+  // How many registered instances run on the CPU, on a device, in order.
+  unsigned cpu_instances() const;
+
+  // Pictures that readers may hold ahead of push() beyond the frames in
+  // flight (read-ahead); raises picture_limit(). Call before the first acquire.
+  void reserve_read_ahead(unsigned pictures);
+
+  // A picture to fill; blocks while picture_limit() pictures are in use.
+  // Safe to call from several threads. Rethrows a worker's Error.
   std::shared_ptr<Picture> acquire();
-  // Hands over frame `index` (0, 1, 2, ... in order).
+  // Hands over frame `index` (0, 1, 2, ... in order). Blocks while too many
+  // frames are in flight.
   void push(std::shared_ptr<Picture> ref, std::shared_ptr<Picture> dis);
   // Waits for all frames and flushes the extractors. Rethrows a worker's Error.
   void finish();
+  // Wakes everything blocked in acquire()/push() with an Error (the caller
+  // gave up, e.g. a reader failed). Idempotent.
+  void abort(const std::string& why);
 
   const FeatureCollector& collector() const { return collector_; }
   FeatureCollector& collector() { return collector_; }
   unsigned frames() const { return next_index_; }
   unsigned max_in_flight() const { return max_in_flight_; }
+  unsigned picture_limit() const;
+  unsigned threads() const { return opts_.threads; }
   // Extractors that run on the CPU although a backend was given (fallbacks).
   const std::vector<std::string>& cpu_fallbacks() const { return fallbacks_; }
 
@@ -72,24 +106,39 @@ class Engine {
     unsigned index;
     double value;
   };
+  enum class Kind { kCpu, kDevice, kSequential };
   struct Instance {
     const ExtractorDescriptor* desc;
     std::string key;     // options key (dedup)
     std::string suffix;  // feature-name suffix
     std::unique_ptr<Extractor> ex;
+    Kind kind = Kind::kCpu;
+    unsigned history = 0;
   };
   struct Frame {
-    unsigned index;
+    unsigned index = 0;
     std::shared_ptr<Picture> ref, dis;
+    // Pictures of the frames before (earlier[0] = index - 1), for history().
+    std::vector<std::shared_ptr<Picture>> earlier_ref, earlier_dis;
     std::vector<std::vector<Record>> records;  // per instance
-    bool done = false;
+    unsigned pending = 0;                      // tasks not done yet
+  };
+  struct Task {
+    Frame* frame;
+    int instance;  // -1: the frame's device twins
   };
   class Sink;
 
   Instance& instance_for(const ExtractorDescriptor* d, const std::map<std::string, std::string>& opts);
-  void run_frame(Frame& f, bool temporal);
+  void start();                 // on the first push: workers, lanes, history
+  bool runs(const Instance& in, unsigned index) const;
+  void run_instance(Frame& f, std::size_t i);
+  void run_device_group(Frame& f);
+  void run_task(const Task& t);
   void worker();
-  void commit_ready();  // caller holds mu_
+  void sequencer();
+  void task_done(Frame& f, std::exception_ptr err, std::unique_lock<std::mutex>& lk);  // holds mu_
+  void commit_ready(std::unique_lock<std::mutex>& lk);  // caller holds mu_
   void commit(const Record& r);
   void rethrow_if_failed();
 
@@ -100,18 +149,29 @@ class Engine {
   FeatureCollector collector_;
   unsigned next_index_ = 0;
   unsigned max_in_flight_ = 2;
-  bool finished_ = false;
+  unsigned history_ = 0;      // most earlier frames any instance reads
+  unsigned read_ahead_ = 0;   // pictures readers may hold
+  unsigned device_lanes_ = 0;
+  bool has_device_ = false, has_sequential_ = false;
+  bool started_ = false, finished_ = false;
 
   // Picture pool.
   std::vector<std::unique_ptr<Picture>> free_;
   unsigned pictures_out_ = 0;
 
-  // Frames in flight, in index order; workers take from `queue_`.
+  // The last history_ frames' pictures, newest first.
+  std::deque<std::pair<std::shared_ptr<Picture>, std::shared_ptr<Picture>>> recent_;
+
   std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::unique_ptr<Frame>> frames_;
-  std::deque<Frame*> queue_;
+  std::condition_variable cv_;       // pool, frame completion, errors
+  std::condition_variable work_cv_;  // workers: new tasks
+  std::condition_variable seq_cv_;   // sequencer: new frames
+  std::deque<std::unique_ptr<Frame>> frames_;  // in flight, index order
+  std::deque<Task> cpu_tasks_, device_tasks_;
+  std::deque<Frame*> seq_queue_;
+  unsigned device_busy_ = 0;
   std::vector<std::thread> workers_;
+  std::thread sequencer_;
   bool stop_ = false;
   std::exception_ptr error_;
 };

@@ -25,16 +25,41 @@ class FeatureSink {
   virtual void put_aggregate(std::string_view /*name*/, double /*value*/) {}
 };
 
+// The pictures of the frames before the one being extracted, for extractors
+// whose history() > 0: ref[0] / dis[0] belong to frame index - 1, ref[1] /
+// dis[1] to index - 2. `count` is how many there are (fewer than history()
+// for the first frames of a clip).
+struct Earlier {
+  static constexpr unsigned kMax = 2;
+  const Picture* ref[kMax] = {};
+  const Picture* dis[kMax] = {};
+  unsigned count = 0;
+};
+
 // One instance per requested (extractor, options). Instances of extractors not
 // flagged kTemporal must be safe to call from several threads at once on
 // different frames (keep per-call scratch on the stack or in thread-local
-// storage, or allocate it per call from a pool); temporal ones are called in
-// frame order from one thread at a time.
+// storage, or allocate it per call from a pool). Temporal ones are called in
+// frame order from one thread at a time, unless frame_parallel() says
+// otherwise.
 class Extractor {
  public:
   virtual ~Extractor() = default;
   virtual void extract(const Picture& ref, const Picture& dis, unsigned index,
                        FeatureSink& out) = 0;
+  // A temporal extractor that reads the pictures of up to history() earlier
+  // frames (given to extract_with()) instead of keeping copies, e.g. motion's
+  // previous reference. The engine keeps those pictures alive and calls
+  // extract_with() for every frame, from any worker, frames in any order.
+  virtual unsigned history() const { return 0; }
+  virtual void extract_with(const Picture& ref, const Picture& dis, const Earlier& /*earlier*/, unsigned index,
+                            FeatureSink& out) {
+    extract(ref, dis, index, out);
+  }
+  // A temporal extractor (every frame, subsampling aside) whose calls may
+  // still run on several threads at once, frames in any order (its state is
+  // order-free, e.g. integer sums, or comes from history()).
+  virtual bool frame_parallel() const { return history() > 0; }
   // Optional first half of extract() for device twins: enqueue the frame's
   // device work and return without waiting for it. The engine calls submit()
   // for every extractor of a frame, on the thread that then calls extract()
@@ -46,7 +71,21 @@ class Extractor {
 };
 
 enum ExtractorFlags : unsigned {
-  kTemporal = 1u << 0,  // keeps state across frames; frames arrive in order
+  // Sees every frame (--subsample does not apply); its frames depend on each
+  // other, through state kept in order or through history().
+  kTemporal = 1u << 0,
+};
+
+// Base of history() extractors: extract() (for callers that hand frames one
+// by one, in order, without an engine) keeps copies of the last history()
+// pictures and calls extract_with().
+class LookBackExtractor : public Extractor {
+ public:
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override;
+
+ private:
+  std::unique_ptr<Picture> kept_ref_[Earlier::kMax], kept_dis_[Earlier::kMax];
+  unsigned kept_ = 0;
 };
 
 struct ExtractorDescriptor {

@@ -1,6 +1,8 @@
 #include "vmaf_exact/session.hpp"
 
+#include <algorithm>
 #include <optional>
+#include <thread>
 
 #include "backend/backends.hpp"
 #include "core/engine.hpp"
@@ -97,7 +99,12 @@ Session::Session(const PictureFormat& fmt, const SessionConfig& cfg) : impl_(std
   if (cfg.backend == "auto") {
     for (const std::string& name : available_backends()) {
       try {
-        s.backend = create_backend(name, cfg.gpu);
+        auto b = create_backend(name, cfg.gpu);
+        if (!b->is_gpu()) {
+          s.notices.push_back(name + ": " + b->device_name() + " is the CPU itself; not used by --backend auto");
+          continue;
+        }
+        s.backend = std::move(b);
         break;
       } catch (const Error& e) {
         s.notices.push_back(std::string(e.what()) + "; trying the next backend");
@@ -132,6 +139,12 @@ Session::Session(const PictureFormat& fmt, const SessionConfig& cfg) : impl_(std
     for (const ModelFeature& f : s.models[m].features())
       s.model_inputs[m].push_back(s.engine->use_feature(f.name, f.opts));
   for (const std::string& a : cfg.features) s.engine->use(parse_feature_arg(a));
+  if (cfg.threads == 0) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    unsigned t = cores;
+    if (s.backend && s.engine->cpu_instances() == 0) t = std::min(cores, s.backend->preferred_lanes(fmt));
+    s.engine->set_threads(t);
+  }
 }
 
 Session::~Session() = default;
@@ -141,6 +154,10 @@ std::shared_ptr<Picture> Session::acquire() { return impl_->engine->acquire(); }
 void Session::push(std::shared_ptr<Picture> ref, std::shared_ptr<Picture> dis) {
   impl_->engine->push(std::move(ref), std::move(dis));
 }
+
+void Session::reserve_read_ahead(unsigned pictures) { impl_->engine->reserve_read_ahead(pictures); }
+void Session::abort(const std::string& why) { impl_->engine->abort(why); }
+unsigned Session::threads() const { return impl_->engine->threads(); }
 
 void Session::finish() {
   if (impl_->finished) return;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -109,7 +110,12 @@ constexpr OptionSpec kOptions[] = {
 
 constexpr std::string_view kProvided[] = {kMotion, kMotion2, kMotion3};
 
-class FloatMotion final : public Extractor {
+// Frame i blurs its own reference and frame i - 1's (which the engine keeps
+// alive) and scores the pair, so frames run in parallel; motion2 / motion3,
+// the minimum of neighbouring scores, are formed on flush. The values written
+// with frames 0 and 1 (motion2 of frame 0, motion3 of frame 0, the debug
+// scores) create the series in libvmaf's order.
+class FloatMotion final : public LookBackExtractor {
  public:
   FloatMotion(const OptionSet& o, const PictureFormat& fmt)
       : debug_(o.get_bool("debug")),
@@ -132,54 +138,50 @@ class FloatMotion final : public Extractor {
     for (int p = 0; p < planes_; ++p) {
       dims_[p][0] = fmt.plane_width(p);
       dims_[p][1] = fmt.plane_height(p);
-      const std::size_t n = std::size_t(dims_[p][0]) * dims_[p][1];
-      for (auto& b : blur_[p]) b.resize(force_zero_ ? 0 : n);
     }
   }
 
-  void extract(const Picture& ref, const Picture& /*dis*/, unsigned index, FeatureSink& out) override {
+  unsigned history() const override { return force_zero_ ? 0 : 1; }
+  bool frame_parallel() const override { return true; }
+
+  void extract_with(const Picture& ref, const Picture& /*dis*/, const Earlier& earlier, unsigned index,
+                    FeatureSink& out) override {
     if (force_zero_) {
       out.put(kMotion2, index, 0.0);
       out.put(kMotion3, index, 0.0);
       if (debug_) out.put(kMotion, index, 0.0);
       return;
     }
-    if (index != next_) throw std::logic_error("float_motion: frames must arrive in order");
-    ++next_;
-    index_ = index;
-    have_frame_ = true;
-    const unsigned b0 = index % 3, b1 = (index + 1) % 3, b2 = (index + 2) % 3;
-    for (int p = 0; p < planes_; ++p) {
-      const int w = dims_[p][0], h = dims_[p][1];
-      float* tmp = flt::scratch(0, std::size_t(w) * h);
-      flt::plane_to_float(ref.plane(p), bpc_, -128, tmp);
-      flt::convolve(filter_.data, filter_.taps, tmp, w, h, blur_[p][b0].data());
-    }
     if (index == 0) {
+      note(0, 0.0);
       out.put(kMotion2, index, 0.0);
       if (debug_) out.put(kMotion, index, 0.0);
       return;
     }
-    const double score = score_between(b2, b0);
+    if (earlier.count < 1) throw std::logic_error("float_motion: the earlier reference is missing");
+    const double score = score_between(*earlier.ref[0], ref);
+    note(index, score);
     if (debug_) out.put(kMotion, index, capped(score * fps_weight_));
-    score_ = score;
-    if (index == 1) {
-      out.put(kMotion3, 0, capped(fmotion::blend(score * fps_weight_, blend_factor_, blend_offset_)));
-      return;
-    }
-    double score2 = score_between(b2, b1);
-    score2 = score2 < score ? score2 : score;
-    out.put(kMotion2, index - 1, capped(score2 * fps_weight_));
-    out.put(kMotion3, index - 1, capped(fmotion::blend(score2 * fps_weight_, blend_factor_, blend_offset_)));
+    if (index == 1) out.put(kMotion3, 0, capped(fmotion::blend(score * fps_weight_, blend_factor_, blend_offset_)));
   }
 
   void flush(FeatureSink& out) override {
-    if (force_zero_ || !have_frame_) return;
-    if (index_ > 0) {
-      out.put(kMotion2, index_, capped(score_ * fps_weight_));
-      out.put(kMotion3, index_, capped(fmotion::blend(score_ * fps_weight_, blend_factor_, blend_offset_)));
+    if (force_zero_) return;
+    std::lock_guard lk(mu_);
+    std::size_t n = 0;
+    while (n < have_.size() && have_[n]) ++n;
+    if (n == 0) return;
+    const unsigned last = unsigned(n - 1);
+    for (unsigned j = 1; j < last; ++j) {
+      const double m2 = score_[j] < score_[j + 1] ? score_[j] : score_[j + 1];
+      out.put(kMotion2, j, capped(m2 * fps_weight_));
+      out.put(kMotion3, j, capped(fmotion::blend(m2 * fps_weight_, blend_factor_, blend_offset_)));
+    }
+    if (last > 0) {
+      out.put(kMotion2, last, capped(score_[last] * fps_weight_));
+      out.put(kMotion3, last, capped(fmotion::blend(score_[last] * fps_weight_, blend_factor_, blend_offset_)));
     } else {
-      out.put(kMotion3, index_, 0.0);
+      out.put(kMotion3, 0, 0.0);
     }
   }
 
@@ -191,14 +193,38 @@ class FloatMotion final : public Extractor {
 
   double capped(double v) const { return v < max_val_ ? v : max_val_; }
 
-  // Score between the blurred frames in slots a (earlier) and b: luma, plus
-  // chroma with motion_add_uv (each a float widened to double, summed).
-  double score_between(unsigned a, unsigned b) const {
-    double s = fmotion::sad(blur_[0][a].data(), blur_[0][b].data(), dims_[0][0], dims_[0][1], add_scale1_,
-                            dims_[0][0]);
-    for (int p = 1; p < planes_; ++p)
-      s += fmotion::sad(blur_[p][a].data(), blur_[p][b].data(), dims_[p][0], dims_[p][1], add_scale1_,
-                        dims_[0][0]);
+  void note(unsigned index, double score) {
+    std::lock_guard lk(mu_);
+    if (index >= score_.size()) {
+      score_.resize(index + 1, 0.0);
+      have_.resize(index + 1, 0);
+    }
+    score_[index] = score;
+    have_[index] = 1;
+  }
+
+  // The blurred plane p of a picture, into `dst`.
+  void blur(const Picture& pic, int p, float* dst) const {
+    const int w = dims_[p][0], h = dims_[p][1];
+    float* tmp = flt::scratch(0, std::size_t(w) * h);
+    flt::plane_to_float(pic.plane(p), bpc_, -128, tmp);
+    flt::convolve(filter_.data, filter_.taps, tmp, w, h, dst);
+  }
+
+  // Score between the blurred earlier and later pictures: luma, plus chroma
+  // with motion_add_uv (each a float widened to double, summed).
+  double score_between(const Picture& earlier, const Picture& later) const {
+    thread_local std::vector<float> a, b;
+    double s = 0;
+    for (int p = 0; p < planes_; ++p) {
+      const std::size_t n = std::size_t(dims_[p][0]) * dims_[p][1];
+      if (a.size() < n) a.resize(n);
+      if (b.size() < n) b.resize(n);
+      blur(earlier, p, a.data());
+      blur(later, p, b.data());
+      const double v = fmotion::sad(a.data(), b.data(), dims_[p][0], dims_[p][1], add_scale1_, dims_[0][0]);
+      s = p == 0 ? v : s + v;
+    }
     return s;
   }
 
@@ -208,10 +234,9 @@ class FloatMotion final : public Extractor {
   Filter filter_{};
   int planes_ = 1;
   int dims_[3][2] = {};
-  std::vector<float> blur_[3][3];  // [plane][frame slot]
-  unsigned next_ = 0, index_ = 0;
-  bool have_frame_ = false;
-  double score_ = 0.0;
+  std::mutex mu_;
+  std::vector<double> score_;
+  std::vector<char> have_;
 };
 
 std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) {

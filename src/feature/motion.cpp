@@ -174,17 +174,21 @@ Scores::Scores(const OptionSet& o) : force_zero_(o.get_bool("motion_force_zero")
 }
 
 void Scores::record(unsigned index, double score, FeatureSink& out) {
-  if (index >= sad_.size()) {
-    sad_.resize(index + 1, 0.0);
-    have_.resize(index + 1, 0);
+  {
+    std::lock_guard lk(mu_);
+    if (index >= sad_.size()) {
+      sad_.resize(index + 1, 0.0);
+      have_.resize(index + 1, 0);
+    }
+    sad_[index] = score;
+    have_[index] = 1;
   }
-  sad_[index] = score;
-  have_[index] = 1;
   out.put(kSadName, index, score);
   if (debug_) out.put(kDebugName, index, score);
 }
 
 void Scores::flush(FeatureSink& out) const {
+  std::lock_guard lk(mu_);
   std::size_t n = 0;
   while (n < have_.size() && have_[n]) ++n;
   const Series s = finish(std::span<const double>(sad_.data(), n), p_);
@@ -223,30 +227,29 @@ constexpr OptionSpec kOptions[] = {
 
 constexpr std::string_view kProvided[] = {kSadName, kDebugName, kMotion2Name, kMotion3Name};
 
-class MotionExtractor final : public Extractor {
+// Frame i's SAD reads the reference of frame i - 1 (i - 2 with the
+// five-frame window), which the engine keeps alive: frames are scored in
+// parallel, and only motion2 / motion3 (flush) are formed in order.
+class MotionExtractor final : public LookBackExtractor {
  public:
-  MotionExtractor(const OptionSet& o, const PictureFormat& f)
-      : scores_(o), w_(f.width), h_(f.height), bpc_(f.bpc), row_bytes_(std::size_t(f.width) * f.bytes_per_sample()) {
-    if (!scores_.force_zero()) {
-      for (auto& b : hist_) b.resize(row_bytes_ * std::size_t(h_));
-      row_.resize(std::size_t(w_));
-    }
-  }
+  MotionExtractor(const OptionSet& o, const PictureFormat& f) : scores_(o), w_(f.width), h_(f.height), bpc_(f.bpc) {}
 
-  void extract(const Picture& ref, const Picture& /*dis*/, unsigned index, FeatureSink& out) override {
-    const motion::Params& p = scores_.params();
+  unsigned history() const override {
+    if (scores_.force_zero()) return 0;
+    return scores_.params().five_frame_window ? 2 : 1;
+  }
+  bool frame_parallel() const override { return true; }
+
+  void extract_with(const Picture& ref, const Picture& /*dis*/, const Earlier& earlier, unsigned index,
+                    FeatureSink& out) override {
     double score = 0.0;
-    if (!scores_.force_zero()) {
-      const unsigned first = p.five_frame_window ? 2 : 1;
-      if (index >= first) {
-        if (stored_ < first) throw std::logic_error("motion: frames must arrive in order");
-        // hist_[last_] holds the previous reference, hist_[1 - last_] the one before.
-        const int back = p.five_frame_window ? 1 - last_ : last_;
-        const PlaneView prev{hist_[back].data(), std::ptrdiff_t(row_bytes_), w_, h_};
-        const std::uint64_t s = motion::sad(prev, ref.plane(0), bpc_, row_.data());
-        score = motion::sad_score(s, unsigned(w_), unsigned(h_), p);
-      }
-      remember(ref);
+    const unsigned back = history();
+    if (back > 0 && index >= back) {
+      if (earlier.count < back) throw std::logic_error("motion: the earlier reference is missing");
+      thread_local std::vector<std::int32_t> row;
+      if (row.size() < std::size_t(w_)) row.resize(std::size_t(w_));
+      const std::uint64_t s = motion::sad(earlier.ref[back - 1]->plane(0), ref.plane(0), bpc_, row.data());
+      score = motion::sad_score(s, unsigned(w_), unsigned(h_), scores_.params());
     }
     scores_.record(index, score, out);
   }
@@ -254,22 +257,8 @@ class MotionExtractor final : public Extractor {
   void flush(FeatureSink& out) override { scores_.flush(out); }
 
  private:
-  void remember(const Picture& ref) {
-    const int slot = 1 - last_;
-    const PlaneView y = ref.plane(0);
-    std::uint8_t* dst = hist_[slot].data();
-    for (int r = 0; r < h_; ++r) std::memcpy(dst + std::size_t(r) * row_bytes_, y.row<std::uint8_t>(r), row_bytes_);
-    last_ = slot;
-    ++stored_;
-  }
-
   motion::Scores scores_;
   int w_, h_, bpc_;
-  std::size_t row_bytes_;
-  std::vector<std::uint8_t> hist_[2];  // luma of the last two references
-  int last_ = 1;                       // slot of the most recent one
-  unsigned stored_ = 0;
-  std::vector<std::int32_t> row_;
 };
 
 std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {

@@ -8,6 +8,7 @@
 // the first frame(s). VMAF_integer_feature_motion2_score and
 // VMAF_integer_feature_motion3_score of every frame are written only on flush.
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -57,6 +58,7 @@ class Scores {
   const Params& params() const { return p_; }
   bool force_zero() const { return force_zero_; }
   // Frame `index`'s SAD score: kept for flush, written (twice with debug).
+  // Thread-safe (frames may be scored on several threads at once).
   void record(unsigned index, double score, FeatureSink& out);
   // As libvmaf, only the run of SAD scores starting at frame 0 counts.
   void flush(FeatureSink& out) const;
@@ -64,6 +66,7 @@ class Scores {
  private:
   Params p_;
   bool force_zero_, debug_;
+  mutable std::mutex mu_;
   std::vector<double> sad_;
   std::vector<char> have_;
 };

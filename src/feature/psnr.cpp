@@ -94,8 +94,8 @@ Scorer::Scorer(const OptionSet& o, const PictureFormat& f)
 
 void Scorer::put_plane(int p, std::uint64_t sse, std::uint32_t n_pixels, unsigned index, FeatureSink& out) {
   if (apsnr_) {
-    sum_sse_[p] += sse;
-    sum_pixels_[p] += n_pixels;
+    sum_sse_[p].fetch_add(sse, std::memory_order_relaxed);
+    sum_pixels_[p].fetch_add(n_pixels, std::memory_order_relaxed);
   }
   const double m = mse(sse, n_pixels);
   out.put_plain(kPsnrNames[p], index, frame_psnr(m, peak_, max_[p]));
@@ -140,6 +140,8 @@ class PsnrExtractor final : public Extractor {
   }
 
   void flush(FeatureSink& out) override { scorer_.flush(out); }
+  // Temporal only for the whole-clip sums, which are order-free.
+  bool frame_parallel() const override { return true; }
 
  private:
   psnr::Scorer scorer_;

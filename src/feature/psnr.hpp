@@ -7,6 +7,7 @@
 // three, even when chroma is off: then cb/cr are -inf, as libvmaf).
 // The extractor is temporal (as in libvmaf): it sees every frame, also with
 // subsampling, and the apsnr sums cover every frame.
+#include <atomic>
 #include <cstdint>
 
 #include "core/feature.hpp"
@@ -47,6 +48,8 @@ class Scorer {
   // The planes scored: 3 with enable_chroma on a picture with chroma, else 1.
   int planes() const { return planes_; }
   // Frame `index`, plane p: adds to the apsnr sums, writes psnr (and mse).
+  // Thread-safe: frames may be scored on several threads at once (the sums
+  // are integers, so their order does not matter).
   void put_plane(int p, std::uint64_t sse, std::uint32_t n_pixels, unsigned index, FeatureSink& out);
   // With enable_apsnr: the whole-clip apsnr_y/cb/cr.
   void flush(FeatureSink& out) const;
@@ -56,8 +59,8 @@ class Scorer {
   std::uint32_t peak_;
   int planes_ = 1;
   double max_[3] = {0, 0, 0};
-  std::uint64_t sum_sse_[3] = {0, 0, 0};
-  std::uint64_t sum_pixels_[3] = {0, 0, 0};
+  std::atomic<std::uint64_t> sum_sse_[3] = {0, 0, 0};
+  std::atomic<std::uint64_t> sum_pixels_[3] = {0, 0, 0};
 };
 
 }  // namespace psnr

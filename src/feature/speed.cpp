@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -625,33 +626,39 @@ class SpeedChroma final : public Extractor {
   double max_val_;
 };
 
-class SpeedTemporal final : public Extractor {
+// Frame i differences the luma of frame i - 1 (which the engine keeps alive)
+// and frame i: frames are scored in parallel.
+class SpeedTemporal final : public LookBackExtractor {
  public:
-  SpeedTemporal(const Params& p, const Dims& d, bool use_ref_diff) : p_(p), d_(d), urd_(use_ref_diff) {
-    const std::size_t n = std::size_t(d.ow) * d.oh;
-    const std::size_t big = std::size_t(std::max(d.ow, d.sw)) * std::max(d.oh, d.sh);
-    for (auto& v : prev_) v.resize(n);
-    for (auto& v : cur_) v.resize(n);
-    for (auto& v : diff_) v.resize(big);
-  }
+  SpeedTemporal(const Params& p, const Dims& d, bool use_ref_diff) : p_(p), d_(d), urd_(use_ref_diff) {}
 
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    copy_plane(ref, 0, d_.ow, d_.oh, cur_[0].data());
-    copy_plane(dis, 0, d_.ow, d_.oh, cur_[1].data());
+  unsigned history() const override { return 1; }
+
+  void extract_with(const Picture& ref, const Picture& dis, const Earlier& earlier, unsigned index,
+                    FeatureSink& out) override {
     if (index == 0) {
-      std::swap(prev_, cur_);
       out.put(kT, index, 0.0);
       return;
     }
+    if (earlier.count < 1) throw std::logic_error("speed_temporal: the earlier frame is missing");
     const std::size_t n = std::size_t(d_.ow) * d_.oh;
-    const float* sub_dis = urd_ ? cur_[0].data() : cur_[1].data();
+    const std::size_t big = std::size_t(std::max(d_.ow, d_.sw)) * std::max(d_.oh, d_.sh);
+    thread_local std::vector<float> prev[2], cur[2], diff[2];  // [ref, dis]
+    for (auto* v : {&prev[0], &prev[1], &cur[0], &cur[1]})
+      if (v->size() < n) v->resize(n);
+    for (auto& v : diff)
+      if (v.size() < big) v.resize(big);
+    copy_plane(*earlier.ref[0], 0, d_.ow, d_.oh, prev[0].data());
+    copy_plane(*earlier.dis[0], 0, d_.ow, d_.oh, prev[1].data());
+    copy_plane(ref, 0, d_.ow, d_.oh, cur[0].data());
+    if (!urd_) copy_plane(dis, 0, d_.ow, d_.oh, cur[1].data());
+    const float* sub_dis = urd_ ? cur[0].data() : cur[1].data();
     for (std::size_t i = 0; i < n; ++i) {
-      diff_[0][i] = prev_[0][i] - cur_[0][i];
-      diff_[1][i] = prev_[1][i] - sub_dis[i];
+      diff[0][i] = prev[0][i] - cur[0][i];
+      diff[1][i] = prev[1][i] - sub_dis[i];
     }
     float s;
-    speed::score(p_, d_, diff_[0].data(), diff_[1].data(), &s);
-    std::swap(prev_, cur_);
+    speed::score(p_, d_, diff[0].data(), diff[1].data(), &s);
     out.put(kT, index, static_cast<double>(s));
   }
 
@@ -659,7 +666,6 @@ class SpeedTemporal final : public Extractor {
   Params p_;
   Dims d_;
   bool urd_;
-  std::vector<float> prev_[2], cur_[2], diff_[2];  // [ref, dis]
 };
 
 std::unique_ptr<Extractor> create_chroma(const OptionSet& o, const PictureFormat& fmt) {

@@ -1,5 +1,11 @@
 #include "io/video_reader.hpp"
 
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <bit>
@@ -66,41 +72,60 @@ bool parse_colorspace(std::string_view c, ChromaFormat& chroma, int& bpc) {
 
 class Y4mReader final : public VideoReader {
  public:
-  Y4mReader(std::string path, std::FILE* f, const std::string& header)
-      : VideoReader(std::move(path), f) {
-    fmt_ = parse_y4m_header(header, path_);
-  }
+  Y4mReader(std::string path, int fd, const PictureFormat& fmt) : VideoReader(std::move(path), fd) { fmt_ = fmt; }
   bool read(Picture& pic) override {
-    // "FRAME" [params] '\n'
-    char magic[5];
-    std::size_t n = std::fread(magic, 1, 5, file_.get());
-    if (n == 0 && std::feof(file_.get())) return false;
-    if (n != 5 || std::memcmp(magic, "FRAME", 5) != 0)
-      fail("frame " + std::to_string(frames_) + ": missing FRAME marker" +
-           (n != 5 ? " (truncated)" : ""));
-    std::size_t len = 0;
-    for (;;) {
-      int c = std::fgetc(file_.get());
-      if (c == EOF) fail("frame " + std::to_string(frames_) + ": truncated frame header");
-      if (c == '\n') break;
-      if (++len > kMaxHeader) fail("frame " + std::to_string(frames_) + ": frame header too long");
-    }
-    if (!read_payload(pic)) fail("frame " + std::to_string(frames_) + ": truncated frame data");
+    if (!frame_header()) return false;
+    // The payload, and in the same read the next frame's "FRAME\n".
+    std::size_t got = 0;
+    if (read_frame(pic, marker_, sizeof marker_, got) != fmt_.frame_bytes())
+      fail("frame " + std::to_string(frames_) + ": truncated frame data");
+    marker_len_ = got;
+    have_marker_ = true;
+    check_samples(pic);
+    ++frames_;
     return true;
   }
+
+ private:
+  // Consumes "FRAME" [params] '\n' (or finds a clean end of file). Uses the
+  // bytes read ahead with the previous frame when there are some.
+  bool frame_header() {
+    if (!have_marker_) marker_len_ = read_bytes(marker_, sizeof marker_);
+    have_marker_ = false;
+    const std::size_t n = marker_len_;
+    if (n == 0) return false;
+    if (n < 5 || std::memcmp(marker_, "FRAME", 5) != 0)
+      fail("frame " + std::to_string(frames_) + ": missing FRAME marker" + (n < 5 ? " (truncated)" : ""));
+    if (n == 5) fail("frame " + std::to_string(frames_) + ": truncated frame header");
+    if (marker_[5] == '\n') return true;
+    // Frame parameters: rare; read them byte by byte.
+    std::size_t len = 1;
+    for (;;) {
+      char c;
+      if (read_bytes(&c, 1) != 1) fail("frame " + std::to_string(frames_) + ": truncated frame header");
+      if (c == '\n') return true;
+      if (++len > kMaxHeader) fail("frame " + std::to_string(frames_) + ": frame header too long");
+    }
+  }
+
+  char marker_[6] = {};
+  std::size_t marker_len_ = 0;
+  bool have_marker_ = false;
 };
 
 class RawReader final : public VideoReader {
  public:
-  RawReader(std::string path, std::FILE* f, const RawFormat& raw) : VideoReader(std::move(path), f) {
+  RawReader(std::string path, int fd, const RawFormat& raw) : VideoReader(std::move(path), fd) {
     fmt_ = {raw.width, raw.height, raw.bpc, raw.chroma};
   }
   bool read(Picture& pic) override {
-    int c = std::fgetc(file_.get());
-    if (c == EOF) return false;
-    std::ungetc(c, file_.get());
-    if (!read_payload(pic))
+    std::size_t unused = 0;
+    const std::size_t got = read_frame(pic, nullptr, 0, unused);
+    if (got == 0) return false;
+    if (got != fmt_.frame_bytes())
       fail("frame " + std::to_string(frames_) + ": truncated frame data (file size is not a multiple of the frame size)");
+    check_samples(pic);
+    ++frames_;
     return true;
   }
 };
@@ -117,34 +142,92 @@ const char* chroma_name(ChromaFormat c) {
   return "?";
 }
 
+VideoReader::~VideoReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
 void VideoReader::fail(const std::string& what) const { throw Error(path_ + ": " + what); }
 
-bool VideoReader::read_payload(Picture& pic) {
+std::size_t VideoReader::read_bytes(void* dst, std::size_t n) {
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t r = ::read(fd_, static_cast<char*>(dst) + done, n - done);
+    if (r == 0) break;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      fail(std::string("read error: ") + std::strerror(errno));
+    }
+    done += std::size_t(r);
+  }
+  return done;
+}
+
+std::size_t VideoReader::read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got) {
+  // One iovec per plane when its rows are contiguous (the usual sizes),
+  // otherwise one per row; then the tail.
+  iov_.clear();
   const int bps = fmt_.bytes_per_sample();
   for (int p = 0; p < fmt_.plane_count(); ++p) {
     const std::size_t row_bytes = std::size_t(fmt_.plane_width(p)) * bps;
+    const int h = fmt_.plane_height(p);
+    if (std::size_t(pic.stride(p)) == row_bytes) {
+      iov_.push_back({pic.plane_data(p), row_bytes * std::size_t(h)});
+    } else {
+      for (int y = 0; y < h; ++y) iov_.push_back({pic.row<std::uint8_t>(p, y), row_bytes});
+    }
+  }
+  if (tail_bytes) iov_.push_back({tail, tail_bytes});
+  const std::size_t payload = fmt_.frame_bytes();
+  std::size_t total = 0;
+  std::size_t first = 0;  // first iovec not yet complete
+  while (first < iov_.size()) {
+    const int n = int(std::min<std::size_t>(iov_.size() - first, IOV_MAX));
+    const ssize_t r = ::readv(fd_, iov_.data() + first, n);
+    if (r == 0) break;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      fail(std::string("read error: ") + std::strerror(errno));
+    }
+    total += std::size_t(r);
+    std::size_t left = std::size_t(r);
+    while (first < iov_.size() && left >= iov_[first].iov_len) left -= iov_[first++].iov_len;
+    if (left) {
+      iov_[first].iov_base = static_cast<char*>(iov_[first].iov_base) + left;
+      iov_[first].iov_len -= left;
+    }
+  }
+  tail_got = total > payload ? total - payload : 0;
+  return std::min(total, payload);
+}
+
+namespace {
+// The largest sample of a row (vectorises); the caller looks for the culprit
+// only when it is out of range.
+unsigned row_max(const std::uint16_t* r, int w) {
+  std::uint16_t m = 0;
+  for (int x = 0; x < w; ++x) m = r[x] > m ? r[x] : m;
+  return m;
+}
+}  // namespace
+
+void VideoReader::check_samples(Picture& pic) {
+  if (fmt_.bytes_per_sample() != 2) return;
+  // Samples are little-endian in files; check range so that a 10-bit clip
+  // with garbage high bits is reported, not scored.
+  const unsigned maxv = (1u << fmt_.bpc) - 1;
+  for (int p = 0; p < fmt_.plane_count(); ++p) {
     for (int y = 0, h = fmt_.plane_height(p); y < h; ++y) {
-      if (std::fread(pic.row<std::uint8_t>(p, y), 1, row_bytes, file_.get()) != row_bytes) return false;
+      std::uint16_t* r = pic.row<std::uint16_t>(p, y);
+      const int w = fmt_.plane_width(p);
+      if constexpr (std::endian::native == std::endian::big)
+        for (int x = 0; x < w; ++x) r[x] = std::uint16_t((r[x] >> 8) | (r[x] << 8));
+      if (fmt_.bpc == 16 || row_max(r, w) <= maxv) continue;
+      for (int x = 0; x < w; ++x)
+        if (r[x] > maxv)
+          fail("frame " + std::to_string(frames_) + ": sample value " + std::to_string(r[x]) + " exceeds " +
+               std::to_string(fmt_.bpc) + "-bit range");
     }
   }
-  if (bps == 2) {
-    // Samples are little-endian in files; check range so that a 10-bit clip
-    // with garbage high bits is reported, not scored.
-    const unsigned maxv = (1u << fmt_.bpc) - 1;
-    for (int p = 0; p < fmt_.plane_count(); ++p) {
-      for (int y = 0, h = fmt_.plane_height(p); y < h; ++y) {
-        std::uint16_t* r = pic.row<std::uint16_t>(p, y);
-        for (int x = 0, w = fmt_.plane_width(p); x < w; ++x) {
-          if constexpr (std::endian::native == std::endian::big) r[x] = std::uint16_t((r[x] >> 8) | (r[x] << 8));
-          if (r[x] > maxv)
-            fail("frame " + std::to_string(frames_) + ": sample value " + std::to_string(r[x]) +
-                 " exceeds " + std::to_string(fmt_.bpc) + "-bit range");
-        }
-      }
-    }
-  }
-  ++frames_;
-  return true;
 }
 
 PictureFormat parse_y4m_header(const std::string& fields, const std::string& path) {
@@ -189,51 +272,54 @@ PictureFormat parse_y4m_header(const std::string& fields, const std::string& pat
 std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<RawFormat>& raw) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a clip");
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw Error(path + ": cannot open: " + std::strerror(errno));
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    bool armed = true;
+    ~Closer() {
+      if (armed) ::close(fd);
+    }
+  } closer{fd};
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  auto read_some = [&](char* dst, std::size_t n) {
+    std::size_t done = 0;
+    while (done < n) {
+      const ssize_t r = ::read(fd, dst + done, n - done);
+      if (r == 0) break;
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        throw Error(path + ": read error: " + std::strerror(errno));
+      }
+      done += std::size_t(r);
+    }
+    return done;
+  };
   char magic[10];
-  std::size_t n = std::fread(magic, 1, sizeof magic, f);
+  const std::size_t n = read_some(magic, sizeof magic);
   if (n == sizeof magic && std::memcmp(magic, "YUV4MPEG2 ", sizeof magic) == 0) {
     std::string header;
     for (;;) {
-      int c = std::fgetc(f);
-      if (c == EOF) {
-        std::fclose(f);
-        throw Error(path + ": truncated Y4M header");
-      }
+      char c;
+      if (read_some(&c, 1) != 1) throw Error(path + ": truncated Y4M header");
       if (c == '\n') break;
-      header.push_back(char(c));
-      if (header.size() > kMaxHeader) {
-        std::fclose(f);
-        throw Error(path + ": Y4M header too long");
-      }
+      header.push_back(c);
+      if (header.size() > kMaxHeader) throw Error(path + ": Y4M header too long");
     }
-    try {
-      auto r = std::make_unique<Y4mReader>(path, f, header);
-      return r;
-    } catch (...) {
-      // Y4mReader owns f only once constructed; parse errors come from its ctor.
-      throw;
-    }
+    const PictureFormat fmt = parse_y4m_header(header, path);
+    closer.armed = false;  // the reader owns fd from here
+    return std::make_unique<Y4mReader>(path, fd, fmt);
   }
   if (!raw) {
-    std::fclose(f);
-    if (n >= 4 && std::memcmp(magic, "YUV4", 4) == 0)
-      throw Error(path + ": bad Y4M signature");
+    if (n >= 4 && std::memcmp(magic, "YUV4", 4) == 0) throw Error(path + ": bad Y4M signature");
     throw Error(path + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
   }
-  std::rewind(f);
-  if (raw->width <= 0 || raw->height <= 0 || raw->width > kMaxDimension || raw->height > kMaxDimension) {
-    std::fclose(f);
+  if (::lseek(fd, 0, SEEK_SET) != 0) throw Error(path + ": cannot seek: " + std::strerror(errno));
+  if (raw->width <= 0 || raw->height <= 0 || raw->width > kMaxDimension || raw->height > kMaxDimension)
     throw Error(path + ": bad raw frame size " + std::to_string(raw->width) + "x" + std::to_string(raw->height));
-  }
-  try {
-    check_area(path, raw->width, raw->height);
-  } catch (...) {
-    std::fclose(f);
-    throw;
-  }
-  return std::make_unique<RawReader>(path, f, *raw);
+  check_area(path, raw->width, raw->height);
+  closer.armed = false;
+  return std::make_unique<RawReader>(path, fd, *raw);
 }
 
 }  // namespace vmafx

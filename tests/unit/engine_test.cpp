@@ -174,7 +174,25 @@ class Submitting final : public Extractor {
   int id_;
 };
 
-TEST(Engine, SubmitsEveryExtractorOfAFrameBeforeExtracting) {
+// A backend whose "twins" are made by the descriptors themselves: what the
+// engine does with device instances, without a device.
+class FakeBackend final : public Backend {
+ public:
+  explicit FakeBackend(unsigned lanes = 4) : lanes_(lanes) {}
+  std::string_view name() const override { return "fake"; }
+  std::string device_name() const override { return "fake device"; }
+  std::unique_ptr<Extractor> create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
+                                         const PictureFormat& fmt) override {
+    if (d.name == "cpu_only") return nullptr;
+    return d.create(opts, fmt);
+  }
+  unsigned preferred_lanes(const PictureFormat&) const override { return lanes_; }
+
+ private:
+  unsigned lanes_;
+};
+
+TEST(Engine, SubmitsEveryTwinOfAFrameBeforeExtracting) {
   // Device twins enqueue in submit() and finish in extract(): per frame, every
   // submit comes first, on the thread that then extracts, in registration order.
   static Calls calls;
@@ -189,7 +207,8 @@ TEST(Engine, SubmitsEveryExtractorOfAFrameBeforeExtracting) {
   for (unsigned threads : {0u, 3u}) {
     calls.log.clear();
     const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
-    Engine e(fmt, {.threads = threads, .subsample = 2});
+    FakeBackend backend;
+    Engine e(fmt, {.threads = threads, .subsample = 2, .backend = &backend});
     e.use(first, {});
     e.use(second, {});
     for (int i = 0; i < 9; ++i) {
@@ -216,6 +235,185 @@ TEST(Engine, SubmitsEveryExtractorOfAFrameBeforeExtracting) {
     }
     EXPECT_EQ(e.collector().find("second")->value[8], 8.0);
   }
+}
+
+// Reads the first sample of the two earlier references (history 2).
+class LookBack final : public LookBackExtractor {
+ public:
+  unsigned history() const override { return 2; }
+  void extract_with(const Picture& ref, const Picture& dis, const Earlier& earlier, unsigned index,
+                    FeatureSink& out) override {
+    std::this_thread::sleep_for(std::chrono::microseconds((index * 7919) % 7 * 200));
+    double v = ref.row<std::uint8_t>(0, 0)[0] * 1000.0 + dis.row<std::uint8_t>(0, 0)[0];
+    for (unsigned k = 0; k < earlier.count; ++k)
+      v = v * 7 + earlier.ref[k]->row<std::uint8_t>(0, 0)[0] - earlier.dis[k]->row<std::uint8_t>(0, 0)[0];
+    out.put("lookback", index, v + earlier.count * 0.5);
+  }
+};
+const ExtractorDescriptor kLookBackDesc{
+    "lookback", {}, {}, kTemporal,
+    [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> { return std::make_unique<LookBack>(); }};
+
+TEST(Engine, HistoryExtractorsSeeEarlierFramesOnAnyThread) {
+  const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+  auto run_lookback = [&](unsigned threads, unsigned subsample) {
+    Engine e(fmt, {.threads = threads, .subsample = subsample});
+    e.use(kLookBackDesc, {});
+    e.use(kSpatialDesc, {});
+    for (int i = 0; i < 19; ++i) {
+      auto a = e.acquire();
+      auto b = e.acquire();
+      a->row<std::uint8_t>(0, 0)[0] = std::uint8_t(3 * i + 1);
+      b->row<std::uint8_t>(0, 0)[0] = std::uint8_t(100 - 2 * i);
+      e.push(std::move(a), std::move(b));
+    }
+    e.finish();
+    return std::move(e.collector());
+  };
+  // What the values must be: frame i sees frames i-1 and i-2.
+  auto expect = [](unsigned i) {
+    auto r = [](int k) { return double(3 * k + 1); };
+    auto d = [](int k) { return double(100 - 2 * k); };
+    double v = r(int(i)) * 1000 + d(int(i));
+    unsigned count = 0;
+    for (int k = int(i) - 1; k >= 0 && k >= int(i) - 2; --k, ++count) v = v * 7 + r(k) - d(k);
+    return v + count * 0.5;
+  };
+  for (unsigned threads : {0u, 1u, 3u, 8u}) {
+    for (unsigned sub : {1u, 4u}) {
+      FeatureCollector fc = run_lookback(threads, sub);
+      const auto* s = fc.find("lookback");
+      ASSERT_NE(s, nullptr);
+      for (unsigned i = 0; i < 19; ++i) EXPECT_EQ(s->value[i], expect(i)) << threads << " " << i;  // every frame
+      EXPECT_EQ(fc.find("adm2")->has(1), sub == 1);
+    }
+  }
+  // Called without an engine (frames handed in order), it keeps its own copies.
+  LookBack lb;
+  Picture a(fmt), b(fmt);
+  struct Keep final : FeatureSink {
+    std::vector<double> v;
+    void put(std::string_view, unsigned, double x) override { v.push_back(x); }
+    void put_plain(std::string_view, unsigned, double) override {}
+  } keep;
+  for (int i = 0; i < 5; ++i) {
+    a.row<std::uint8_t>(0, 0)[0] = std::uint8_t(3 * i + 1);
+    b.row<std::uint8_t>(0, 0)[0] = std::uint8_t(100 - 2 * i);
+    lb.extract(a, b, unsigned(i), keep);
+  }
+  ASSERT_EQ(keep.v.size(), 5u);
+  for (unsigned i = 0; i < 5; ++i) EXPECT_EQ(keep.v[i], expect(i));
+}
+
+TEST(Engine, HistoryAndReadAheadRaiseThePictureLimit) {
+  const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+  Engine e(fmt, {.threads = 2});
+  e.use(kLookBackDesc, {});
+  e.reserve_read_ahead(6);
+  auto first = e.acquire();
+  EXPECT_EQ(e.picture_limit(), 2 * (e.max_in_flight() + 2) + 6);
+  EXPECT_THROW(e.reserve_read_ahead(1), std::logic_error);
+  EXPECT_THROW(e.use(kSpatialDesc, {}), std::logic_error);
+}
+
+// Counts how many device groups run at once.
+struct Concurrency {
+  std::mutex mu;
+  int now = 0, most = 0;
+  std::thread::id sequencer{};
+  bool one_thread = true;
+  std::vector<unsigned> order;
+};
+Concurrency g_conc;
+
+class SlowTwin final : public Extractor {
+ public:
+  void extract(const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
+    {
+      std::lock_guard lk(g_conc.mu);
+      g_conc.most = std::max(g_conc.most, ++g_conc.now);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    {
+      std::lock_guard lk(g_conc.mu);
+      --g_conc.now;
+    }
+    out.put("slow", index, index);
+  }
+};
+class OrderedTwin final : public Extractor {
+ public:
+  void extract(const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
+    std::lock_guard lk(g_conc.mu);
+    if (g_conc.order.empty()) g_conc.sequencer = std::this_thread::get_id();
+    g_conc.one_thread &= g_conc.sequencer == std::this_thread::get_id();
+    g_conc.order.push_back(index);
+    out.put("ordered", index, index);
+  }
+};
+
+TEST(Engine, DeviceLanesBoundTwinsAndCpuWorkRunsBeside) {
+  static const ExtractorDescriptor slow{"slow", {}, {}, 0,
+                                        [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+                                          return std::make_unique<SlowTwin>();
+                                        }};
+  static const ExtractorDescriptor ordered{"ordered", {}, {}, kTemporal,
+                                           [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+                                             return std::make_unique<OrderedTwin>();
+                                           }};
+  static const ExtractorDescriptor cpu_only{"cpu_only", kOpts, kSpatialProvided, 0,
+                                            [](const OptionSet& o, const PictureFormat&) -> std::unique_ptr<Extractor> {
+                                              return std::make_unique<Spatial>(o.get_double("gain"));
+                                            }};
+  for (unsigned lanes : {1u, 2u}) {
+    {
+      std::lock_guard lk(g_conc.mu);
+      g_conc.now = g_conc.most = 0;
+      g_conc.one_thread = true;
+      g_conc.order.clear();
+    }
+    const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+    FakeBackend backend(lanes);
+    Engine e(fmt, {.threads = 6, .backend = &backend, .cpu_fallback = true});
+    e.use(slow, {});
+    e.use(ordered, {});
+    e.use(cpu_only, {});
+    EXPECT_EQ(e.cpu_fallbacks(), std::vector<std::string>{"cpu_only"});
+    for (int i = 0; i < 24; ++i) {
+      auto a = e.acquire();
+      auto b = e.acquire();
+      a->row<std::uint8_t>(0, 0)[0] = std::uint8_t(i);
+      e.push(std::move(a), std::move(b));
+    }
+    e.finish();
+    EXPECT_LE(g_conc.most, int(lanes));
+    EXPECT_GE(g_conc.most, 1);
+    // The ordered twin saw every frame in order, all on one thread.
+    ASSERT_EQ(g_conc.order.size(), 24u);
+    for (unsigned i = 0; i < 24; ++i) EXPECT_EQ(g_conc.order[i], i);
+    EXPECT_TRUE(g_conc.one_thread);
+    EXPECT_EQ(e.collector().find("adm2")->value[23], 23.0);
+    EXPECT_EQ(e.collector().find("slow")->value[23], 23.0);
+  }
+}
+
+TEST(Engine, AbortWakesAcquire) {
+  const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+  Engine e(fmt, {.threads = 1});
+  std::vector<std::shared_ptr<Picture>> held;
+  for (unsigned i = 0; i < e.picture_limit(); ++i) held.push_back(e.acquire());
+  std::thread t([&] {
+    try {
+      e.acquire();
+      ADD_FAILURE() << "acquire returned";
+    } catch (const Error& err) {
+      EXPECT_STREQ(err.what(), "reader failed");
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  e.abort("reader failed");
+  t.join();
+  EXPECT_THROW(e.push(held[0], held[1]), Error);
 }
 
 }  // namespace

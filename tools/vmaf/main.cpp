@@ -18,6 +18,7 @@
 #include "backend/backends.hpp"
 #include "core/error.hpp"
 #include "core/options.hpp"
+#include "io/frame_source.hpp"
 #include "io/video_reader.hpp"
 #include "output/report.hpp"
 #include "vmaf_exact/session.hpp"
@@ -155,35 +156,19 @@ int run(const Settings& s) {
     if (const std::string b = session.backend_description(); !b.empty()) std::fprintf(stderr, "vmaf: %s\n", b.c_str());
   }
 
-  // Frames.
-  auto skip = [&](VideoReader& r, unsigned n) {
-    auto pic = session.acquire();
-    for (unsigned i = 0; i < n; ++i)
-      if (!r.read(*pic))
-        throw Error(r.path() + ": has only " + std::to_string(i) + " frames, cannot skip " + std::to_string(n));
-  };
-  skip(*ref, s.frame_skip_ref);
-  skip(*dis, s.frame_skip_dist);
-
+  // Frames: both clips read ahead on their own threads.
+  FrameSource source(*ref, *dis, session,
+                     {.skip_ref = s.frame_skip_ref, .skip_dis = s.frame_skip_dist, .max_frames = s.frame_cnt});
   const bool progress = !s.quiet && isatty(fileno(stderr));
   const auto t0 = std::chrono::steady_clock::now();
   unsigned n = 0;
-  for (; !s.frame_cnt || n < s.frame_cnt; ++n) {
-    auto a = session.acquire();
-    auto b = session.acquire();
-    const bool ra = ref->read(*a);
-    const bool rb = dis->read(*b);
-    if (!ra && !rb) break;
-    if (ra != rb) {
-      const VideoReader& shorter = ra ? *dis : *ref;
-      const VideoReader& longer = ra ? *ref : *dis;
-      throw Error(shorter.path() + ": ended after " + std::to_string(n) + " frames, but " + longer.path() +
-                  " has more (use --frame_cnt to score a prefix)");
-    }
+  std::shared_ptr<Picture> a, b;
+  while (source.next(a, b)) {
     session.push(std::move(a), std::move(b));
-    if (progress && (n % 10 == 9)) {
+    ++n;
+    if (progress && (n % 10 == 0)) {
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::fprintf(stderr, "\r%u frames %.2f FPS\033[K", n + 1, secs > 0 ? (n + 1) / secs : 0.0);
+      std::fprintf(stderr, "\r%u frames %.2f FPS\033[K", n, secs > 0 ? n / secs : 0.0);
     }
   }
   if (n == 0) throw Error(s.ref_path + ": no frames to score");
@@ -238,7 +223,8 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "Write JSON");
   app.add_flag("--csv", csv, "Write CSV");
   app.add_flag("--sub", sub, "Write subtitles (MicroDVD)");
-  app.add_option("--threads", s.session.threads, "Worker threads (output is identical for every count)");
+  app.add_option("--threads", s.session.threads,
+                 "Worker threads (default: what is fastest here; the output is identical for every count)");
   app.add_option("--subsample", s.session.subsample, "Score every N-th frame");
   app.add_option("--frame_cnt", s.frame_cnt, "Score at most N frames");
   app.add_option("--frame_skip_ref", s.frame_skip_ref, "Skip the first N reference frames");

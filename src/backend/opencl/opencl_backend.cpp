@@ -37,6 +37,14 @@ class OpenclBackend final : public Backend {
   std::string_view name() const override { return "opencl"; }
   std::string device_name() const override { return dev_.name() + " (" + dev_.platform_name() + ")"; }
 
+  // NVIDIA's OpenCL serialises queues across threads: two are best (docs/perf.md).
+  unsigned preferred_lanes(const PictureFormat&) const override { return 2; }
+  bool is_gpu() const override {
+    cl_device_type t = 0;
+    if (clGetDeviceInfo(dev_.id(), CL_DEVICE_TYPE, sizeof t, &t, nullptr) != CL_SUCCESS) return false;
+    return (t & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
+  }
+
   const HostAllocator* host_allocator() const override {
     // VMAFX_OPENCL_PAGEABLE=1: plain heap pictures (for comparison)
     const char* e = std::getenv("VMAFX_OPENCL_PAGEABLE");

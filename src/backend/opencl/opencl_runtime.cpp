@@ -455,7 +455,7 @@ cl_mem Slot::publish_ref(const Picture& ref, const Picture& dis, unsigned index)
   const PictureFormat& f = ref.format();
   const std::size_t row = std::size_t(f.plane_width(0)) * f.bytes_per_sample();
   const std::size_t rows = std::size_t(f.plane_height(0));
-  cl_mem m = group_->mirror(ref, row * rows, index);
+  cl_mem m = group_->mirror(ref, row * rows);
   const PlaneView v = ref.plane(0);
   if (std::size_t(v.stride) == row) {
     ProfEvent ev("upload (reference mirror)");
@@ -468,6 +468,7 @@ cl_mem Slot::publish_ref(const Picture& ref, const Picture& dis, unsigned index)
                                    std::size_t(v.stride), 0, v.data, 0, nullptr, ev.out()),
           "upload");
   }
+  group_->publish(ref, index);
   ref_luma_ = m;
   uploaded_[0][0] = true;
   return m;
@@ -480,13 +481,17 @@ Slot& FrameGroup::slot() {
   return *s;
 }
 
-cl_mem FrameGroup::mirror(const Picture& ref, std::size_t bytes, unsigned index) {
+cl_mem FrameGroup::mirror(const Picture& ref, std::size_t bytes) {
   std::lock_guard lk(mu_);
   Mirror& m = mirrors_[&ref];
   if (!m.buf) m.buf = std::make_unique<Buffer>();
-  cl_mem mem = m.buf->get(dev_.context(), bytes);
-  m.index = index;
-  return mem;
+  m.index = ~0u;
+  return m.buf->get(dev_.context(), bytes);
+}
+
+void FrameGroup::publish(const Picture& ref, unsigned index) {
+  std::lock_guard lk(mu_);
+  mirrors_[&ref].index = index;
 }
 
 cl_mem FrameGroup::find_mirror(const Picture& ref, unsigned index) {

@@ -5,7 +5,7 @@
 // buffers that live as long as the twins that use them.
 //
 // Threading model. The engine calls non-temporal twins from several worker
-// threads (one frame each) and temporal twins from the reading thread. Every
+// threads (one frame each) and temporal twins from the sequencing thread. Every
 // thread that runs a twin gets its own Slot: an in-order queue, its own
 // cl_kernel objects (clSetKernelArg is not thread-safe) and device buffers that
 // are reused frame after frame. Twins created for one engine share a
@@ -198,13 +198,15 @@ class FrameGroup {
   bool sealed() const { return sealed_.load(std::memory_order_relaxed); }
 
   // Reference mirrors, one per pool picture: the luma a temporal twin
-  // uploaded on the reading thread for frame `index`. The upload is complete
-  // before the frame reaches a worker (temporal twins run first, and the
-  // upload blocks), and a mirror is rewritten only when its picture comes
-  // back for a later frame, i.e. after every twin of the earlier frame has
-  // read its results back.
-  cl_mem mirror(const Picture& ref, std::size_t bytes, unsigned index);  // (re)claims it for `index`
-  cl_mem find_mirror(const Picture& ref, unsigned index);                 // nullptr if none for `index`
+  // uploaded on the sequencing thread for frame `index`. The sequencer may
+  // run beside the workers, so a mirror is found only once its (blocking)
+  // upload is complete: mirror() takes it out of use, publish() marks it
+  // complete for `index`; a worker that finds none uploads the plane itself.
+  // A mirror is rewritten only when its picture comes back for a later
+  // frame, i.e. after every twin of the earlier frame has read its results back.
+  cl_mem mirror(const Picture& ref, std::size_t bytes);  // to fill; found by no one meanwhile
+  void publish(const Picture& ref, unsigned index);      // filled: frame `index` may use it
+  cl_mem find_mirror(const Picture& ref, unsigned index);  // nullptr if none complete for `index`
 
  private:
   struct Mirror {

@@ -28,7 +28,7 @@ class MotionTwin final : public Extractor {
   }
 
   // The SAD of frame i is enqueued here and read back on the next call (or
-  // on flush): the reading thread never waits for the device, and the score
+  // on flush): the sequencing thread never waits for the device, and the score
   // reaches the sink one frame later (a temporal extractor may write for an
   // earlier frame; the collector's contents do not depend on when). Frames
   // without a SAD (the first one or two) are written at once, so the series

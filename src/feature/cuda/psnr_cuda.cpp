@@ -1,5 +1,5 @@
 // CUDA twin of the integer PSNR extractor (temporal: every frame, in order,
-// on the reading thread). The device returns each plane's SSE; the MSE, the
+// on the sequencing thread). The device returns each plane's SSE; the MSE, the
 // PSNR, its clip and the whole-clip apsnr come from the CPU reference's own
 // functions (psnr::mse, psnr::frame_psnr, psnr::aggregate_psnr). As with
 // motion, frame i's SSEs are read back on the next call, so the reading

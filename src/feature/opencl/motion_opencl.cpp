@@ -23,7 +23,7 @@ class MotionTwin final : public Twin {
   // The SAD of frame i is read back while frame i + 1 runs: extract(i)
   // enqueues i's kernels and a non-blocking read, then completes i - 1 and
   // writes its score (a temporal extractor may write for an earlier frame).
-  // Only the upload of the reference is waited for, so the reading thread
+  // Only the upload of the reference is waited for, so the sequencing thread
   // never waits for a kernel and the picture can be recycled on return.
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     if (scores_.force_zero()) {

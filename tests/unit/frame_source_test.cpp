@@ -1,0 +1,217 @@
+// The read path: vectored reads into pictures (contiguous planes and padded
+// rows), the read-ahead of the next FRAME marker, and FrameSource's two
+// reader threads (order, skips, limits, errors in sequential order, early stop).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "io/frame_source.hpp"
+#include "io/video_reader.hpp"
+
+namespace vmafx {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Files : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("vmafx_source_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // An 8-bit 4:2:0 Y4M clip; every sample of frame i is (base + i) & 255,
+  // except sample (x, y) of the luma, which is x + 3 * y + i.
+  std::string y4m(const std::string& name, int w, int h, int frames, int base, const std::string& frame_hdr = "FRAME",
+                  int truncate_last_by = 0) {
+    const std::string p = path(name);
+    std::ofstream o(p, std::ios::binary);
+    o << "YUV4MPEG2 W" << w << " H" << h << " F25:1 C420jpeg\n";
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    for (int i = 0; i < frames; ++i) {
+      o << frame_hdr << "\n";
+      std::string data;
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) data.push_back(char((x + 3 * y + i) & 255));
+      data.append(std::size_t(2 * cw * ch), char((base + i) & 255));
+      if (i == frames - 1 && truncate_last_by) data.resize(data.size() - std::size_t(truncate_last_by));
+      o << data;
+    }
+    return p;
+  }
+  fs::path dir_;
+};
+
+int luma(const Picture& p, int x, int y) { return p.row<std::uint8_t>(0, y)[x]; }
+
+TEST_F(Files, ReaderFillsPaddedAndContiguousRows) {
+  // 64 wide: rows are contiguous (one iovec per plane); 37 wide: padded rows.
+  for (int w : {64, 37}) {
+    const std::string p = y4m("c" + std::to_string(w) + ".y4m", w, 9, 3, 100, "FRAME Ixyz A1:1");
+    auto r = open_video(p, std::nullopt);
+    Picture pic(r->format());
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(r->read(pic)) << w;
+      EXPECT_EQ(luma(pic, 0, 0), i);
+      EXPECT_EQ(luma(pic, w - 1, 8), (w - 1 + 24 + i) & 255);
+      EXPECT_EQ(pic.row<std::uint8_t>(2, 4)[(w + 1) / 2 - 1], 100 + i);
+    }
+    EXPECT_FALSE(r->read(pic));
+    EXPECT_FALSE(r->read(pic));
+    EXPECT_EQ(r->frames_read(), 3u);
+  }
+}
+
+TEST_F(Files, ReaderReportsMarkerAndTruncationErrorsAtTheirFrame) {
+  auto error_at = [&](const std::string& p, int ok_frames) {
+    auto r = open_video(p, std::nullopt);
+    Picture pic(r->format());
+    for (int i = 0; i < ok_frames; ++i) EXPECT_TRUE(r->read(pic)) << p;
+    try {
+      r->read(pic);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string trunc = y4m("t.y4m", 16, 16, 3, 0, "FRAME", 5);
+  EXPECT_EQ(error_at(trunc, 2), trunc + ": frame 2: truncated frame data");
+  // The frame after the last full one starts with garbage: found when it is read.
+  const std::string bad = y4m("b.y4m", 16, 16, 2, 0);
+  { std::ofstream(bad, std::ios::app | std::ios::binary) << "FRAMX\n"; }
+  EXPECT_EQ(error_at(bad, 2), bad + ": frame 2: missing FRAME marker");
+  const std::string shortm = y4m("s.y4m", 16, 16, 1, 0);
+  { std::ofstream(shortm, std::ios::app | std::ios::binary) << "FRA"; }
+  EXPECT_EQ(error_at(shortm, 1), shortm + ": frame 1: missing FRAME marker (truncated)");
+  const std::string hdr = y4m("h.y4m", 16, 16, 1, 0);
+  { std::ofstream(hdr, std::ios::app | std::ios::binary) << "FRAME"; }
+  EXPECT_EQ(error_at(hdr, 1), hdr + ": frame 1: truncated frame header");
+  const std::string params = y4m("p.y4m", 16, 16, 1, 0);
+  { std::ofstream(params, std::ios::app | std::ios::binary) << "FRAME Ixyz"; }
+  EXPECT_EQ(error_at(params, 1), params + ": frame 1: truncated frame header");
+}
+
+TEST_F(Files, RawReaderSplitsFramesAndReportsAPartialOne) {
+  const std::string p = path("r.yuv");
+  {
+    std::ofstream o(p, std::ios::binary);
+    for (int i = 0; i < 12 + 3; ++i) o.put(char(i));  // one frame and 3 bytes
+  }
+  // 4x2 4:2:0: luma 8 bytes, chroma 2x1 each: 12 bytes per frame.
+  auto r = open_video(p, RawFormat{4, 2, ChromaFormat::k420, 8});
+  Picture pic(r->format());
+  ASSERT_TRUE(r->read(pic));
+  EXPECT_EQ(luma(pic, 3, 1), 7);
+  EXPECT_EQ(pic.row<std::uint8_t>(2, 0)[1], 11);
+  try {
+    r->read(pic);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              p + ": frame 1: truncated frame data (file size is not a multiple of the frame size)");
+  }
+}
+
+struct Outcome {
+  std::vector<int> ref_first, dis_chroma;  // per pair: ref luma(0,0), dis chroma sample
+  std::string error;
+};
+
+Outcome read_all(VideoReader& ref, VideoReader& dis, FrameSource::Options o, unsigned threads = 2) {
+  Outcome run;
+  SessionConfig cfg;
+  cfg.no_prediction = true;
+  cfg.threads = threads;
+  Session session(ref.format(), cfg);
+  try {
+    FrameSource src(ref, dis, session, o);
+    std::shared_ptr<Picture> a, b;
+    while (src.next(a, b)) {
+      run.ref_first.push_back(luma(*a, 0, 0));
+      run.dis_chroma.push_back(b->row<std::uint8_t>(1, 0)[0]);
+      session.push(std::move(a), std::move(b));
+    }
+    EXPECT_EQ(src.delivered(), run.ref_first.size());
+    session.finish();
+  } catch (const Error& e) {
+    run.error = e.what();
+  }
+  return run;
+}
+
+TEST_F(Files, SourceDeliversPairsInOrderWithSkipsAndLimit) {
+  const std::string r = y4m("r.y4m", 32, 16, 12, 0), d = y4m("d.y4m", 32, 16, 10, 50);
+  {
+    auto a = open_video(r, std::nullopt), b = open_video(d, std::nullopt);
+    const Outcome run = read_all(*a, *b, {.skip_ref = 2, .skip_dis = 0});
+    EXPECT_EQ(run.error, "");
+    ASSERT_EQ(run.ref_first.size(), 10u);
+    for (int i = 0; i < 10; ++i) {
+      EXPECT_EQ(run.ref_first[std::size_t(i)], i + 2);
+      EXPECT_EQ(run.dis_chroma[std::size_t(i)], 50 + i);
+    }
+  }
+  {
+    auto a = open_video(r, std::nullopt), b = open_video(d, std::nullopt);
+    const Outcome run = read_all(*a, *b, {.skip_ref = 1, .skip_dis = 3, .max_frames = 4, .depth = 1});
+    EXPECT_EQ(run.error, "");
+    EXPECT_EQ(run.ref_first, (std::vector<int>{1, 2, 3, 4}));
+    EXPECT_EQ(run.dis_chroma, (std::vector<int>{53, 54, 55, 56}));
+  }
+}
+
+TEST_F(Files, SourceErrorsComeInSequentialOrder) {
+  const std::string r = y4m("r.y4m", 32, 16, 6, 0), d = y4m("d.y4m", 32, 16, 4, 0);
+  {
+    auto a = open_video(r, std::nullopt), b = open_video(d, std::nullopt);
+    EXPECT_EQ(read_all(*a, *b, {}).error,
+              d + ": ended after 4 frames, but " + r + " has more (use --frame_cnt to score a prefix)");
+  }
+  {
+    auto a = open_video(d, std::nullopt), b = open_video(r, std::nullopt);
+    EXPECT_EQ(read_all(*a, *b, {}).error,
+              d + ": ended after 4 frames, but " + r + " has more (use --frame_cnt to score a prefix)");
+  }
+  {
+    // Both fail: the reference's error at frame 3 comes before the
+    // distorted one's at frame 4, whatever thread gets there first.
+    const std::string rt = y4m("rt.y4m", 32, 16, 4, 0, "FRAME", 1), dt = y4m("dt.y4m", 32, 16, 5, 0, "FRAME", 1);
+    for (int k = 0; k < 5; ++k) {
+      auto a = open_video(rt, std::nullopt), b = open_video(dt, std::nullopt);
+      EXPECT_EQ(read_all(*a, *b, {}).error, rt + ": frame 3: truncated frame data");
+      auto c = open_video(dt, std::nullopt), e = open_video(rt, std::nullopt);
+      EXPECT_EQ(read_all(*c, *e, {}).error, rt + ": frame 3: truncated frame data");
+    }
+  }
+  {
+    auto a = open_video(r, std::nullopt), b = open_video(d, std::nullopt);
+    EXPECT_EQ(read_all(*a, *b, {.skip_dis = 9}).error, d + ": has only 4 frames, cannot skip 9");
+  }
+}
+
+TEST_F(Files, SourceStopsEarlyWithoutHanging) {
+  // The consumer gives up after one pair of a long clip while both readers
+  // are blocked (read-ahead full, the pool exhausted).
+  const std::string r = y4m("r.y4m", 32, 16, 60, 0), d = y4m("d.y4m", 32, 16, 60, 0);
+  auto a = open_video(r, std::nullopt), b = open_video(d, std::nullopt);
+  SessionConfig cfg;
+  cfg.no_prediction = true;
+  cfg.threads = 1;
+  Session session(a->format(), cfg);
+  {
+    FrameSource src(*a, *b, session, {.depth = 2});
+    std::shared_ptr<Picture> x, y;
+    ASSERT_TRUE(src.next(x, y));
+  }
+  SUCCEED();
+}
+
+}  // namespace
+}  // namespace vmafx
