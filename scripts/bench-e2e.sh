@@ -14,7 +14,7 @@
 #      SIZES ("1920x1080 3840x2160")  BITS ("8 10")  MODELS ("v0.6.1 v0.6.1+neg 1d5h")
 #      BACKENDS ("cpu cuda opencl auto")  THREADS ("1 4 16": CPU rows)  GPU_THREADS ("default")
 #      REPS (2)  LIBVMAF_CPU, LIBVMAF_CUDA (paths; rows without them print "-")  MD (also write
-#      the table, as Markdown, to this file)
+#      the table, as Markdown, to this file)  PREPARE_ONLY (1: make the clips, measure nothing)
 # Each report of ours is compared with the first one of its clip and model (fps
 # removed): "same" means byte-identical for every backend and thread count.
 set -u
@@ -85,6 +85,7 @@ for size in ${SIZES:-1920x1080 3840x2160}; do
       "$MKCLIP" "$SEED" "$w" "$h" "$bits" "$N" "$ref" "$dis" || exit 1
       echo "$N" > "$CLIPS/$name.frames"
     fi
+    [ -n "${PREPARE_ONLY:-}" ] && continue
     s=$(now); cat "$ref" "$dis" > /dev/null; cat "$ref" "$dis" > /dev/null; e=$(now)
     catfps=$(python3 -c "print(f'{2 * $N / ($e - $s):.1f}')")
     line "$name" "(cat)" - - "$catfps" - - -
@@ -102,7 +103,7 @@ for size in ${SIZES:-1920x1080 3840x2160}; do
                  -o "$SCRATCH/ours.json")
           # the last timed run's report (n frames) against the first of this clip, model and n
           same=-
-          key="$SCRATCH/first.$m.$n"
+          key="$SCRATCH/first.$name.$m.$n"
           if [[ "$ours" != fail* ]]; then
             grep -v '"fps"' "$SCRATCH/ours.json" > "$SCRATCH/report.nofps"
             if [ ! -e "$key" ]; then

@@ -211,6 +211,119 @@ profile_check() {
 }
 # --- end profile ---
 
+# --- golden ---
+# Exactness through the CLI after engine or pipeline changes (about 2 min):
+# the golden set with --backend cuda, auto and opencl (8 shards each), and
+# the twin harness on both backends.
+golden_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local root
+  for root in /work/main /work/cuda-wt; do
+    mkdir -p "$root/build-cuda/tools" && cp -f "$B/vmaf" "$root/build-cuda/tools/vmaf"
+  done
+  local rc=0 mode i
+  for mode in ${GOLDEN_MODES:-cuda auto opencl}; do
+    local filter='*CliGolden*'
+    [ "$mode" = opencl ] && filter='*CliGolden*vmaf*:*CliGolden*ssim*'
+    for i in 0 1 2 3 4 5 6 7; do
+      (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $mode ${GOLDEN_EXTRA:-}" GTEST_TOTAL_SHARDS=8 \
+        GTEST_SHARD_INDEX=$i timeout 300 "$B/vmafx_golden_tests" --gtest_filter="$filter" \
+        > "$L/golden-$mode.$i.log" 2>&1) &
+    done
+    wait
+    cat "$L"/golden-$mode.[0-7].log > "$L/golden-$mode.log" && rm -f "$L"/golden-$mode.[0-7].log
+    echo "== golden --backend $mode: passed $(grep -c '^\[       OK \]' "$L/golden-$mode.log")," \
+         "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/golden-$mode.log")," \
+         "of which 'no $mode twin': $(grep -c "no $mode twin" "$L/golden-$mode.log")"
+    grep -v 'twin for this' "$L/golden-$mode.log" | grep -m3 -A8 'Failure' | cut -c1-200 | head -30
+  done
+  echo "== checkfeat (cuda, opencl)"
+  timeout 240 "$B/vmafx_checkfeat" > "$L/checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[  (PASSED|FAILED) |^\[  SKIPPED' "$L/checkfeat.log" | head -5
+  grep -m 10 'MISMATCH\|twin failed\|FAILED  \]' "$L/checkfeat.log" | cut -c1-200
+  return $rc
+}
+# --- end golden ---
+
+# --- e2e ---
+# The CLI end to end (scripts/bench-e2e.sh) beside libvmaf 3.2.0's stock CLIs
+# (.device/libvmaf, packed by device-pack.sh), where the time goes in a few
+# runs (VMAFX_STATS=1), and host memory over 10,000 frames. E2E_* override
+# bench-e2e.sh's matrix (see the defaults below).
+e2e_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local rc=0
+  { nproc; grep -m1 'model name' /proc/cpuinfo; grep -o -m1 -w 'avx512f' /proc/cpuinfo; free -g | head -2;
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > "$L/e2e-env.log" 2>&1
+  cat "$L/e2e-env.log"
+  local C=/tmp/vmafx-bench
+  mkdir -p $C
+  export VMAF=$B/vmaf MKCLIP=$B/vmafx_mkclip CLIPS=$C
+  export LIBVMAF_CPU=$REPO/.device/libvmaf/vmaf-cpu LIBVMAF_CUDA=$REPO/.device/libvmaf/vmaf-cuda
+  local T=$(nproc)
+  # 1. where the time goes (one run each, 300 frames)
+  if [ -z "${E2E_SKIP_STATS:-}" ]; then
+    SIZES="${E2E_SIZES:-1920x1080 3840x2160}" BITS=8 PREPARE_ONLY=1 FRAMES=300 bash "$REPO/scripts/bench-e2e.sh" > /dev/null
+    local sz be
+    for sz in 2160p8 1080p8; do
+      for be in ${E2E_STATS_BACKENDS:-cuda opencl cpu}; do
+        echo "== stats: $sz vmaf_v0.6.1 --backend $be"
+        VMAFX_STATS=1 timeout 120 "$B/vmaf" -r $C/$sz.ref.y4m -d $C/$sz.dis.y4m --backend $be -q --json -o /tmp/s.json 2>&1 | head -14
+      done
+    done
+    echo "== stats: 2160p8 vmaf_v1.0.16_1d5h_2160 --backend cpu / auto"
+    for be in cpu auto; do
+      VMAFX_STATS=1 timeout 120 "$B/vmaf" -r $C/2160p8.ref.y4m -d $C/2160p8.dis.y4m --backend $be -q --json -o /tmp/s.json \
+        --model version=vmaf_v1.0.16_1d5h_2160 2>&1 | head -14
+    done
+  fi
+  # 2. the table
+  echo "== e2e table"
+  SIZES="${E2E_SIZES:-1920x1080 3840x2160}" BITS="${E2E_BITS:-8}" MODELS="${E2E_MODELS:-v0.6.1 1d5h}" \
+    BACKENDS="${E2E_BACKENDS:-cpu cuda opencl auto}" THREADS="${E2E_THREADS:-1 4 $T}" FRAMES="${E2E_FRAMES:-300}" \
+    FRAMES_1T="${E2E_FRAMES_1T:-60}" REPS="${E2E_REPS:-2}" MD="$L/e2e-table.md" \
+    timeout "${E2E_TIMEOUT:-420}" bash "$REPO/scripts/bench-e2e.sh" 2>&1 | tee "$L/e2e.log" || rc=1
+  # 3. host memory over 10,000 frames (raw 1080p through FIFOs, CUDA)
+  if [ -z "${E2E_SKIP_RSS:-}" ]; then
+    echo "== rss over 10200 frames, 1920x1080 8-bit raw from FIFOs, --backend ${E2E_RSS_BACKEND:-cuda}"
+    [ -s $C/r.yuv ] || "$B/vmafx_mkclip" "$REPO/tests/data/golden/clips/mosaic1080.ref.y4m" 1920 1080 8 300 $C/r.yuv $C/d.yuv
+    rm -f /tmp/fr /tmp/fd && mkfifo /tmp/fr /tmp/fd
+    (for i in $(seq 34); do cat $C/r.yuv; done > /tmp/fr) &
+    (for i in $(seq 34); do cat $C/d.yuv; done > /tmp/fd) &
+    "$B/vmaf" -r /tmp/fr -d /tmp/fd -w 1920 -h 1080 -p 420 -b 8 --backend "${E2E_RSS_BACKEND:-cuda}" -q --json \
+      -o /tmp/rss.json &
+    local pid=$! t=0
+    while kill -0 $pid 2> /dev/null; do
+      sleep 2; t=$((t + 2))
+      echo "t=${t}s $(grep VmRSS /proc/$pid/status 2> /dev/null)"
+    done | awk 'NR % 3 == 1'
+    wait $pid || rc=1
+    grep -c '"frameNum"' /tmp/rss.json
+  fi
+  return $rc
+}
+# --- end e2e ---
+
+if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
+  golden_check || STATUS=1
+fi
+if [ "$WHICH" = e2e ] || [ "$WHICH" = quick ]; then
+  e2e_check || STATUS=1
+fi
 if [ "$WHICH" = profile ]; then
   profile_check || STATUS=1
 fi

@@ -69,6 +69,9 @@ class Session {
   void abort(const std::string& why);
   // Worker threads in use (after the automatic choice for threads = 0).
   unsigned threads() const;
+  // Where the time went: busy seconds per extractor, device twins, idle
+  // workers (text, for VMAFX_STATS=1 and benchmarks).
+  std::string timing_report() const;
   // Waits for every frame, flushes temporal extractors and runs the models.
   void finish();
 

@@ -1,10 +1,19 @@
 #include "core/engine.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 
 #include "core/error.hpp"
 
 namespace vmafx {
+
+namespace {
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
 
 class Engine::Sink final : public FeatureSink {
  public:
@@ -121,6 +130,7 @@ void Engine::start() {
     has_device_ |= in.kind == Kind::kDevice;
     has_sequential_ |= in.kind == Kind::kSequential;
   }
+  busy_ns_.assign(instances_.size() + 2, 0);
   if (opts_.threads == 0) return;
   device_lanes_ = opts_.device_lanes;
   if (device_lanes_ == 0) device_lanes_ = opts_.backend ? opts_.backend->preferred_lanes(fmt_) : 1;
@@ -270,7 +280,9 @@ void Engine::worker() {
     const bool device_ok = !device_tasks_.empty() && device_busy_ < device_lanes_;
     if (stop_) return;
     if (!device_ok && cpu_tasks_.empty()) {
+      const std::int64_t t0 = now_ns();
       work_cv_.wait(lk);
+      idle_ns_ += now_ns() - t0;
       continue;
     }
     // The oldest frame's work first, so that frames complete (and give their
@@ -287,6 +299,7 @@ void Engine::worker() {
     const bool skip = error_ != nullptr;  // failing: finish frames quickly
     lk.unlock();
     std::exception_ptr err;
+    const std::int64_t t0 = now_ns();
     if (!skip) {
       try {
         run_task(t);
@@ -294,7 +307,9 @@ void Engine::worker() {
         err = std::current_exception();
       }
     }
+    const std::int64_t spent = now_ns() - t0;
     lk.lock();
+    busy_ns_[t.instance < 0 ? instances_.size() : std::size_t(t.instance)] += spent;
     if (t.instance < 0) {
       --device_busy_;
       if (!device_tasks_.empty()) work_cv_.notify_one();
@@ -310,9 +325,30 @@ void Engine::sequencer() {
     if (stop_) return;
     Frame* f = seq_queue_.front();
     seq_queue_.pop_front();
+    if (!f) {  // finish(): flush the ordered instances here
+      lk.unlock();
+      std::exception_ptr err;
+      std::vector<std::vector<Record>> out(instances_.size());
+      try {
+        for (std::size_t i = 0; i < instances_.size(); ++i) {
+          if (instances_[i].kind != Kind::kSequential) continue;
+          Sink sink(out[i], instances_[i].suffix);
+          instances_[i].ex->flush(sink);
+        }
+      } catch (...) {
+        err = std::current_exception();
+      }
+      lk.lock();
+      if (err && !error_) error_ = err;
+      seq_flushed_ = std::move(out);
+      seq_flush_done_ = true;
+      cv_.notify_all();
+      continue;
+    }
     const bool skip = error_ != nullptr;
     lk.unlock();
     std::exception_ptr err;
+    const std::int64_t t0 = now_ns();
     if (!skip) {
       try {
         for (std::size_t i = 0; i < instances_.size(); ++i)
@@ -321,7 +357,9 @@ void Engine::sequencer() {
         err = std::current_exception();
       }
     }
+    const std::int64_t spent = now_ns() - t0;
     lk.lock();
+    busy_ns_[instances_.size() + 1] += spent;
     task_done(*f, err, lk);
   }
 }
@@ -379,13 +417,25 @@ void Engine::finish() {
     cv_.wait(lk, [&] { return frames_.empty() || error_; });
     rethrow_if_failed();
   }
+  if (sequencer_.joinable()) {
+    std::unique_lock lk(mu_);
+    seq_queue_.push_back(nullptr);
+    seq_cv_.notify_one();
+    cv_.wait(lk, [&] { return seq_flush_done_ || error_; });
+    rethrow_if_failed();
+  }
   finished_ = true;
   recent_.clear();
   std::vector<Record> recs;
-  for (Instance& in : instances_) {
+  for (std::size_t i = 0; i < instances_.size(); ++i) {
+    Instance& in = instances_[i];
     recs.clear();
-    Sink sink(recs, in.suffix);
-    in.ex->flush(sink);
+    if (in.kind == Kind::kSequential && sequencer_.joinable()) {
+      recs = std::move(seq_flushed_[i]);
+    } else {
+      Sink sink(recs, in.suffix);
+      in.ex->flush(sink);
+    }
     for (Record& r : recs) commit(r);
   }
 }
@@ -395,6 +445,31 @@ void Engine::commit(const Record& r) {
     collector_.append_aggregate(r.name, r.value);
   else
     collector_.append(r.name, r.index, r.value);
+}
+
+std::string Engine::timing_report() const {
+  std::string out;
+  char buf[256];
+  auto line = [&](const std::string& what, std::int64_t ns) {
+    std::snprintf(buf, sizeof buf, "  %-28s %9.3f s\n", what.c_str(), double(ns) * 1e-9);
+    out += buf;
+  };
+  std::snprintf(buf, sizeof buf, "engine: %u workers, %u device lanes, %u frames; busy time:\n", opts_.threads,
+                device_lanes_, next_index_);
+  out += buf;
+  if (busy_ns_.size() != instances_.size() + 2) return out;
+  for (std::size_t i = 0; i < instances_.size(); ++i)
+    if (instances_[i].kind == Kind::kCpu)
+      line(std::string(instances_[i].desc->name) + instances_[i].suffix + " (cpu)", busy_ns_[i]);
+  if (has_device_) {
+    std::string names;
+    for (const Instance& in : instances_)
+      if (in.kind == Kind::kDevice) names += (names.empty() ? "" : "+") + std::string(in.desc->name);
+    line(names + " (device)", busy_ns_[instances_.size()]);
+  }
+  if (has_sequential_) line("sequencer", busy_ns_[instances_.size() + 1]);
+  line("workers idle", idle_ns_);
+  return out;
 }
 
 }  // namespace vmafx

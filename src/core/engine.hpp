@@ -98,6 +98,9 @@ class Engine {
   unsigned threads() const { return opts_.threads; }
   // Extractors that run on the CPU although a backend was given (fallbacks).
   const std::vector<std::string>& cpu_fallbacks() const { return fallbacks_; }
+  // Where the time went (VMAFX_STATS=1 prints it): seconds each instance,
+  // the device twins and the sequencer were busy, and how long workers idled.
+  std::string timing_report() const;
 
  private:
   static constexpr unsigned kAggregate = ~0u;
@@ -168,8 +171,16 @@ class Engine {
   std::condition_variable seq_cv_;   // sequencer: new frames
   std::deque<std::unique_ptr<Frame>> frames_;  // in flight, index order
   std::deque<Task> cpu_tasks_, device_tasks_;
-  std::deque<Frame*> seq_queue_;
+  std::deque<Frame*> seq_queue_;  // nullptr: flush the ordered instances
+  // What the ordered instances' flush wrote, on the sequencing thread (the
+  // thread that made every other call to them: twins keep per-thread state).
+  std::vector<std::vector<Record>> seq_flushed_;
+  bool seq_flush_done_ = false;
   unsigned device_busy_ = 0;
+  // Busy nanoseconds per instance, then the device groups, the sequencer;
+  // workers' idle time. Updated under mu_.
+  std::vector<std::int64_t> busy_ns_;
+  std::int64_t idle_ns_ = 0;
   std::vector<std::thread> workers_;
   std::thread sequencer_;
   bool stop_ = false;

@@ -158,6 +158,7 @@ void Session::push(std::shared_ptr<Picture> ref, std::shared_ptr<Picture> dis) {
 void Session::reserve_read_ahead(unsigned pictures) { impl_->engine->reserve_read_ahead(pictures); }
 void Session::abort(const std::string& why) { impl_->engine->abort(why); }
 unsigned Session::threads() const { return impl_->engine->threads(); }
+std::string Session::timing_report() const { return impl_->engine->timing_report(); }
 
 void Session::finish() {
   if (impl_->finished) return;

@@ -1,8 +1,18 @@
 #include "io/frame_source.hpp"
 
+#include <chrono>
+#include <cstdio>
+
 #include "core/error.hpp"
 
 namespace vmafx {
+
+namespace {
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
 
 FrameSource::FrameSource(VideoReader& ref, VideoReader& dis, Session& session, Options opts)
     : session_(session), opts_(opts) {
@@ -44,13 +54,21 @@ void FrameSource::run(Side& s) {
                       std::to_string(s.skip));
     }
     for (unsigned n = 0; opts_.max_frames == 0 || n < opts_.max_frames; ++n) {
+      const std::int64_t t0 = now_ns();
       {
         std::unique_lock lk(mu_);
         cv_.wait(lk, [&] { return stop_ || s.queue.size() < opts_.depth; });
         if (stop_) return;
       }
+      const std::int64_t t1 = now_ns();
       auto pic = session_.acquire();
-      if (!s.reader->read(*pic)) break;
+      const std::int64_t t2 = now_ns();
+      const bool got = s.reader->read(*pic);
+      const std::int64_t t3 = now_ns();
+      s.full_ns += t1 - t0;
+      s.pool_ns += t2 - t1;
+      s.read_ns += t3 - t2;
+      if (!got) break;
       put({std::move(pic), nullptr});
     }
     put({});
@@ -71,9 +89,11 @@ FrameSource::Item FrameSource::pop(Side& s) {
 }
 
 bool FrameSource::next(std::shared_ptr<Picture>& ref, std::shared_ptr<Picture>& dis) {
+  const std::int64_t t0 = now_ns();
   Item a = pop(sides_[0]);
   if (a.error) std::rethrow_exception(a.error);
   Item b = pop(sides_[1]);
+  wait_ns_ += now_ns() - t0;
   if (b.error) std::rethrow_exception(b.error);
   if (!a.pic && !b.pic) return false;
   if (!a.pic || !b.pic) {
@@ -86,6 +106,21 @@ bool FrameSource::next(std::shared_ptr<Picture>& ref, std::shared_ptr<Picture>& 
   dis = std::move(b.pic);
   ++delivered_;
   return true;
+}
+
+std::string FrameSource::timing_report() const {
+  std::string out;
+  char buf[256];
+  const char* names[2] = {"ref", "dis"};
+  for (int i = 0; i < 2; ++i) {
+    std::snprintf(buf, sizeof buf, "reader %s: read %.3f s, waiting for a picture %.3f s, for queue room %.3f s\n",
+                  names[i], double(sides_[i].read_ns) * 1e-9, double(sides_[i].pool_ns) * 1e-9,
+                  double(sides_[i].full_ns) * 1e-9);
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf, "consumer waited for frames %.3f s\n", double(wait_ns_) * 1e-9);
+  out += buf;
+  return out;
 }
 
 }  // namespace vmafx

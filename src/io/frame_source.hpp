@@ -1,5 +1,8 @@
 #pragma once
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
+#include <string>
 #include <deque>
 #include <exception>
 #include <memory>
@@ -34,6 +37,8 @@ class FrameSource {
   bool next(std::shared_ptr<Picture>& ref, std::shared_ptr<Picture>& dis);
   // Pairs delivered so far.
   unsigned delivered() const { return delivered_; }
+  // Where the readers' time went (VMAFX_STATS=1 prints it).
+  std::string timing_report() const;
 
  private:
   struct Item {
@@ -45,6 +50,8 @@ class FrameSource {
     unsigned skip;
     std::deque<Item> queue;
     std::thread thread;
+    // nanoseconds reading, waiting for a pool picture, waiting for queue room
+    std::atomic<std::int64_t> read_ns{0}, pool_ns{0}, full_ns{0};
   };
   void run(Side& s);
   Item pop(Side& s);
@@ -56,6 +63,7 @@ class FrameSource {
   std::condition_variable cv_;
   bool stop_ = false;
   unsigned delivered_ = 0;
+  std::int64_t wait_ns_ = 0;  // the consumer waiting for frames
 };
 
 }  // namespace vmafx

@@ -98,6 +98,29 @@ TEST_F(OpenclErrors, NoPlatformAutoFallsBackToCpu) {
   EXPECT_TRUE(fs::exists(report));
 }
 
+TEST_F(OpenclErrors, AutoNeverPicksACpuDevice) {
+  // PoCL alone (the OpenCL device is the host CPU) and no CUDA device: auto
+  // scores on the CPU backend, which is faster there, and says why.
+  const fs::path pocl = "/etc/OpenCL/vendors/pocl.icd";
+  if (!fs::exists(pocl)) GTEST_SKIP() << "PoCL is not installed";
+  fs::create_directories(dir_ / "pocl_only");
+  fs::copy_file(pocl, dir_ / "pocl_only" / "pocl.icd");
+  std::vector<std::string> a = clip_args();
+  const std::string report = path("report.json");
+  a.insert(a.end(), {"--backend", "auto", "--json", "-o", report});
+  std::string cmd = "env -u OCL_ICD_FILENAMES CUDA_VISIBLE_DEVICES= OCL_ICD_VENDORS='" + path("pocl_only") + "' '" +
+                    VMAFX_CLI_PATH + "'";
+  for (const auto& x : a) cmd += " '" + x + "'";
+  cmd += " >'" + path("stdout.txt") + "' 2>'" + path("stderr.txt") + "'";
+  const int rc = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(rc)) << rc;
+  EXPECT_EQ(WEXITSTATUS(rc), 0);
+  const std::string err = slurp(path("stderr.txt"));
+  EXPECT_NE(err.find("is the CPU itself; not used by --backend auto"), std::string::npos) << err;
+  EXPECT_EQ(err.find("opencl backend on"), std::string::npos) << err;
+  EXPECT_TRUE(fs::exists(report));
+}
+
 TEST_F(OpenclErrors, BadGpuIndex) {
   if (list_opencl_devices().empty()) GTEST_SKIP() << "no OpenCL device";
   std::vector<std::string> a = clip_args();

@@ -322,6 +322,7 @@ struct Concurrency {
   int now = 0, most = 0;
   std::thread::id sequencer{};
   bool one_thread = true;
+  bool flushed_there = false;
   std::vector<unsigned> order;
 };
 Concurrency g_conc;
@@ -350,6 +351,12 @@ class OrderedTwin final : public Extractor {
     g_conc.order.push_back(index);
     out.put("ordered", index, index);
   }
+  // Twins keep per-thread device state: flush must run where extract ran.
+  void flush(FeatureSink& out) override {
+    std::lock_guard lk(g_conc.mu);
+    g_conc.flushed_there = g_conc.sequencer == std::this_thread::get_id();
+    out.put("ordered_total", 0, double(g_conc.order.size()));
+  }
 };
 
 TEST(Engine, DeviceLanesBoundTwinsAndCpuWorkRunsBeside) {
@@ -370,6 +377,7 @@ TEST(Engine, DeviceLanesBoundTwinsAndCpuWorkRunsBeside) {
       std::lock_guard lk(g_conc.mu);
       g_conc.now = g_conc.most = 0;
       g_conc.one_thread = true;
+      g_conc.flushed_there = false;
       g_conc.order.clear();
     }
     const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
@@ -392,6 +400,8 @@ TEST(Engine, DeviceLanesBoundTwinsAndCpuWorkRunsBeside) {
     ASSERT_EQ(g_conc.order.size(), 24u);
     for (unsigned i = 0; i < 24; ++i) EXPECT_EQ(g_conc.order[i], i);
     EXPECT_TRUE(g_conc.one_thread);
+    EXPECT_TRUE(g_conc.flushed_there);
+    EXPECT_EQ(e.collector().find("ordered_total")->value[0], 24.0);
     EXPECT_EQ(e.collector().find("adm2")->value[23], 23.0);
     EXPECT_EQ(e.collector().find("slow")->value[23], 23.0);
   }

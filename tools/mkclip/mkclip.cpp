@@ -6,6 +6,7 @@
 // Deterministic; threads over rows. Used by scripts/bench-e2e.sh.
 //
 //   vmafx_mkclip SEED.y4m W H BITS FRAMES REF.y4m DIS.y4m
+// An output named *.yuv is written as raw planar frames (no headers).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -95,13 +96,14 @@ class Writer {
   Writer(const char* path, int w, int h, int bits) : path_(path) {
     f_ = std::fopen(path, "wb");
     if (!f_) die(std::string(path) + ": cannot create");
-    std::fprintf(f_, "YUV4MPEG2 W%d H%d F30:1 Ip A1:1 C%s\n", w, h, bits == 8 ? "420jpeg" : "420p10");
+    raw_ = path_.size() > 4 && path_.compare(path_.size() - 4, 4, ".yuv") == 0;
+    if (!raw_) std::fprintf(f_, "YUV4MPEG2 W%d H%d F30:1 Ip A1:1 C%s\n", w, h, bits == 8 ? "420jpeg" : "420p10");
   }
   ~Writer() {
     if (std::fclose(f_) != 0) die(path_ + ": write failed");
   }
   void frame(const std::vector<std::vector<std::uint16_t>>& planes, int bits) {
-    std::fputs("FRAME\n", f_);
+    if (!raw_) std::fputs("FRAME\n", f_);
     for (const auto& p : planes) {
       if (bits == 8) {
         buf8_.assign(p.begin(), p.end());
@@ -115,6 +117,7 @@ class Writer {
  private:
   std::string path_;
   std::FILE* f_;
+  bool raw_ = false;
   std::vector<std::uint8_t> buf8_;
 };
 

@@ -172,8 +172,13 @@ int run(const Settings& s) {
     }
   }
   if (n == 0) throw Error(s.ref_path + ": no frames to score");
+  const double t_read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   session.finish();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (const char* st = std::getenv("VMAFX_STATS"); st && *st == '1') {
+    std::fprintf(stderr, "vmaf: %u frames in %.3f s (last frame pushed at %.3f s), %u worker threads\n%s%s", n, secs,
+                 t_read, session.threads(), source.timing_report().c_str(), session.timing_report().c_str());
+  }
   const double fps = secs > 0 ? n / secs : 0.0;
   if (progress) std::fprintf(stderr, "\r%u frames %.2f FPS\033[K\n", n, fps);
 
