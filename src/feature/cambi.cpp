@@ -160,6 +160,15 @@ unsigned layout_sample(const Picture& pic, long long x, long long y) {
   return 0;  // past libvmaf's allocation
 }
 
+// One luma sample at 10 bit.
+inline std::uint16_t to10(unsigned v, int bpc) {
+  if (bpc <= 8) return std::uint16_t(v << (10 - bpc));
+  if (bpc == 9) return std::uint16_t(v << 1);
+  const int shift = bpc - 10;
+  const unsigned round = shift == 0 ? 0u : 1u << (shift - 1);
+  return std::uint16_t((v + round) >> shift);
+}
+
 // Luma of `pic` at 10 bit, resized (nearest neighbour, libvmaf's float
 // stepping) to out_w x out_h; `out` has stride out_w.
 template <class T>
@@ -167,22 +176,14 @@ void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h) {
   const int bpc = pic.bpc();
   const PlaneView in = pic.plane(0);
   const unsigned in_w = unsigned(in.width), in_h = unsigned(in.height);
-  auto convert = [bpc](unsigned v) -> std::uint16_t {
-    if (bpc <= 8) return std::uint16_t(v << (10 - bpc));
-    if (bpc == 9) return std::uint16_t(v << 1);
-    const int shift = bpc - 10;
-    const unsigned round = shift == 0 ? 0u : 1u << (shift - 1);
-    return std::uint16_t((v + round) >> shift);
-  };
   if (in_w == unsigned(out_w) && in_h == unsigned(out_h)) {
-    if (simd_on()) {
-      for (int i = 0; i < out_h; ++i) simd::convert_row(in.row<T>(i), out + std::ptrdiff_t(i) * out_w, out_w, bpc);
-      return;
-    }
+    const bool fast = simd_on();
     for (int i = 0; i < out_h; ++i) {
-      const T* r = in.row<T>(i);
       std::uint16_t* o = out + std::ptrdiff_t(i) * out_w;
-      for (int j = 0; j < out_w; ++j) o[j] = convert(r[j]);
+      if (fast)
+        simd::convert_row(in.row<T>(i), o, out_w, bpc);
+      else
+        scalar::convert_row(in.row<T>(i), o, out_w, bpc);
     }
     return;
   }
@@ -199,7 +200,7 @@ void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h) {
       const unsigned ox = unsigned(int(double(x) + 0.5));
       const unsigned v = (ox < in_w && oy < in_h) ? unsigned(in.row<T>(int(oy))[ox])
                                                   : layout_sample<T>(pic, ox, oy);
-      o[j] = convert(v);
+      o[j] = to10(v, bpc);
       x += ratio_x;
     }
     y += ratio_y;
@@ -209,6 +210,13 @@ void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h) {
 }  // namespace
 
 namespace scalar {
+
+void convert_row(const std::uint8_t* in, std::uint16_t* out, int w, int bpc) {
+  for (int j = 0; j < w; ++j) out[j] = to10(in[j], bpc);
+}
+void convert_row(const std::uint16_t* in, std::uint16_t* out, int w, int bpc) {
+  for (int j = 0; j < w; ++j) out[j] = to10(in[j], bpc);
+}
 
 // 2x2 box average (>> 2) in place; the last column and row average 2 samples.
 void anti_dither(std::uint16_t* d, int w, int h) {

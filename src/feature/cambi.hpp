@@ -117,6 +117,10 @@ bool topk_mean_without_select(const float* values, int n, double topk, double* m
 
 namespace scalar {
 // The references, written as libvmaf's C path computes them.
+// A luma row to 10 bit (bpc <= 8: v << (10 - bpc); 9: v << 1; else rounded
+// down by bpc - 10 bits, in 32-bit arithmetic).
+void convert_row(const std::uint8_t* in, std::uint16_t* out, int w, int bpc);
+void convert_row(const std::uint16_t* in, std::uint16_t* out, int w, int bpc);
 void anti_dither(std::uint16_t* d, int w, int h);
 void decimate(std::uint16_t* d, std::ptrdiff_t stride, int w, int h);
 void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask);
