@@ -169,22 +169,28 @@ inline std::uint16_t to10(unsigned v, int bpc) {
   return std::uint16_t((v + round) >> shift);
 }
 
+
 // Luma of `pic` at 10 bit, resized (nearest neighbour, libvmaf's float
-// stepping) to out_w x out_h; `out` has stride out_w.
+// stepping) to out_w x out_h; `out` has stride out_w. Then anti-dithered
+// when `dither`.
 template <class T>
-void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h) {
+void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h, bool dither) {
   const int bpc = pic.bpc();
   const PlaneView in = pic.plane(0);
   const unsigned in_w = unsigned(in.width), in_h = unsigned(in.height);
   if (in_w == unsigned(out_w) && in_h == unsigned(out_h)) {
-    const bool fast = simd_on();
-    for (int i = 0; i < out_h; ++i) {
-      std::uint16_t* o = out + std::ptrdiff_t(i) * out_w;
-      if (fast)
-        simd::convert_row(in.row<T>(i), o, out_w, bpc);
-      else
-        scalar::convert_row(in.row<T>(i), o, out_w, bpc);
+    if (simd_on()) {
+      // Row by row, each row anti-dithered right after the next one is converted (same values, one pass).
+      simd::convert_row(in.row<T>(0), out, out_w, bpc);
+      for (int i = 0; i < out_h; ++i) {
+        std::uint16_t* o = out + std::ptrdiff_t(i) * out_w;
+        if (i + 1 < out_h) simd::convert_row(in.row<T>(i + 1), o + out_w, out_w, bpc);
+        if (dither) simd::anti_dither_row(o, i + 1 < out_h ? o + out_w : nullptr, out_w);
+      }
+      return;
     }
+    for (int i = 0; i < out_h; ++i) scalar::convert_row(in.row<T>(i), out + std::ptrdiff_t(i) * out_w, out_w, bpc);
+    if (dither) scalar::anti_dither(out, out_w, out_h);
     return;
   }
   const float ratio_x = float(in_w) / float(unsigned(out_w));
@@ -205,6 +211,7 @@ void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h) {
     }
     y += ratio_y;
   }
+  if (dither) cambi::anti_dither(out, out_w, out_h);
 }
 
 }  // namespace
@@ -530,6 +537,17 @@ void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h,
   simd::spatial_mask(img, stride, w, h, mask_threshold(unsigned(w), unsigned(h)), mask, s.colsum16.data());
 }
 
+void spatial_mask_half(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask) {
+  if (!simd_on()) {
+    scalar::spatial_mask(img, stride, w, h, mask);
+    scalar::decimate(mask, stride, (w + 1) >> 1, (h + 1) >> 1);
+    return;
+  }
+  Scratch& s = scratch();
+  grow(s.colsum16, std::size_t(w) + 64);
+  simd::spatial_mask(img, stride, w, h, mask_threshold(unsigned(w), unsigned(h)), mask, s.colsum16.data(), true);
+}
+
 void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* scratch_rows) {
   if (simd_on())
     simd::mode_filter(img, stride, w, h, scratch_rows);
@@ -852,9 +870,12 @@ class CambiExtractor final : public Extractor {
     std::uint16_t* mask = s.mask.data();
     const std::ptrdiff_t stride = w;
 
-    cambi::to_10bit<T>(pic, img, w, h);
-    if (st_.enc_bitdepth < 10) cambi::anti_dither(img, w, h);
-    cambi::spatial_mask(img, stride, w, h, mask);
+    cambi::to_10bit<T>(pic, img, w, h, st_.enc_bitdepth < 10);
+    // With the speed-up only the mask's even rows and columns are used (scale 0 is decimated).
+    if (st_.speedup)
+      cambi::spatial_mask_half(img, stride, w, h, mask);
+    else
+      cambi::spatial_mask(img, stride, w, h, mask);
 
     double scores[cambi::kScales];
     int sw = w, sh = h;
@@ -863,7 +884,7 @@ class CambiExtractor final : public Extractor {
         sw = (sw + 1) >> 1;
         sh = (sh + 1) >> 1;
         cambi::decimate(img, stride, sw, sh);
-        cambi::decimate(mask, stride, sw, sh);
+        if (scale > 0) cambi::decimate(mask, stride, sw, sh);
       }
       cambi::mode_filter(img, stride, sw, sh, s.filter.data());
       cambi::c_values(img, mask, stride, sw, sh, window, st_, s.c_values.data());

@@ -99,6 +99,9 @@ void decimate(std::uint16_t* d, std::ptrdiff_t stride, int w, int h);
 // 1 where the 7x7 neighbourhood holds more than the size-dependent threshold
 // of zero-derivative pixels (equal to the right and lower neighbours).
 void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask);
+// spatial_mask, then decimate of the mask: its even rows and columns, packed
+// ((w + 1) / 2 x (h + 1) / 2 at the same stride).
+void spatial_mask_half(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask);
 // 3x3 mode filter (horizontal, then vertical) in place; the first and last
 // rows are kept. `scratch` holds 3 * w values.
 void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* scratch);

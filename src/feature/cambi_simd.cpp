@@ -50,9 +50,10 @@ void ConvertRow16(const std::uint16_t*, std::uint16_t*, int, int) { HWY_ABORT("c
 std::uint16_t RowMax(const std::uint16_t*, int) { HWY_ABORT("cambi simd: no SIMD target"); }
 void AntiDither(std::uint16_t*, int, int) { HWY_ABORT("cambi simd: no SIMD target"); }
 void Decimate(std::uint16_t*, std::ptrdiff_t, int, int) { HWY_ABORT("cambi simd: no SIMD target"); }
-void SpatialMask(const std::uint16_t*, std::ptrdiff_t, int, int, std::uint16_t, std::uint16_t*, std::uint16_t*) {
+void SpatialMask(const std::uint16_t*, std::ptrdiff_t, int, int, std::uint16_t, std::uint16_t*, std::uint16_t*, bool) {
   HWY_ABORT("cambi simd: no SIMD target");
 }
+void AntiDitherRow(std::uint16_t*, const std::uint16_t*, int) { HWY_ABORT("cambi simd: no SIMD target"); }
 void ModeFilter(std::uint16_t*, std::ptrdiff_t, int, int, std::uint16_t*) { HWY_ABORT("cambi simd: no SIMD target"); }
 void CValues(const std::uint16_t*, const std::uint16_t*, std::ptrdiff_t, int, int, int, const Settings&, float*,
              std::uint16_t*) {
@@ -119,15 +120,13 @@ std::uint16_t RowMax(const std::uint16_t* in, int w) {
 // ---------------------------------------------------------------------------
 // Anti-dithering, decimation, mode filter.
 
-void AntiDither(std::uint16_t* data, int w, int h) {
+// Row r of the anti-dithering, nx the next row (nullptr for the last row).
+void AntiDitherRow(std::uint16_t* r, const std::uint16_t* nx, int w) {
   const D16 d;
   const int n = int(hn::Lanes(d));
-  const std::ptrdiff_t s = w;
-  for (int i = 0; i < h - 1; ++i) {
-    std::uint16_t* r = data + i * s;
-    const std::uint16_t* nx = r + s;
-    int j = 0;
-    // r[j + n] (read before it is written) is the last sample a vector reads.
+  int j = 0;
+  // r[j + n] (read before it is written) is the last sample a vector reads.
+  if (nx) {
     for (; j + n < w; j += n) {
       const auto sum = hn::Add(hn::Add(hn::LoadU(d, r + j), hn::LoadU(d, r + j + 1)),
                                hn::Add(hn::LoadU(d, nx + j), hn::LoadU(d, nx + j + 1)));
@@ -135,12 +134,16 @@ void AntiDither(std::uint16_t* data, int w, int h) {
     }
     for (; j < w - 1; ++j) r[j] = std::uint16_t((r[j] + r[j + 1] + nx[j] + nx[j + 1]) >> 2);
     r[w - 1] = std::uint16_t((r[w - 1] + nx[w - 1]) >> 1);
+    return;
   }
-  std::uint16_t* r = data + std::ptrdiff_t(h - 1) * s;
-  int j = 0;
   for (; j + n < w; j += n)
     hn::StoreU(hn::ShiftRight<1>(hn::Add(hn::LoadU(d, r + j), hn::LoadU(d, r + j + 1))), d, r + j);
   for (; j < w - 1; ++j) r[j] = std::uint16_t((r[j] + r[j + 1]) >> 1);
+}
+
+void AntiDither(std::uint16_t* data, int w, int h) {
+  const std::ptrdiff_t s = w;
+  for (int i = 0; i < h; ++i) AntiDitherRow(data + i * s, i + 1 < h ? data + (i + 1) * s : nullptr, w);
 }
 
 void Decimate(std::uint16_t* data, std::ptrdiff_t stride, int w, int h) {
@@ -230,8 +233,16 @@ void AccumulateDeriv(const std::uint16_t* img, std::ptrdiff_t stride, int w, int
   }
 }
 
+template <class V>
+HWY_INLINE V Sum7(D16 d, const std::uint16_t* p) {
+  auto s = hn::Add(hn::LoadU(d, p), hn::LoadU(d, p + 1));
+  s = hn::Add(s, hn::Add(hn::LoadU(d, p + 2), hn::LoadU(d, p + 3)));
+  s = hn::Add(s, hn::Add(hn::LoadU(d, p + 4), hn::LoadU(d, p + 5)));
+  return hn::Add(s, hn::LoadU(d, p + 6));
+}
+
 void SpatialMask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t threshold,
-                 std::uint16_t* mask, std::uint16_t* cs) {
+                 std::uint16_t* mask, std::uint16_t* cs, bool half) {
   const D16 d;
   const int n = int(hn::Lanes(d));
   constexpr int pad = kMaskPad;
@@ -243,20 +254,27 @@ void SpatialMask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, 
   for (int r = 0; r < h; ++r) {
     if (r + pad < h) AccumulateDeriv(img, stride, w, h, r + pad, true, cs);
     if (r - pad - 1 >= 0) AccumulateDeriv(img, stride, w, h, r - pad - 1, false, cs);
-    std::uint16_t* m = mask + r * stride;
-    int c = 0;
-    for (; c + n <= w; c += n) {  // reads cs[c .. c + n + 5] <= cs[w + 5]
-      auto s = hn::Add(hn::LoadU(d, cs + c), hn::LoadU(d, cs + c + 1));
-      s = hn::Add(s, hn::Add(hn::LoadU(d, cs + c + 2), hn::LoadU(d, cs + c + 3)));
-      s = hn::Add(s, hn::Add(hn::LoadU(d, cs + c + 4), hn::LoadU(d, cs + c + 5)));
-      s = hn::Add(s, hn::LoadU(d, cs + c + 6));
-      hn::StoreU(hn::IfThenElseZero(hn::Gt(s, thr), one), d, m + c);
-    }
-    for (; c < w; ++c) {
+    auto sum7 = [&](int c) {
       unsigned s = 0;
       for (int k = 0; k <= 2 * pad; ++k) s += cs[c + k];
-      m[c] = std::uint16_t(s > threshold);
+      return s;
+    };
+    if (half) {  // even rows and columns only, packed: row r / 2, column c / 2
+      if (r & 1) continue;
+      std::uint16_t* m = mask + (r >> 1) * stride;
+      int c = 0;
+      for (; c + 2 * n <= w; c += 2 * n) {  // reads cs[c .. c + 2n + 5] <= cs[w + 5]
+        const auto even = hn::ConcatEven(d, Sum7<decltype(thr)>(d, cs + c + n), Sum7<decltype(thr)>(d, cs + c));
+        hn::StoreU(hn::IfThenElseZero(hn::Gt(even, thr), one), d, m + (c >> 1));
+      }
+      for (; c < w; c += 2) m[c >> 1] = std::uint16_t(sum7(c) > threshold);
+      continue;
     }
+    std::uint16_t* m = mask + r * stride;
+    int c = 0;
+    for (; c + n <= w; c += n)  // reads cs[c .. c + n + 5] <= cs[w + 5]
+      hn::StoreU(hn::IfThenElseZero(hn::Gt(Sum7<decltype(thr)>(d, cs + c), thr), one), d, m + c);
+    for (; c < w; ++c) m[c] = std::uint16_t(sum7(c) > threshold);
   }
 }
 
@@ -486,18 +504,43 @@ void CValuesRow(const CParams& p, const std::uint16_t* hist, const std::uint16_t
       continue;
     }
     auto c = hn::Zero(df);
-    const auto cmin = hn::GetLane(hn::MinOfLanes(di, hn::IfThenElse(active, cv, hn::Set(di, p.band))));
-    const auto cmax = hn::GetLane(hn::MaxOfLanes(di, hn::IfThenElse(active, cv, hn::Set(di, -1))));
-    if (cmin == cmax) {
-      // One histogram row for every counted lane: plain loads.
-      const int u = cmin;
-      const int val = u + p.offset;
-      const std::uint16_t* h0 = hist + std::size_t(u) * w + col;
-      const auto p0 = hn::PromoteTo(du, hn::LoadU(dh, h0));
+    // The histogram rows of the counted lanes: when there are few (flat
+    // patches, gentle ramps), plain loads of those rows blended by lane;
+    // else gathers.
+    constexpr int kRows = 4;
+    int us[kRows];
+    hn::Mask<D32> lanes[kRows];
+    int k = 0;
+    auto rem = active;
+    HWY_ALIGN std::int32_t cvl[HWY_LANES(std::int32_t)];
+    hn::Store(cv, di, cvl);
+    for (; k < kRows; ++k) {
+      const intptr_t l = hn::FindFirstTrue(di, rem);
+      if (l < 0) break;
+      us[k] = cvl[l];
+      const auto these = hn::And(rem, hn::Eq(cv, hn::Set(di, us[k])));
+      lanes[k] = hn::RebindMask(du, these);
+      rem = hn::AndNot(these, rem);
+    }
+    if (hn::AllFalse(di, rem)) {
+      auto row = [&](int j, int delta) {
+        return hn::PromoteTo(du, hn::LoadU(dh, hist + std::size_t(us[j] + delta) * w + col));
+      };
+      auto p0 = row(0, 0);
+      for (int j = 1; j < k; ++j) p0 = hn::IfThenElse(lanes[j], row(j, 0), p0);
       for (int d = 0; d < p.nd; ++d) {
-        if (!(val <= st.tvi[d] && val + (d + 1) > p.vlt)) continue;
-        const auto p1 = hn::PromoteTo(du, hn::LoadU(dh, h0 + std::size_t(d + 1) * w));
-        const auto p2 = u - d - 1 >= 0 ? hn::PromoteTo(du, hn::LoadU(dh, h0 - std::size_t(d + 1) * w)) : hn::Zero(du);
+        // Lanes of rows whose value passes (value <= tvi[d] and value + d + 1 > vlt) get
+        // their counts at +-(d + 1); the others keep 0 and so add 0 (a product with 0 counts).
+        auto p1 = hn::Zero(du), p2 = hn::Zero(du);
+        bool any = false;
+        for (int j = 0; j < k; ++j) {
+          const int val = us[j] + p.offset;
+          if (!(val <= st.tvi[d] && val + (d + 1) > p.vlt)) continue;
+          any = true;
+          p1 = hn::IfThenElse(lanes[j], row(j, d + 1), p1);
+          if (us[j] - d - 1 >= 0) p2 = hn::IfThenElse(lanes[j], row(j, -(d + 1)), p2);
+        }
+        if (!any || hn::AllFalse(du, hn::Ne(hn::Or(p1, p2), hn::Zero(du)))) continue;  // all products 0
         c = hn::Max(c, Confidence(p0, p1, p2, st.diff_weights[d]));
       }
     } else {
@@ -514,10 +557,10 @@ void CValuesRow(const CParams& p, const std::uint16_t* hist, const std::uint16_t
         const auto i2raw = hn::Sub(cvs, hn::Set(di, d + 1));
         const auto has2 = hn::And(pred, hn::Gt(i2raw, hn::Set(di, -1)));
         const auto i2 = hn::IfThenElseZero(has2, i2raw);
-        const auto p1 = gather(hn::BitCast(du, i1), colv);
+        const auto p1 = hn::IfThenElseZero(hn::RebindMask(du, pred), gather(hn::BitCast(du, i1), colv));
         const auto p2 = hn::IfThenElseZero(hn::RebindMask(du, has2), gather(hn::BitCast(du, i2), colv));
-        const auto v = Confidence(p0, p1, p2, st.diff_weights[d]);
-        c = hn::Max(c, hn::IfThenElseZero(hn::RebindMask(df, pred), v));
+        if (hn::AllFalse(du, hn::Ne(hn::Or(p1, p2), hn::Zero(du)))) continue;  // all products 0
+        c = hn::Max(c, Confidence(p0, p1, p2, st.diff_weights[d]));
       }
     }
     hn::StoreU(hn::IfThenElseZero(hn::RebindMask(df, active), c), df, o + col);
@@ -598,6 +641,7 @@ HWY_EXPORT(ConvertRow8);
 HWY_EXPORT(ConvertRow16);
 HWY_EXPORT(RowMax);
 HWY_EXPORT(AntiDither);
+HWY_EXPORT(AntiDitherRow);
 HWY_EXPORT(Decimate);
 HWY_EXPORT(SpatialMask);
 HWY_EXPORT(ModeFilter);
@@ -612,12 +656,15 @@ void convert_row(const std::uint16_t* in, std::uint16_t* out, int w, int bpc) {
 }
 std::uint16_t row_max(const std::uint16_t* in, int w) { return HWY_DYNAMIC_DISPATCH(RowMax)(in, w); }
 void anti_dither(std::uint16_t* d, int w, int h) { HWY_DYNAMIC_DISPATCH(AntiDither)(d, w, h); }
+void anti_dither_row(std::uint16_t* r, const std::uint16_t* next, int w) {
+  HWY_DYNAMIC_DISPATCH(AntiDitherRow)(r, next, w);
+}
 void decimate(std::uint16_t* d, std::ptrdiff_t stride, int w, int h) {
   HWY_DYNAMIC_DISPATCH(Decimate)(d, stride, w, h);
 }
 void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t threshold,
-                  std::uint16_t* mask, std::uint16_t* colsum) {
-  HWY_DYNAMIC_DISPATCH(SpatialMask)(img, stride, w, h, threshold, mask, colsum);
+                  std::uint16_t* mask, std::uint16_t* colsum, bool half) {
+  HWY_DYNAMIC_DISPATCH(SpatialMask)(img, stride, w, h, threshold, mask, colsum, half);
 }
 void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* scratch) {
   HWY_DYNAMIC_DISPATCH(ModeFilter)(img, stride, w, h, scratch);
@@ -641,8 +688,9 @@ void convert_row(const std::uint8_t*, std::uint16_t*, int, int) { std::abort(); 
 void convert_row(const std::uint16_t*, std::uint16_t*, int, int) { std::abort(); }
 std::uint16_t row_max(const std::uint16_t*, int) { std::abort(); }
 void anti_dither(std::uint16_t*, int, int) { std::abort(); }
+void anti_dither_row(std::uint16_t*, const std::uint16_t*, int) { std::abort(); }
 void decimate(std::uint16_t*, std::ptrdiff_t, int, int) { std::abort(); }
-void spatial_mask(const std::uint16_t*, std::ptrdiff_t, int, int, std::uint16_t, std::uint16_t*, std::uint16_t*) {
+void spatial_mask(const std::uint16_t*, std::ptrdiff_t, int, int, std::uint16_t, std::uint16_t*, std::uint16_t*, bool) {
   std::abort();
 }
 void mode_filter(std::uint16_t*, std::ptrdiff_t, int, int, std::uint16_t*) { std::abort(); }

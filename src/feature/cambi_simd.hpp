@@ -25,11 +25,16 @@ std::uint16_t row_max(const std::uint16_t* in, int w);
 // scalar::anti_dither, for samples up to 0x3FFF (the 10-bit pipeline holds at
 // most 1024; a 16-bit sum of four such samples cannot wrap).
 void anti_dither(std::uint16_t* d, int w, int h);
+// Its row r (stride-free): `next` is the row below (not yet filtered), nullptr for the last row.
+void anti_dither_row(std::uint16_t* r, const std::uint16_t* next, int w);
 // scalar::decimate.
 void decimate(std::uint16_t* d, std::ptrdiff_t stride, int w, int h);
-// scalar::spatial_mask. `colsum` holds w + 64 values (scratch).
+// scalar::spatial_mask at `threshold` (mask_threshold of the size). `colsum`
+// holds w + 64 values (scratch). With `half`, only the mask's even rows and
+// columns are written, packed as scalar::decimate leaves them: (w + 1) / 2 x
+// (h + 1) / 2 at the same stride.
 void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t threshold,
-                  std::uint16_t* mask, std::uint16_t* colsum);
+                  std::uint16_t* mask, std::uint16_t* colsum, bool half = false);
 // scalar::mode_filter; `scratch` holds 3 * w values.
 void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* scratch);
 // scalar::c_values. `hist` holds band_size * w + kHistSlack counters that are

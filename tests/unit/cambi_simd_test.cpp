@@ -188,12 +188,26 @@ TEST_F(SimdTargets, CambiSpatialMask) {
               ref[std::size_t(y) * stride + x] = std::uint16_t(n > thr);
             }
           ASSERT_EQ(got, ref) << w << "x" << h << " threshold " << thr;
+          // Even rows and columns only, packed as decimate leaves them.
+          std::vector<std::uint16_t> half(img.size(), 7);
+          cs::spatial_mask(img.data(), stride, w, h, thr, half.data(), colsum.data(), true);
+          sc::decimate(ref.data(), stride, (w + 1) / 2, (h + 1) / 2);
+          for (int y = 0; y < (h + 1) / 2; ++y)
+            for (int x = 0; x < (w + 1) / 2; ++x)
+              ASSERT_EQ(half[std::size_t(y) * stride + x], ref[std::size_t(y) * stride + x])
+                  << w << "x" << h << " threshold " << thr << " half at " << x << "," << y;
         }
         // And through the dispatcher with SIMD on, at the size's own threshold.
         vif::simd::set_enabled(true);
         cambi::spatial_mask(img.data(), stride, w, h, mb.data());
+        std::vector<std::uint16_t> hb(img.size(), 7), ha(ma);
+        cambi::spatial_mask_half(img.data(), stride, w, h, hb.data());
         vif::simd::reset_enabled();
         ASSERT_EQ(ma, mb) << w << "x" << h;
+        sc::decimate(ha.data(), stride, (w + 1) / 2, (h + 1) / 2);
+        for (int y = 0; y < (h + 1) / 2; ++y)
+          ASSERT_TRUE(std::equal(hb.begin() + y * stride, hb.begin() + y * stride + (w + 1) / 2, ha.begin() + y * stride))
+              << w << "x" << h << " half row " << y;
       }
   });
 }
