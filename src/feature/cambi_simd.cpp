@@ -284,6 +284,9 @@ void SpatialMask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, 
 struct CParams {
   const Settings* st;
   int w, pad, base, band, nd, offset, vlt;
+  // Bit d of pass[cv]: the value cv + offset passes difference d + 1
+  // (value <= tvi[d] and value + d + 1 > vlt).
+  const std::uint32_t* pass;
 };
 
 // Histogram row of a pixel: its value - base when masked and in band, else 0xFFFF.
@@ -471,6 +474,7 @@ HWY_INLINE hn::Vec<DF> Confidence(VU p0, VU p1, VU p2, int weight) {
 
 void CValuesRow(const CParams& p, const std::uint16_t* hist, const std::uint16_t* ir, const std::uint16_t* mr,
                 float* o) {
+  const std::uint32_t* pass = p.pass;
   const D32 du;
   const DI32 di;
   const DF df;
@@ -504,16 +508,33 @@ void CValuesRow(const CParams& p, const std::uint16_t* hist, const std::uint16_t
       continue;
     }
     auto c = hn::Zero(df);
-    // The histogram rows of the counted lanes: when there are few (flat
-    // patches, gentle ramps), plain loads of those rows blended by lane;
-    // else gathers.
+    HWY_ALIGN std::int32_t cvl[HWY_LANES(std::int32_t)];
+    hn::Store(cv, di, cvl);
+    {
+      // One histogram row for all counted lanes (a flat patch): plain loads of it.
+      const int u = cvl[hn::FindFirstTrue(di, active)];
+      if (hn::AllFalse(di, hn::AndNot(hn::Eq(cv, hn::Set(di, u)), active))) {
+        const std::uint16_t* h0 = hist + std::size_t(u) * w + col;
+        const auto p0 = hn::PromoteTo(du, hn::LoadU(dh, h0));
+        for (std::uint32_t bits = pass[u]; bits; bits &= bits - 1) {
+          const int d = __builtin_ctz(bits);
+          const std::size_t off = std::size_t(d + 1) * w;
+          const auto p1 = hn::PromoteTo(du, hn::LoadU(dh, h0 + off));
+          const auto p2 = u - d - 1 >= 0 ? hn::PromoteTo(du, hn::LoadU(dh, h0 - off)) : hn::Zero(du);
+          if (hn::AllFalse(du, hn::Ne(hn::Or(p1, p2), hn::Zero(du)))) continue;  // all products 0
+          c = hn::Max(c, Confidence(p0, p1, p2, st.diff_weights[d]));
+        }
+        hn::StoreU(hn::IfThenElseZero(hn::RebindMask(df, active), c), df, o + col);
+        continue;
+      }
+    }
+    // A few histogram rows (ramps, edges of patches): loads of those rows
+    // blended by lane; else gathers.
     constexpr int kRows = 4;
     int us[kRows];
     hn::Mask<D32> lanes[kRows];
     int k = 0;
     auto rem = active;
-    HWY_ALIGN std::int32_t cvl[HWY_LANES(std::int32_t)];
-    hn::Store(cv, di, cvl);
     for (; k < kRows; ++k) {
       const intptr_t l = hn::FindFirstTrue(di, rem);
       if (l < 0) break;
@@ -534,8 +555,7 @@ void CValuesRow(const CParams& p, const std::uint16_t* hist, const std::uint16_t
         auto p1 = hn::Zero(du), p2 = hn::Zero(du);
         bool any = false;
         for (int j = 0; j < k; ++j) {
-          const int val = us[j] + p.offset;
-          if (!(val <= st.tvi[d] && val + (d + 1) > p.vlt)) continue;
+          if (!((pass[us[j]] >> d) & 1)) continue;
           any = true;
           p1 = hn::IfThenElse(lanes[j], row(j, d + 1), p1);
           if (us[j] - d - 1 >= 0) p2 = hn::IfThenElse(lanes[j], row(j, -(d + 1)), p2);
@@ -575,7 +595,16 @@ void CValues(const std::uint16_t* img, const std::uint16_t* mask, std::ptrdiff_t
     return;
   }
   const int pad = window >> 1;
-  CParams p{&st, w, pad, st.band_base, st.band_size, st.num_diffs, st.band_base + st.num_diffs, st.vlt_luma};
+  CParams p{&st, w, pad, st.band_base, st.band_size, st.num_diffs, st.band_base + st.num_diffs, st.vlt_luma, nullptr};
+  // band_size <= 1056: tvi[d] <= 1023 + num_diffs.
+  HWY_ASSERT(st.band_size <= 1088);
+  std::uint32_t pass[1088] = {};
+  for (int cv = 0; cv < st.band_size; ++cv) {
+    const int value = cv + p.offset;
+    for (int d = 0; d < st.num_diffs; ++d)
+      if (value <= st.tvi[d] && value + (d + 1) > p.vlt) pass[std::size_t(cv)] |= 1u << d;
+  }
+  p.pass = pass;
 
   // Rows [i - pad, i + pad] (clipped) are in the histograms when row i is scored.
   for (int r = 0; r < pad && r < h; ++r) SlideRows(p, img, mask, stride, r, -1, hist);
