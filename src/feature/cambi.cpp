@@ -864,7 +864,9 @@ class CambiExtractor final : public Extractor {
     cambi::Scratch& s = cambi::scratch();
     cambi::grow(s.image, n);
     cambi::grow(s.mask, n);
-    cambi::grow(s.c_values, n);
+    // c-values of the first scale (halved with the speed-up) at most.
+    const std::size_t first = st_.speedup ? std::size_t((w + 1) >> 1) * std::size_t((h + 1) >> 1) : n;
+    cambi::grow(s.c_values, first);
     cambi::grow(s.filter, std::size_t(3) * w);
     std::uint16_t* img = s.image.data();
     std::uint16_t* mask = s.mask.data();
