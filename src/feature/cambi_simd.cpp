@@ -17,11 +17,12 @@
 // c_values keeps libvmaf's sliding histograms (band_size rows of w counters;
 // a masked pixel of value v adds 1 to row v over the columns of its window),
 // so every counter holds, when a row is scored, the count the reference has
-// there: the updates are additions mod 2^16 and commute. A window update is a
-// few whole-vector additions of a pattern (2*pad+1 ones, then zeros), so the
-// vectors past the window add 0. The histograms are not cleared per call:
-// the rows still counted at the end are taken out again, which leaves every
-// counter 0 for the next call (on this thread).
+// there: the updates are additions mod 2^16 and commute. The pixels of a row
+// transition are taken in runs of consecutive columns that enter (or leave)
+// one histogram row; a run adds its trapezoid (per column, how many of its
+// pixels' windows cover it) in a few whole vectors. The histograms are not
+// cleared per call: the rows still counted at the end are taken out again,
+// which leaves every counter 0 for the next call (on this thread).
 #include "feature/cambi_simd.hpp"
 
 #if VMAFX_HAVE_HWY
