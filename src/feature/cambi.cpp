@@ -8,13 +8,16 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "feature/cambi_simd.hpp"
 #include "feature/cambi_tables.h"
+#include "feature/vif_simd.hpp"
 
 namespace vmafx {
 namespace cambi {
@@ -114,6 +117,12 @@ struct Scratch {
   std::vector<std::uint8_t> deriv;
   std::vector<std::uint32_t> colsum;
   std::vector<std::uint16_t> heat_row;
+  // SIMD path: histograms that are all 0 between calls (simd::c_values
+  // leaves them so), the spatial mask's column sums.
+  std::vector<std::uint16_t> hist_zero, colsum16;
+  // topk_mean's selection.
+  std::vector<std::uint32_t> bins;
+  std::vector<float> mid;
 };
 Scratch& scratch() {
   thread_local Scratch s;
@@ -124,6 +133,8 @@ template <class V>
 void grow(V& v, std::size_t n) {
   if (v.size() < n) v.resize(n);
 }
+
+bool simd_on() { return vif::simd::enabled(); }
 
 // One luma sample of `pic` at (x, y) as libvmaf reads it from its own picture
 // layout: rows padded to 32 samples (padding is 0), planes back to back, so a
@@ -149,26 +160,37 @@ unsigned layout_sample(const Picture& pic, long long x, long long y) {
   return 0;  // past libvmaf's allocation
 }
 
+// One luma sample at 10 bit.
+inline std::uint16_t to10(unsigned v, int bpc) {
+  if (bpc <= 8) return std::uint16_t(v << (10 - bpc));
+  if (bpc == 9) return std::uint16_t(v << 1);
+  const int shift = bpc - 10;
+  const unsigned round = shift == 0 ? 0u : 1u << (shift - 1);
+  return std::uint16_t((v + round) >> shift);
+}
+
+
 // Luma of `pic` at 10 bit, resized (nearest neighbour, libvmaf's float
-// stepping) to out_w x out_h; `out` has stride out_w.
+// stepping) to out_w x out_h; `out` has stride out_w. Then anti-dithered
+// when `dither`.
 template <class T>
-void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h) {
+void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h, bool dither) {
   const int bpc = pic.bpc();
   const PlaneView in = pic.plane(0);
   const unsigned in_w = unsigned(in.width), in_h = unsigned(in.height);
-  auto convert = [bpc](unsigned v) -> std::uint16_t {
-    if (bpc <= 8) return std::uint16_t(v << (10 - bpc));
-    if (bpc == 9) return std::uint16_t(v << 1);
-    const int shift = bpc - 10;
-    const unsigned round = shift == 0 ? 0u : 1u << (shift - 1);
-    return std::uint16_t((v + round) >> shift);
-  };
   if (in_w == unsigned(out_w) && in_h == unsigned(out_h)) {
-    for (int i = 0; i < out_h; ++i) {
-      const T* r = in.row<T>(i);
-      std::uint16_t* o = out + std::ptrdiff_t(i) * out_w;
-      for (int j = 0; j < out_w; ++j) o[j] = convert(r[j]);
+    if (simd_on()) {
+      // Row by row, each row anti-dithered right after the next one is converted (same values, one pass).
+      simd::convert_row(in.row<T>(0), out, out_w, bpc);
+      for (int i = 0; i < out_h; ++i) {
+        std::uint16_t* o = out + std::ptrdiff_t(i) * out_w;
+        if (i + 1 < out_h) simd::convert_row(in.row<T>(i + 1), o + out_w, out_w, bpc);
+        if (dither) simd::anti_dither_row(o, i + 1 < out_h ? o + out_w : nullptr, out_w);
+      }
+      return;
     }
+    for (int i = 0; i < out_h; ++i) scalar::convert_row(in.row<T>(i), out + std::ptrdiff_t(i) * out_w, out_w, bpc);
+    if (dither) scalar::anti_dither(out, out_w, out_h);
     return;
   }
   const float ratio_x = float(in_w) / float(unsigned(out_w));
@@ -184,11 +206,23 @@ void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h) {
       const unsigned ox = unsigned(int(double(x) + 0.5));
       const unsigned v = (ox < in_w && oy < in_h) ? unsigned(in.row<T>(int(oy))[ox])
                                                   : layout_sample<T>(pic, ox, oy);
-      o[j] = convert(v);
+      o[j] = to10(v, bpc);
       x += ratio_x;
     }
     y += ratio_y;
   }
+  if (dither) cambi::anti_dither(out, out_w, out_h);
+}
+
+}  // namespace
+
+namespace scalar {
+
+void convert_row(const std::uint8_t* in, std::uint16_t* out, int w, int bpc) {
+  for (int j = 0; j < w; ++j) out[j] = to10(in[j], bpc);
+}
+void convert_row(const std::uint16_t* in, std::uint16_t* out, int w, int bpc) {
+  for (int j = 0; j < w; ++j) out[j] = to10(in[j], bpc);
 }
 
 // 2x2 box average (>> 2) in place; the last column and row average 2 samples.
@@ -290,6 +324,10 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, std::ptrdiff_
     compute_row(i);
   }
 }
+
+}  // namespace scalar
+
+namespace {
 
 // double -> uint16_t as x86-64 code compiled by GCC converts it (through a
 // 32-bit truncation; out-of-range and NaN give 0x80000000).
@@ -409,6 +447,8 @@ std::uint16_t adjust_window(std::uint16_t window, unsigned w, unsigned h, bool s
   return std::uint16_t(ws | 1);
 }
 
+namespace scalar {
+
 void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask) {
   constexpr int pad = kMaskFilter >> 1;
   constexpr int ring = 2 * pad + 2;
@@ -472,6 +512,151 @@ double topk_mean(float* values, int n, double topk) {
   double sum = 0;
   for (int i = 0; i < k; ++i) sum += values[i];
   return sum / k;
+}
+
+}  // namespace scalar
+
+void anti_dither(std::uint16_t* d, int w, int h) {
+  if (simd_on())
+    simd::anti_dither(d, w, h);
+  else
+    scalar::anti_dither(d, w, h);
+}
+
+void decimate(std::uint16_t* d, std::ptrdiff_t stride, int w, int h) {
+  if (simd_on())
+    simd::decimate(d, stride, w, h);
+  else
+    scalar::decimate(d, stride, w, h);
+}
+
+void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask) {
+  if (!simd_on()) return scalar::spatial_mask(img, stride, w, h, mask);
+  Scratch& s = scratch();
+  grow(s.colsum16, std::size_t(w) + 64);
+  simd::spatial_mask(img, stride, w, h, mask_threshold(unsigned(w), unsigned(h)), mask, s.colsum16.data());
+}
+
+void spatial_mask_half(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask) {
+  if (!simd_on()) {
+    scalar::spatial_mask(img, stride, w, h, mask);
+    scalar::decimate(mask, stride, (w + 1) >> 1, (h + 1) >> 1);
+    return;
+  }
+  Scratch& s = scratch();
+  grow(s.colsum16, std::size_t(w) + 64);
+  simd::spatial_mask(img, stride, w, h, mask_threshold(unsigned(w), unsigned(h)), mask, s.colsum16.data(), true);
+}
+
+void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* scratch_rows) {
+  if (simd_on())
+    simd::mode_filter(img, stride, w, h, scratch_rows);
+  else
+    scalar::mode_filter(img, stride, w, h, scratch_rows);
+}
+
+void c_values(const std::uint16_t* img, const std::uint16_t* mask, std::ptrdiff_t stride, int w, int h, int window,
+              const Settings& st, float* out) {
+  Scratch& s = scratch();
+  const std::size_t counters = st.band_size > 0 ? std::size_t(st.band_size) * w : 0;
+  if (simd_on() && w <= simd::kMaxWidth) {
+    grow(s.hist_zero, counters + simd::kHistSlack);  // new counters are 0, old ones were left 0
+    simd::c_values(img, mask, stride, w, h, window, st, out, s.hist_zero.data());
+  } else {
+    grow(s.hist, counters);
+    scalar::c_values(img, mask, stride, w, h, window, st, out, s.hist.data());
+  }
+}
+
+namespace {
+
+// 2^e as a double (e within the double range).
+double pow2(int e) { return std::ldexp(1.0, e); }
+
+// The spacing of the float grid at the float whose bits are b (> 0): every
+// float >= it is a multiple of this.
+double ulp_of_bits(std::uint32_t b) {
+  const int biased = int(b >> 23);
+  return pow2((biased > 0 ? biased : 1) - 150);
+}
+
+// The mean of the top k of n nonnegative floats without libvmaf's
+// quick-select, when that provably gives the same double; false otherwise.
+//
+// libvmaf sums the k values that its quick-select leaves first: the top k as
+// a multiset (all values above the k-th largest, T, and as many copies of T
+// as make k), in an order that depends on the select. Let q be the float
+// spacing at the smallest nonzero value of that multiset: every value of it is
+// a multiple of q, hence every partial sum, in any order. A nonnegative
+// multiple of q below 2^53 q is a double, so while the total stays below
+// 2^53 q no addition rounds, in libvmaf's order or any other, and all orders
+// give the exact sum. Here the sum is formed in some order (SIMD lanes, a tree
+// at the end); if some addition had rounded, its exact result would have been
+// >= 2^53 q and, rounding being monotone and sums of nonnegative values never
+// decreasing, so would the computed total. So a computed total below 2^53 q
+// is the exact sum, and equal to libvmaf's.
+bool topk_mean_by_sum(const float* values, int n, int k, double* mean) {
+  const simd::FloatStats fs = simd::float_stats(values, n);
+  if (fs.max_bits >= 0x7F800000u) return false;  // negative, -0, inf or NaN: leave it to the reference
+  if (fs.nonzero <= std::uint32_t(k)) {
+    // Every nonzero value is in the top k (with zeros to make k).
+    if (fs.nonzero == 0) {
+      *mean = 0.0 / k;
+      return true;
+    }
+    if (!(fs.sum < pow2(53) * ulp_of_bits(fs.min_nonzero_bits))) return false;
+    *mean = fs.sum / k;
+    return true;
+  }
+  // T > 0: select by the top 16 bits of the float patterns (monotone for
+  // nonnegative floats), then among the values of T's bin.
+  Scratch& s = scratch();
+  s.bins.assign(std::size_t(1) << 15, 0u);
+  for (int i = 0; i < n; ++i) {
+    std::uint32_t b;
+    std::memcpy(&b, values + i, sizeof b);
+    if (b) ++s.bins[b >> 16];
+  }
+  int bin = int(s.bins.size()) - 1;
+  std::int64_t above = 0;  // values in bins above `bin`
+  for (; bin > 0; --bin) {
+    if (above + s.bins[std::size_t(bin)] >= k) break;
+    above += s.bins[std::size_t(bin)];
+  }
+  if (bin == 0) return false;  // T would be subnormal
+  double sum = 0.0;
+  s.mid.clear();
+  for (int i = 0; i < n; ++i) {
+    std::uint32_t b;
+    std::memcpy(&b, values + i, sizeof b);
+    const int top = int(b >> 16);
+    if (top > bin)
+      sum += double(values[i]);
+    else if (top == bin)
+      s.mid.push_back(values[i]);
+  }
+  const std::size_t r = std::size_t(k - above);  // 1 <= r <= values in the bin
+  std::nth_element(s.mid.begin(), s.mid.begin() + std::ptrdiff_t(r - 1), s.mid.end(), std::greater<float>());
+  for (std::size_t i = 0; i < r; ++i) sum += double(s.mid[i]);
+  std::uint32_t tb;
+  std::memcpy(&tb, &s.mid[r - 1], sizeof tb);
+  if (!(sum < pow2(53) * ulp_of_bits(tb))) return false;
+  *mean = sum / k;
+  return true;
+}
+
+}  // namespace
+
+double topk_mean(float* values, int n, double topk) {
+  if (simd_on()) {
+    double mean;
+    if (topk_mean_by_sum(values, n, clip_int(int(topk * n), 1, n), &mean)) return mean;
+  }
+  return scalar::topk_mean(values, n, topk);
+}
+
+bool topk_mean_without_select(const float* values, int n, double topk, double* mean) {
+  return topk_mean_by_sum(values, n, clip_int(int(topk * n), 1, n), mean);
 }
 
 Settings resolve(const OptionSet& o, const PictureFormat& f) {
@@ -659,8 +844,11 @@ class CambiExtractor final : public Extractor {
     if (bpc != 8 && bpc != 16) {
       const unsigned max = (1u << bpc) - 1;
       const PlaneView y = pic.plane(0);
+      const bool fast = vif::simd::enabled();
       for (int i = 0; i < y.height; ++i) {
         const T* r = y.row<T>(i);
+        if constexpr (sizeof(T) == 2)
+          if (fast && cambi::simd::row_max(r, y.width) <= max) continue;
         for (int j = 0; j < y.width; ++j)
           if (r[j] > max)
             throw Error("cambi: frame " + std::to_string(index) + ": the " + (is_src ? "reference" : "distorted") +
@@ -676,16 +864,20 @@ class CambiExtractor final : public Extractor {
     cambi::Scratch& s = cambi::scratch();
     cambi::grow(s.image, n);
     cambi::grow(s.mask, n);
-    cambi::grow(s.c_values, n);
+    // c-values of the first scale (halved with the speed-up) at most.
+    const std::size_t first = st_.speedup ? std::size_t((w + 1) >> 1) * std::size_t((h + 1) >> 1) : n;
+    cambi::grow(s.c_values, first);
     cambi::grow(s.filter, std::size_t(3) * w);
-    if (st_.band_size > 0) cambi::grow(s.hist, std::size_t(st_.band_size) * w);
     std::uint16_t* img = s.image.data();
     std::uint16_t* mask = s.mask.data();
     const std::ptrdiff_t stride = w;
 
-    cambi::to_10bit<T>(pic, img, w, h);
-    if (st_.enc_bitdepth < 10) cambi::anti_dither(img, w, h);
-    cambi::spatial_mask(img, stride, w, h, mask);
+    cambi::to_10bit<T>(pic, img, w, h, st_.enc_bitdepth < 10);
+    // With the speed-up only the mask's even rows and columns are used (scale 0 is decimated).
+    if (st_.speedup)
+      cambi::spatial_mask_half(img, stride, w, h, mask);
+    else
+      cambi::spatial_mask(img, stride, w, h, mask);
 
     double scores[cambi::kScales];
     int sw = w, sh = h;
@@ -694,10 +886,10 @@ class CambiExtractor final : public Extractor {
         sw = (sw + 1) >> 1;
         sh = (sh + 1) >> 1;
         cambi::decimate(img, stride, sw, sh);
-        cambi::decimate(mask, stride, sw, sh);
+        if (scale > 0) cambi::decimate(mask, stride, sw, sh);
       }
       cambi::mode_filter(img, stride, sw, sh, s.filter.data());
-      cambi::c_values(img, mask, stride, sw, sh, window, st_, s.c_values.data(), s.hist.data());
+      cambi::c_values(img, mask, stride, sw, sh, window, st_, s.c_values.data());
       if (heatmaps_ && !is_src) heatmaps_->write(s.c_values.data(), sw, sh, scale, window, st_, index, s.heat_row);
       scores[scale] = cambi::topk_mean(s.c_values.data(), sw * sh, st_.topk);
     }

@@ -86,17 +86,54 @@ struct Settings {
 // listed above.
 Settings resolve(const OptionSet& opts, const PictureFormat& fmt);
 
-// The building blocks, on 10-bit planes (stride in samples).
+// The building blocks, on 10-bit planes (stride in samples). Each runs the
+// SIMD code of cambi_simd.cpp when vif::simd::enabled() (VMAFX_SIMD not
+// "off"), else the scalar reference below (namespace scalar); both give the
+// same values.
 //
+// 2x2 box average (>> 2) in place (stride w); the last column and row average
+// 2 samples.
+void anti_dither(std::uint16_t* d, int w, int h);
+// Keeps every other sample of every other row: w x h from the 2w x 2h region, in place.
+void decimate(std::uint16_t* d, std::ptrdiff_t stride, int w, int h);
 // 1 where the 7x7 neighbourhood holds more than the size-dependent threshold
 // of zero-derivative pixels (equal to the right and lower neighbours).
 void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask);
+// spatial_mask, then decimate of the mask: its even rows and columns, packed
+// ((w + 1) / 2 x (h + 1) / 2 at the same stride).
+void spatial_mask_half(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask);
 // 3x3 mode filter (horizontal, then vertical) in place; the first and last
 // rows are kept. `scratch` holds 3 * w values.
 void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* scratch);
-// Mean of the top max(1, (int)(topk * n)) values, in the order libvmaf's
-// quick-select leaves them (it reorders `values`).
+// Banding confidence of every masked pixel (0 elsewhere) into out (stride w),
+// from histograms of the masked pixel values in the window x window
+// neighbourhood (per-thread scratch).
+void c_values(const std::uint16_t* img, const std::uint16_t* mask, std::ptrdiff_t stride, int w, int h, int window,
+              const Settings& st, float* out);
+// Mean of the top max(1, (int)(topk * n)) values, as libvmaf sums them in the
+// order its quick-select leaves them. May reorder `values`. With SIMD on, the
+// sum is formed without the select where that provably gives the same double
+// (see topk_mean_without_select), else as the reference.
 double topk_mean(float* values, int n, double topk);
+// That select-free path alone: true (and *mean) when it applies.
+bool topk_mean_without_select(const float* values, int n, double topk, double* mean);
+
+namespace scalar {
+// The references, written as libvmaf's C path computes them.
+// A luma row to 10 bit (bpc <= 8: v << (10 - bpc); 9: v << 1; else rounded
+// down by bpc - 10 bits, in 32-bit arithmetic).
+void convert_row(const std::uint8_t* in, std::uint16_t* out, int w, int bpc);
+void convert_row(const std::uint16_t* in, std::uint16_t* out, int w, int bpc);
+void anti_dither(std::uint16_t* d, int w, int h);
+void decimate(std::uint16_t* d, std::ptrdiff_t stride, int w, int h);
+void spatial_mask(const std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* mask);
+void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::uint16_t* scratch);
+// `hist` has band_size * w counters (any content).
+void c_values(const std::uint16_t* img, const std::uint16_t* mask, std::ptrdiff_t stride, int w, int h, int window,
+              const Settings& st, float* out, std::uint16_t* hist);
+// libvmaf's quick-select, then the sum of the first k in order.
+double topk_mean(float* values, int n, double topk);
+}  // namespace scalar
 
 }  // namespace cambi
 }  // namespace vmafx
