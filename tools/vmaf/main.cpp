@@ -150,9 +150,15 @@ int run(const Settings& s) {
                 " is " + describe(dis->format()));
   const PictureFormat fmt = ref->format();
 
-  Session session(fmt, s.session);
+  // auto is the default; only an explicit --backend auto explains why a GPU
+  // was not used (no device, a CPU OpenCL device): the bits are the same.
+  const bool explicit_backend = !s.session.backend.empty();
+  SessionConfig cfg = s.session;
+  if (cfg.backend.empty()) cfg.backend = "auto";
+  Session session(fmt, cfg);
   if (!s.quiet) {
-    for (const std::string& n : session.notices()) std::fprintf(stderr, "vmaf: notice: %s\n", n.c_str());
+    if (explicit_backend)
+      for (const std::string& n : session.notices()) std::fprintf(stderr, "vmaf: notice: %s\n", n.c_str());
     if (const std::string b = session.backend_description(); !b.empty()) std::fprintf(stderr, "vmaf: %s\n", b.c_str());
   }
 
@@ -236,7 +242,9 @@ int main(int argc, char** argv) {
   app.add_option("--frame_skip_dist", s.frame_skip_dist, "Skip the first N distorted frames");
   app.add_option("--precision", s.precision,
                  "Digits of scores: N significant digits (%.Ng), or max (%.17g, exact); default as libvmaf");
-  app.add_option("--backend", s.session.backend, "cpu (default), cuda, opencl or auto");
+  s.session.backend = "";
+  app.add_option("--backend", s.session.backend,
+                 "auto (default: a GPU's twins where one works, the CPU otherwise), cpu, cuda or opencl");
   app.add_option("--gpu", s.session.gpu, "Device index for --backend cuda/opencl (see --list-devices)");
   bool list = false;
   app.add_flag("--list-devices", list, "List the GPU devices of every built backend and exit");
