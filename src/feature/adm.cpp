@@ -5,9 +5,10 @@
 // out-of-range double -> unsigned conversions behave as gcc's x86-64 code does.
 //
 // When vif::simd::enabled() (Highway built in, a SIMD CPU, VMAFX_SIMD not
-// "off"), dwt_s0, csf_s0, csf_s123 and cm_s0 hand their rows to
-// feature/adm_simd.cpp, which computes the same integers; the loops below stay
-// the reference (taken when the SIMD branch is not), tested against it for ==.
+// "off"), every stage (the DWTs, decoupling, CSF, denominators and contrast
+// masking of all scales) hands its rows to feature/adm_simd.cpp, which
+// computes the same integers, floats and doubles; the loops below stay the
+// reference (taken when the SIMD branch is not), tested against it for ==.
 #include "feature/adm.hpp"
 
 #include <algorithm>
@@ -340,11 +341,18 @@ void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<s
   const int vs = vmafx_adm_s123_v_shift[scale - 1];
   const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
   const int hs = vmafx_adm_s123_h_shift[scale - 1];
+  const bool fast = vif::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
   for (int i = 0; i < hh; ++i) {
     const In* r0 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 0]) * sstride;
     const In* r1 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 1]) * sstride;
     const In* r2 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 2]) * sstride;
     const In* r3 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 3]) * sstride;
+    if (fast) {
+      const In* const rows[4] = {r0, r1, r2, r3};
+      const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * ostride;
+      simd::dwt_s123_row(rows, w, scale, out.a + o, out.v + o, out.h + o, out.d + o);
+      continue;
+    }
     for (int j = 0; j < w; ++j) {
       const std::int64_t s0 = r0[j], s1 = r1[j], s2 = r2[j], s3 = r3[j];
       const std::int64_t al = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
@@ -469,6 +477,17 @@ void decouple_s123(const Bands<std::int32_t>& ref, const Bands<std::int32_t>& di
     ro = rst;
     ao = sub_wrap(t, rst);
   };
+  if (vif::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
+    for (int i = g.top; i < g.bottom; ++i) {
+      const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
+      const std::int32_t* const o3[3] = {ref.h + p, ref.v + p, ref.d + p};
+      const std::int32_t* const t3[3] = {dis.h + p, dis.v + p, dis.d + p};
+      std::int32_t* const r3[3] = {r.h + p, r.v + p, r.d + p};
+      std::int32_t* const a3[3] = {a.h + p, a.v + p, a.d + p};
+      simd::decouple_s123_row(o3, t3, g.right - g.left, lut, kCos1DegSq, egl, r3, a3);
+    }
+    return;
+  }
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     for (int j = g.left; j < g.right; ++j) {
@@ -563,9 +582,16 @@ float den_s0(const Bands<std::int16_t>& ref, int w, int h, int stride, const flo
   const std::uint64_t add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
   std::uint64_t acc[3] = {0, 0, 0};
   const std::int16_t* const b[3] = {ref.h, ref.v, ref.d};
+  const bool fast = vif::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     std::uint64_t inner[3] = {0, 0, 0};
+    if (fast) {
+      const std::int16_t* const b3[3] = {b[0] + row + g.left, b[1] + row + g.left, b[2] + row + g.left};
+      simd::den_s0_row(b3, g.right - g.left, inner);
+      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> shift_accum;
+      continue;
+    }
     for (int j = g.left; j < g.right; ++j) {
       for (int t = 0; t < 3; ++t) {
         const std::uint64_t x = static_cast<std::uint16_t>(std::abs(static_cast<int>(b[t][row + j])));
@@ -589,9 +615,17 @@ float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stri
   const std::uint64_t add_accum = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
   std::uint64_t acc[3] = {0, 0, 0};
   const std::int32_t* const b[3] = {ref.h, ref.v, ref.d};
+  const bool fast = vif::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     std::uint64_t inner[3] = {0, 0, 0};
+    if (fast) {
+      const std::int32_t* const b3[3] = {b[0] + row + g.left, b[1] + row + g.left, b[2] + row + g.left};
+      simd::den_s123_row(b3, g.right - g.left, static_cast<int>(sq_shift), add_cub, static_cast<int>(shift_cub),
+                         inner);
+      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_accum) >> shift_accum;
+      continue;
+    }
     for (int j = g.left; j < g.right; ++j) {
       for (int t = 0; t < 3; ++t) {
         const std::uint64_t x = static_cast<std::uint32_t>(abs32(b[t][row + j]));
@@ -732,6 +766,29 @@ float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, co
   for (int t = 0; t < 3; ++t) factor[t] = rf[t];
 
   std::int64_t acc[3] = {0, 0, 0};
+  // SIMD rows (adm_simd.cpp) where no column mirrors, as in cm_s0.
+  if (vif::simd::enabled() && g.left >= 1 && g.right <= w - 1) {
+    simd::CmS123 k{};
+    for (int t = 0; t < 3; ++t) k.factor[t] = rf[t];
+    k.add_cub = add_cub;
+    k.shift_cub = static_cast<int>(shift_cub);
+    for (int i = g.top; i < g.bottom; ++i) {
+      const int im = i == 0 ? 1 : i - 1;
+      const int ip = i == h - 1 ? h - 1 : i + 1;
+      const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
+      const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
+      const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
+      const std::int32_t* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
+      const std::int32_t* const a3[3] = {ab[0] + r0, ab[1] + r0, ab[2] + r0};
+      const std::int32_t* const m3[3] = {fb[0] + rm, fb[1] + rm, fb[2] + rm};
+      const std::int32_t* const z3[3] = {fb[0] + r0, fb[1] + r0, fb[2] + r0};
+      const std::int32_t* const p3[3] = {fb[0] + rp, fb[1] + rp, fb[2] + rp};
+      std::int64_t inner[3] = {0, 0, 0};
+      simd::cm_s123_row(s3, a3, m3, z3, p3, g.left, g.right, k, inner);
+      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_rows) >> shift_rows;
+    }
+    return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+  }
   cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
            [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
              const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;

@@ -63,6 +63,28 @@ void DecoupleS0Row(const std::int16_t* const*, const std::int16_t* const*, int, 
                    float, double, std::int16_t* const*, std::int16_t* const*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
+void DwtS123Row16(const std::int16_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*,
+                  std::int32_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void DwtS123Row32(const std::int32_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*,
+                  std::int32_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void DecoupleS123Row(const std::int32_t* const*, const std::int32_t* const*, int, const std::int32_t*,
+                     float, double, std::int32_t* const*, std::int32_t* const*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void CmS123Row(const std::int32_t* const*, const std::int32_t* const*, const std::int32_t* const*,
+               const std::int32_t* const*, const std::int32_t* const*, int, int, const CmS123&,
+               std::int64_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void DenS0Row(const std::int16_t* const*, int, std::uint64_t*) { HWY_ABORT("adm simd: no SIMD target"); }
+void FloatOfInt64(const std::int64_t*, int, float*) { HWY_ABORT("adm simd: no SIMD target"); }
+void DenS123Row(const std::int32_t* const*, int, int, std::uint64_t, int, std::uint64_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
 #else
 
 using D32 = hn::ScalableTag<std::int32_t>;
@@ -560,6 +582,574 @@ void DecoupleS0Row(const std::int16_t* const* o, const std::int16_t* const* t, i
   }
 }
 
+
+// ---------------------------------------------------------------------------
+// dwt_s123, one output row.
+//
+// Both passes of adm.cpp's dwt_s123 sum four int32 samples times the taps in
+// int64 and keep (int32)((sum + rnd) >> sh). The sums need up to 48 bits, so
+// they are formed from 16-bit halves with exact int32 arithmetic:
+//
+// Split. Any int32 x = 2^16 * H + 2^15 + L with H = x >> 16 (arithmetic, in
+// [-2^15, 2^15)) and L = (x & 0xFFFF) - 2^15 (in [-2^15, 2^15)); L is the low
+// 16 bits of x ^ 0x8000 read as int16. Both halves fit int16.
+// Sum. With taps c_k (|c_k| < 2^15, sum |c_k| = 54822): sum c_k x_k =
+// 2^16 * (A + K) + B with A = sum c_k H_k and B = sum c_k L_k (each at most
+// 54822 * 2^15 = 1796407296 < 2^31 in magnitude: exact int32, pairwise int16
+// multiply-adds) and K = 2^15 * sum c_k / 2^16 = sum c_k / 2: 23171 for the
+// low-pass taps (sum 46342), 0 for the high-pass ones (sum 0).
+// Rounding. For sh <= 16 and rnd = 2^(sh-1): (2^16 (A + K) + B + rnd) >> sh =
+// (A + K) * 2^(16-sh) + ((B + rnd) >> sh), exactly (the first term is a
+// multiple of 2^sh). B + rnd < 2^31, so the arithmetic shift of the int32 is
+// exact; the int32 result wraps as the (int32_t) cast of the int64 does (both
+// are the value modulo 2^32): A + K < 2^31 too, so only the doubling at
+// sh = 15 wraps.
+//
+// Vertical pass at scale 1 (int16 rows, no rounding): the sum itself,
+// |sum| <= 54822 * 32768 < 2^31, in int32 lanes. At scales 2 and 3 (int32
+// rows, rnd 2^15, sh 16): the split above, where x ^ 0x8000 holds (L, H) as
+// the int16 pair of each int32 lane, so a multiply-add with the tap pair
+// (c, 0) gives c * L and with (0, c) gives c * H.
+// The vertical results go, split into H and L, into padded int16 rows as in
+// dwt_s0 (P[k] = column k - 1, P[0] = column 1, P[w+1] = column w-1, P[w+2]
+// = column w-2), so the horizontal pass reads the pairs P[2j], P[2j+1] and
+// P[2j+2], P[2j+3] of output j with two multiply-adds per half.
+
+// sum of a[2i] * b[2i] + a[2i+1] * b[2i+1] into int32 lane i (two terms).
+HWY_INLINE V32 Madd2(hn::Vec<D16> a0, hn::Vec<D16> b0, hn::Vec<D16> a1, hn::Vec<D16> b1) {
+  const D32 d;
+  V32 s1 = hn::Zero(d);
+  V32 s0 = hn::ReorderWidenMulAccumulate(d, a0, b0, hn::Zero(d), s1);
+  s0 = hn::ReorderWidenMulAccumulate(d, a1, b1, s0, s1);
+  return hn::RearrangeToOddPlusEven(s0, s1);
+}
+
+// Stores the split halves of x: H at ph, L at pl (columns j..j+N-1).
+HWY_INLINE void StoreSplit(V32 x, std::int16_t* ph, std::int16_t* pl) {
+  const D32 d;
+  Store16(hn::ShiftRight<16>(x), ph);
+  Store16(Wrap16(hn::Xor(x, hn::Set(d, 0x8000))), pl);
+}
+
+struct SplitRows {  // padded rows, each starting at column -1
+  std::int16_t *hlo, *llo, *hhi, *lhi;
+};
+
+HWY_INLINE void DwtS123V(const std::int16_t* const* r, std::size_t j, const SplitRows& p) {
+  const D32 d;
+  const V32 u0 = Load16(r[0] + j), u1 = Load16(r[1] + j), u2 = Load16(r[2] + j), u3 = Load16(r[3] + j);
+  const V32 al = hn::Set(d, vmafx_adm_dwt_lo[0]) * u0 + hn::Set(d, vmafx_adm_dwt_lo[1]) * u1 +
+                 hn::Set(d, vmafx_adm_dwt_lo[2]) * u2 + hn::Set(d, vmafx_adm_dwt_lo[3]) * u3;
+  const V32 ah = hn::Set(d, vmafx_adm_dwt_hi[0]) * u0 + hn::Set(d, vmafx_adm_dwt_hi[1]) * u1 +
+                 hn::Set(d, vmafx_adm_dwt_hi[2]) * u2 + hn::Set(d, vmafx_adm_dwt_hi[3]) * u3;
+  StoreSplit(al, p.hlo + 1 + j, p.llo + 1 + j);
+  StoreSplit(ah, p.hhi + 1 + j, p.lhi + 1 + j);
+}
+
+HWY_INLINE void DwtS123V(const std::int32_t* const* r, std::size_t j, const SplitRows& p) {
+  const D32 d;
+  const D16 d16;
+  const V32 flip = hn::Set(d, 0x8000);
+  V32 s1 = hn::Zero(d);
+  V32 alH = hn::Zero(d), alL = hn::Zero(d), ahH = hn::Zero(d), ahL = hn::Zero(d);
+  for (int k = 0; k < 4; ++k) {
+    const hn::Vec<D16> x = hn::BitCast(d16, hn::Xor(hn::LoadU(d, r[k] + j), flip));  // (L, H) pairs
+    alL = hn::ReorderWidenMulAccumulate(d, x, TapPair(vmafx_adm_dwt_lo[k], 0), alL, s1);
+    alH = hn::ReorderWidenMulAccumulate(d, x, TapPair(0, vmafx_adm_dwt_lo[k]), alH, s1);
+    ahL = hn::ReorderWidenMulAccumulate(d, x, TapPair(vmafx_adm_dwt_hi[k], 0), ahL, s1);
+    ahH = hn::ReorderWidenMulAccumulate(d, x, TapPair(0, vmafx_adm_dwt_hi[k]), ahH, s1);
+  }
+  const V32 z = hn::Zero(d);
+  alL = hn::RearrangeToOddPlusEven(alL, z);
+  alH = hn::RearrangeToOddPlusEven(alH, z);
+  ahL = hn::RearrangeToOddPlusEven(ahL, z);
+  ahH = hn::RearrangeToOddPlusEven(ahH, z);
+  const V32 rnd = hn::Set(d, 32768);
+  const V32 tl = alH + hn::Set(d, VMAFX_ADM_DWT_LO_SUM / 2) + hn::ShiftRight<16>(alL + rnd);
+  const V32 th = ahH + hn::ShiftRight<16>(ahL + rnd);
+  StoreSplit(tl, p.hlo + 1 + j, p.llo + 1 + j);
+  StoreSplit(th, p.hhi + 1 + j, p.lhi + 1 + j);
+}
+
+// One output band at columns j..j+N-1 from the split row (ph, pl): taps c,
+// K = sum c / 2, rounding 2^(sh-1), shift sh (15 or 16).
+HWY_INLINE V32 DwtS123H(const std::int16_t* ph, const std::int16_t* pl, std::size_t j, hn::Vec<D16> c01,
+                        hn::Vec<D16> c23, std::int32_t kc, int sh) {
+  const D32 d;
+  const D16 d16;
+  const V32 a = Madd2(hn::LoadU(d16, ph + 2 * j), c01, hn::LoadU(d16, ph + 2 * j + 2), c23) + hn::Set(d, kc);
+  const V32 b = Madd2(hn::LoadU(d16, pl + 2 * j), c01, hn::LoadU(d16, pl + 2 * j + 2), c23);
+  const V32 lo = hn::ShiftRightSame(b + hn::Set(d, std::int32_t{1} << (sh - 1)), sh);
+  return (sh == 15 ? hn::ShiftLeft<1>(a) : a) + lo;
+}
+
+template <class In>
+void DwtS123RowT(const In* const* r, int width, int scale, std::int32_t* oa, std::int32_t* ov,
+                 std::int32_t* oh, std::int32_t* od) {
+  const D32 d;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width), hw = (w + 1) / 2;
+  const int sh = vmafx_adm_s123_h_shift[scale - 1];
+  // Padded rows: 1 before, 2 after, and slack for the last vector's reads.
+  const std::size_t len = w + 3 + 2 * n + 2;
+  thread_local std::vector<std::int16_t> buf;
+  if (buf.size() < 4 * len) buf.assign(4 * len, 0);
+  const SplitRows p{buf.data(), buf.data() + len, buf.data() + 2 * len, buf.data() + 3 * len};
+  if (w >= n) {
+    for (std::size_t j = 0; j < w; j += n) DwtS123V(r, std::min(j, w - n), p);
+  } else {
+    HWY_ALIGN In rb[4][kMaxN] = {};
+    const In* rp[4];
+    for (int k = 0; k < 4; ++k) {
+      std::memcpy(rb[k], r[k], w * sizeof(In));
+      rp[k] = rb[k];
+    }
+    HWY_ALIGN std::int16_t t[4][kMaxN + 1];
+    const SplitRows q{t[0], t[1], t[2], t[3]};
+    DwtS123V(rp, 0, q);
+    for (int k = 0; k < 4; ++k) std::memcpy((&p.hlo)[k] + 1, t[k] + 1, w * sizeof(std::int16_t));
+  }
+  for (std::int16_t* a : {p.hlo, p.llo, p.hhi, p.lhi}) {  // dwt_indices' mirrors
+    a[0] = a[2];
+    a[w + 1] = a[w];
+    a[w + 2] = a[w - 1];
+  }
+  const auto lo01 = TapPair(vmafx_adm_dwt_lo[0], vmafx_adm_dwt_lo[1]);
+  const auto lo23 = TapPair(vmafx_adm_dwt_lo[2], vmafx_adm_dwt_lo[3]);
+  const auto hi01 = TapPair(vmafx_adm_dwt_hi[0], vmafx_adm_dwt_hi[1]);
+  const auto hi23 = TapPair(vmafx_adm_dwt_hi[2], vmafx_adm_dwt_hi[3]);
+  constexpr std::int32_t kLo = VMAFX_ADM_DWT_LO_SUM / 2;
+  const auto col = [&](std::size_t j, std::int32_t* a, std::int32_t* v, std::int32_t* h, std::int32_t* dd) {
+    hn::StoreU(DwtS123H(p.hlo, p.llo, j, lo01, lo23, kLo, sh), d, a + j);
+    hn::StoreU(DwtS123H(p.hlo, p.llo, j, hi01, hi23, 0, sh), d, v + j);
+    hn::StoreU(DwtS123H(p.hhi, p.lhi, j, lo01, lo23, kLo, sh), d, h + j);
+    hn::StoreU(DwtS123H(p.hhi, p.lhi, j, hi01, hi23, 0, sh), d, dd + j);
+  };
+  if (hw >= n) {
+    // The last vector reads up to P[2*hw + 1] <= P[w + 2].
+    for (std::size_t j = 0; j < hw; j += n) col(std::min(j, hw - n), oa, ov, oh, od);
+  } else {
+    // Reads up to P[2n + 1], inside the slack; outputs go through a copy.
+    HWY_ALIGN std::int32_t t[4][kMaxN];
+    col(0, t[0], t[1], t[2], t[3]);
+    std::memcpy(oa, t[0], hw * sizeof(std::int32_t));
+    std::memcpy(ov, t[1], hw * sizeof(std::int32_t));
+    std::memcpy(oh, t[2], hw * sizeof(std::int32_t));
+    std::memcpy(od, t[3], hw * sizeof(std::int32_t));
+  }
+}
+
+void DwtS123Row16(const std::int16_t* const* r, int w, int scale, std::int32_t* oa, std::int32_t* ov,
+                  std::int32_t* oh, std::int32_t* od) {
+  DwtS123RowT(r, w, scale, oa, ov, oh, od);
+}
+void DwtS123Row32(const std::int32_t* const* r, int w, int scale, std::int32_t* oa, std::int32_t* ov,
+                  std::int32_t* oh, std::int32_t* od) {
+  DwtS123RowT(r, w, scale, oa, ov, oh, od);
+}
+
+// ---------------------------------------------------------------------------
+// decouple_s123, one row. One column per double lane, as decouple_s0 (whose
+// comment gives the float / double steps), with int32 bands. What differs:
+//
+// Angle test: the products of int32 need up to 62 bits and adm.cpp sums them
+// in int64 (wrapping: 2 * 2^62 becomes -2^63), then rounds the int64 to float
+// once. Here: exact int64 products (MulEven of the int32 values in the low
+// halves of the int64 lanes), the same wrapping int64 sums, and a correctly
+// rounded int64 -> float: where |x| >= 2^53 the bits below bit 11 are
+// replaced by one sticky bit at bit 11 (set if any of them was), leaving at
+// most 53 significant bits (63 .. 11), so the int64 -> double conversion is
+// exact; the float rounding of |x| (ulp >= 2^30 there, its half-way bit >=
+// bit 29) sees the same leading bits and the same "anything below" and so
+// rounds to the same float. Below 2^53 the conversion is exact anyway. The
+// sign is applied to the magnitude (rounding to nearest is symmetric; |x| =
+// 2^63 for INT64_MIN converts as -2^63, whose Abs is the magnitude).
+//
+// Division: adm.cpp keeps 15 significant bits of |o| when |o| >= 2^15: shift
+// s = bit_width(|o|) - 15 (else 0) and msb = (|o| + 2^(s-1)) >> s. |o| <= 2^31
+// is exact in double; its biased exponent E gives bit_width - 1 = E - 1023, so
+// s = max(E - 1037, 0); powers of two are built from their exponent bits,
+// and msb = Floor((|o| + 2^(s-1)) * 2^-s) (exact: an integer < 2^32 scaled by
+// a power of two). tmp_k = ((lut[msb] * t) * sign + 2^(14+s)) >> (15+s) in
+// double: when |lut * t| < 2^53 every step is exact (the sum may round only
+// at >= 2^53 - 2^31), and then it is the integer result. Otherwise the
+// rounded product keeps its sign and a magnitude >= 2^53, the sum keeps it
+// above 2^53 - 2^31, and the quotient's magnitude is >= 2^20, as is the exact
+// one's with the same sign: both clamp to the same 0 or 32768. Only the
+// clamped k is used.
+// rst = (k * o + 16384) >> 15: |k * o| <= 2^46, exact in double; it fits int32
+// (from -2^31 to 2^31 - 1), as adm.cpp's (int32_t) cast keeps it.
+// rst_f: float(o) is 0 only for o = 0 and keeps the sign; with k >= 2^0 the
+// product is at least 2^-21 in magnitude (no underflow): its sign is that of
+// k * o, as in decouple_s0.
+// limit_gain: the picked value is t (exact) or x = rst * egl between t and 0
+// (rst_f > 0: rst >= 0, so 0 <= x < t < 2^31; rst_f < 0: t < x <= 0), so the
+// (int32_t) cast is Trunc and in range. a = t - rst in wrapping int32 lanes.
+using DD64 = hn::RebindToSigned<DD>;
+using DDU64 = hn::RebindToUnsigned<DD>;
+using DDW32 = hn::Repartition<std::int32_t, DD64>;  // the int32 halves of the int64 lanes
+using VD64 = hn::Vec<DD64>;
+
+// (double)(float)x of int64 lanes, rounded once (see above).
+HWY_INLINE VD FloatOfI64(VD64 x) {
+  const DD d;
+  const DD64 d64;
+  const DDU64 du;
+  const auto m = hn::BitCast(du, hn::Abs(x));
+  const auto low = hn::Set(du, 0x7FF);
+  const auto sticky = hn::IfThenZeroElse(hn::Eq(hn::And(m, low), hn::Zero(du)), hn::Set(du, 0x800));
+  const auto big = hn::Ne(hn::ShiftRight<53>(m), hn::Zero(du));
+  const auto mm = hn::IfThenElse(big, hn::Or(hn::AndNot(low, m), sticky), m);
+  const VD v = hn::Abs(hn::ConvertTo(d, hn::BitCast(d64, mm)));
+  const VD sv = hn::IfThenElse(hn::RebindMask(d, hn::Lt(x, hn::Zero(d64))), hn::Neg(v), v);
+  return hn::PromoteTo(d, hn::DemoteTo(DDF(), sv));
+}
+
+// 2^e of the int64 lanes e (-1022 <= e <= 1023).
+HWY_INLINE VD Pow2(VD64 e) {
+  return hn::BitCast(DD(), hn::ShiftLeft<52>(e + hn::Set(DD64(), 1023)));
+}
+
+void FloatOfInt64(const std::int64_t* x, int n, float* out) {
+  const DD d;
+  const DD64 d64;
+  const DDF df;
+  (void)d;
+  for (std::size_t j = 0; j < std::size_t(n); ++j) {
+    HWY_ALIGN std::int64_t in[HWY_LANES(double)] = {};
+    HWY_ALIGN float o[HWY_LANES(double)];
+    in[0] = x[j];
+    hn::Store(hn::DemoteTo(df, FloatOfI64(hn::Load(d64, in))), df, o);
+    out[j] = o[0];
+  }
+}
+
+struct DecRows32 {
+  const std::int32_t* o[3];
+  const std::int32_t* t[3];
+  std::int32_t* r[3];
+  std::int32_t* a[3];
+};
+
+HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, const std::int32_t* lut, VD c,
+                                VD egl) {
+  const DD d;
+  const DD64 d64;
+  const DD32 d32;
+  const DDW32 dw;
+  const DDU64 du;
+  const VD zero = hn::Zero(d);
+  const VD half = hn::Set(d, 16384.0);
+  const VD inv15 = hn::Set(d, 1.0 / 32768.0);  // 2^-15, exact
+  const VD inv12 = hn::Set(d, 1.0 / 4096.0);   // 2^-12, exact
+  const VD k32768 = hn::Set(d, 32768.0);
+  VD32 oi[3], ti[3];
+  VD o[3], t[3];
+  for (int b = 0; b < 3; ++b) {
+    oi[b] = hn::LoadU(d32, rw.o[b] + j);
+    ti[b] = hn::LoadU(d32, rw.t[b] + j);
+    o[b] = hn::PromoteTo(d, oi[b]);
+    t[b] = hn::PromoteTo(d, ti[b]);
+  }
+  const VD64 oh = hn::PromoteTo(d64, oi[0]), ov = hn::PromoteTo(d64, oi[1]);
+  const VD64 th = hn::PromoteTo(d64, ti[0]), tv = hn::PromoteTo(d64, ti[1]);
+  const auto mul = [&](VD64 a, VD64 b) { return hn::MulEven(hn::BitCast(dw, a), hn::BitCast(dw, b)); };
+  const VD dp = hn::Mul(FloatOfI64(hn::Add(mul(oh, th), mul(ov, tv))), inv12);
+  const VD om = hn::Mul(FloatOfI64(hn::Add(mul(oh, oh), mul(ov, ov))), inv12);
+  const VD tm = hn::Mul(FloatOfI64(hn::Add(mul(th, th), mul(tv, tv))), inv12);
+  const MD angle =
+      hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(c, om), tm)));
+  for (int b = 0; b < 3; ++b) {
+    const VD ao = hn::Abs(o[b]);
+    const VD64 ex = hn::BitCast(d64, hn::ShiftRight<52>(hn::BitCast(du, ao)));  // biased exponent
+    const auto big = hn::Gt(ex, hn::Set(d64, 1037));
+    const VD64 s = hn::IfThenElseZero(big, ex - hn::Set(d64, 1037));
+    const VD rnd = hn::IfThenElseZero(hn::RebindMask(d, big), Pow2(s - hn::Set(d64, 1)));
+    const VD msb = hn::Floor(hn::Mul(hn::Add(ao, rnd), Pow2(hn::Neg(s))));
+    const VD32 idx = hn::Add(hn::DemoteTo(d32, msb), hn::Set(d32, 32768));
+    const VD lv = hn::PromoteTo(d, hn::GatherIndex(d32, lut, idx));
+    const VD prod = hn::Mul(lv, t[b]);
+    const VD sp = hn::IfThenElse(hn::Lt(o[b], zero), hn::Neg(prod), prod);
+    const VD tk = hn::Floor(hn::Mul(hn::Add(sp, Pow2(s + hn::Set(d64, 14))),
+                                    Pow2(hn::Neg(s) - hn::Set(d64, 15))));
+    const VD k = hn::IfThenElse(hn::Eq(o[b], zero), k32768, hn::Min(hn::Max(tk, zero), k32768));
+    const VD rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, o[b]), half), inv15));
+    const MD kpos = hn::And(angle, hn::Gt(k, zero));
+    const MD pos = hn::And(kpos, hn::Gt(o[b], zero));
+    const MD neg = hn::And(kpos, hn::Lt(o[b], zero));
+    const VD x = hn::Mul(rst, egl), y = t[b];
+    const VD lp = hn::Trunc(hn::IfThenElse(hn::Lt(x, y), x, y));
+    const VD ln = hn::Trunc(hn::IfThenElse(hn::Gt(x, y), x, y));
+    const VD rf = hn::IfThenElse(pos, lp, hn::IfThenElse(neg, ln, rst));
+    const VD32 ri = hn::DemoteTo(d32, rf);
+    hn::StoreU(ri, d32, rw.r[b] + j);
+    hn::StoreU(hn::Sub(ti[b], ri), d32, rw.a[b] + j);
+  }
+}
+
+void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t, int width,
+                     const std::int32_t* lut, float cos1_sq, double egl, std::int32_t* const* r,
+                     std::int32_t* const* a) {
+  const DD d;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
+  const VD c = hn::Set(d, static_cast<double>(cos1_sq));
+  const VD ev = hn::Set(d, egl);
+  if (w >= n) {
+    const DecRows32 rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
+    for (std::size_t j = 0; j < w; j += n) DecoupleS123Col(rw, std::min(j, w - n), lut, c, ev);
+    return;
+  }
+  if (w == 0) return;
+  constexpr std::size_t kMaxD = HWY_LANES(double);
+  HWY_ALIGN std::int32_t in[6][kMaxD] = {}, out[6][kMaxD];
+  DecRows32 rw;
+  for (int b = 0; b < 3; ++b) {
+    std::memcpy(in[b], o[b], w * sizeof(std::int32_t));
+    std::memcpy(in[3 + b], t[b], w * sizeof(std::int32_t));
+    rw.o[b] = in[b];
+    rw.t[b] = in[3 + b];
+    rw.r[b] = out[b];
+    rw.a[b] = out[3 + b];
+  }
+  DecoupleS123Col(rw, 0, lut, c, ev);
+  for (int b = 0; b < 3; ++b) {
+    std::memcpy(r[b], out[b], w * sizeof(std::int32_t));
+    std::memcpy(a[b], out[3 + b], w * sizeof(std::int32_t));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// cm_s123, one row: the three bands' sums of (int64{x_sq} * x + add_cub) >>
+// shift_cub over the columns. Per column, as adm.cpp:
+//   centre = (int32)((int64{286331153} * abs32(a) - 2^31) >> 32): the high
+//     half of the int64 sum (as in csf_s123's filter input; Abs keeps
+//     INT32_MIN as abs32 does)
+//   thr = the 8 neighbours and the centre of the three bands, summed in
+//     wrapping int32 lanes (adm.cpp's uint32 sum)
+//   x0 = (int32)((int64{factor} * s + 2^27) >> 28): csf_s123's product
+//   x = max(abs32(x0) - thr, 0) (wrapping int32 subtraction)
+//   x_sq = (int32)((x * x + 2^29) >> 30): 0 <= x < 2^31, the unsigned MulEven
+//     is the int64 product (< 2^62), the sum < 2^63, the logical shift is
+//     adm.cpp's arithmetic one, the int32 is the low half
+//   term = (x_sq * x + add_cub) >> shift_cub: signed MulEven, int64 shift.
+struct CmRows32 {
+  const std::int32_t* s[3];
+  const std::int32_t* a[3];
+  const std::int32_t* m[3];
+  const std::int32_t* z[3];
+  const std::int32_t* p[3];
+};
+
+// (int32)((int64{k} * x + 2^31 * -1) >> 32) per int32 lane, x >= 0 or INT32_MIN.
+HWY_INLINE V32 HighMulRound(V32 x, std::int32_t k) {
+  const D32 d;
+  const D64 d64;
+  const DU64 du64;
+  const V32 kv = hn::Set(d, k);
+  const V64 r = hn::Set(d64, std::int64_t{VMAFX_ADM_S123_FLT_ROUND});
+  const V64 fe = hn::MulEven(x, kv) + r, fo = hn::MulEven(OddDown(x), kv) + r;
+  return hn::OddEven(hn::BitCast(d, fo), hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, fe))));
+}
+
+// (int32)((int64{factor} * s + 2^27) >> 28) per int32 lane (csf_s123's d).
+HWY_INLINE V32 CsfS123Mul(V32 sv, std::uint32_t factor) {
+  const DU32 du;
+  const D64 d64;
+  const DU64 du64;
+  const auto fu = hn::Set(du, factor);
+  const auto f64 = hn::Set(du64, factor);
+  const auto round = hn::Set(du64, std::uint64_t{VMAFX_ADM_S123_CSF_ROUND});
+  const auto prod = [&](V32 x) {
+    const auto p = hn::MulEven(hn::BitCast(du, x), fu);
+    const auto neg = hn::BitCast(du64, hn::ShiftRight<31>(x));
+    const auto corr = hn::ShiftLeft<32>(hn::And(neg, f64));
+    return hn::BitCast(d64, hn::ShiftRight<VMAFX_ADM_S123_CSF_SHIFT>(p - corr + round));
+  };
+  return MergeLow(prod(sv), prod(OddDown(sv)));
+}
+
+template <bool kMasked>
+HWY_INLINE void CmS123Col(const CmRows32& r, std::size_t j, const CmS123& k, M32 mask, V64 acc[3]) {
+  const D32 d;
+  const D64 d64;
+  const DU32 du;
+  const DU64 du64;
+  V32 thr = hn::Zero(d);
+  for (int t = 0; t < 3; ++t) {
+    const V32 c = HighMulRound(hn::Abs(hn::LoadU(d, r.a[t] + j)), VMAFX_ADM_S123_ONE_BY_15);
+    const V32 nb = hn::LoadU(d, r.m[t] + j - 1) + hn::LoadU(d, r.m[t] + j) + hn::LoadU(d, r.m[t] + j + 1) +
+                   hn::LoadU(d, r.z[t] + j - 1) + hn::LoadU(d, r.z[t] + j + 1) +
+                   hn::LoadU(d, r.p[t] + j - 1) + hn::LoadU(d, r.p[t] + j) + hn::LoadU(d, r.p[t] + j + 1);
+    thr = thr + nb + c;
+  }
+  V64 me, mo;
+  if (kMasked) {
+    const V64 m = hn::BitCast(d64, hn::VecFromMask(d, mask));
+    me = hn::ShiftRight<32>(hn::ShiftLeft<32>(m));
+    mo = hn::ShiftRight<32>(m);
+  }
+  const auto sqr = hn::Set(du64, std::uint64_t{VMAFX_ADM_S123_SQ_ROUND});
+  const V64 addc = hn::Set(d64, k.add_cub);
+  for (int t = 0; t < 3; ++t) {
+    const V32 x0 = CsfS123Mul(hn::LoadU(d, r.s[t] + j), k.factor[t]);
+    const V32 x = hn::Max(hn::Abs(x0) - thr, hn::Zero(d));
+    const auto term = [&](V32 xv) {  // column in the even lanes
+      const auto xu = hn::BitCast(du, xv);
+      const auto sq = hn::ShiftRight<VMAFX_ADM_S123_SQ_SHIFT>(hn::MulEven(xu, xu) + sqr);
+      return hn::ShiftRightSame(hn::MulEven(hn::BitCast(d, sq), xv) + addc, k.shift_cub);
+    };
+    V64 te = term(x), to = term(OddDown(x));
+    if (kMasked) {
+      te = hn::And(te, me);
+      to = hn::And(to, mo);
+    }
+    acc[t] = acc[t] + te + to;
+  }
+}
+
+void CmS123Row(const std::int32_t* const* src, const std::int32_t* const* ang,
+               const std::int32_t* const* fm, const std::int32_t* const* f0,
+               const std::int32_t* const* fp, int left, int right, const CmS123& k,
+               std::int64_t* inner) {
+  const D32 d;
+  const D64 d64;
+  const std::size_t n = hn::Lanes(d);
+  if (right <= left) return;
+  const std::size_t l = std::size_t(left), rr = std::size_t(right), cnt = rr - l;
+  V64 acc[3] = {hn::Zero(d64), hn::Zero(d64), hn::Zero(d64)};
+  CmRows32 rows;
+  for (int t = 0; t < 3; ++t) {
+    rows.s[t] = src[t];
+    rows.a[t] = ang[t];
+    rows.m[t] = fm[t];
+    rows.z[t] = f0[t];
+    rows.p[t] = fp[t];
+  }
+  const M32 all = hn::FirstN(d, n);
+  if (cnt >= n) {
+    std::size_t j = l;
+    for (; j + n <= rr; j += n) CmS123Col<false>(rows, j, k, all, acc);
+    if (j < rr) {
+      const std::size_t start = rr - n;
+      CmS123Col<true>(rows, start, k, hn::Not(hn::FirstN(d, j - start)), acc);
+    }
+  } else {
+    HWY_ALIGN std::int32_t b[15][kMaxN + 2] = {};
+    CmRows32 c;
+    const std::int32_t** dst[5] = {c.s, c.a, c.m, c.z, c.p};
+    const std::int32_t* const* from[5] = {rows.s, rows.a, rows.m, rows.z, rows.p};
+    for (int q = 0; q < 5; ++q)
+      for (int t = 0; t < 3; ++t) {
+        std::int32_t* bp = b[q * 3 + t];
+        std::memcpy(bp, from[q][t] + l - 1, (cnt + 2) * sizeof(std::int32_t));
+        dst[q][t] = bp + 1;
+      }
+    CmS123Col<true>(c, 0, k, hn::FirstN(d, cnt), acc);
+  }
+  for (int t = 0; t < 3; ++t) inner[t] += hn::GetLane(hn::SumOfLanes(d64, acc[t]));
+}
+
+// ---------------------------------------------------------------------------
+// den_s0 / den_s123 row sums (uint64, wrapping; the order of integer
+// additions does not matter).
+// den_s0: x = |b| <= 32768 (as adm.cpp's uint16 of abs), x * x <= 2^30 in the
+// int32 lanes, x * x * x <= 2^45 by the unsigned MulEven.
+// den_s123: x = |b| as uint32 (<= 2^31; Abs keeps INT32_MIN, whose uint32 is
+// 2^31). q = (x * x + 2^sh) >> sh = (x * x >> sh) + 1 by the unsigned
+// MulEven; q < 2^32 except q = 2^32 + 1 for x = 2^31, sh = 30, so q * x is
+// MulEven of q's low half plus x << 32 where q's high half is 1; q * x <=
+// 2^63 + 2^31 and + add_cub (< 2^32 as adm.cpp forms it, any uint64 here:
+// the sum wraps as adm.cpp's) then the logical shift.
+// The odd uint32 lanes moved into the even ones.
+HWY_INLINE hn::Vec<DU32> OddDownU(hn::Vec<DU32> v) {
+  return hn::BitCast(DU32(), hn::ShiftRight<32>(hn::BitCast(DU64(), v)));
+}
+// The 64-bit masks of the even / odd int32 lanes of mask.
+HWY_INLINE void SplitMask(M32 mask, hn::Vec<DU64>& me, hn::Vec<DU64>& mo) {
+  const V64 m = hn::BitCast(D64(), hn::VecFromMask(D32(), mask));  // arithmetic shifts: all-ones lanes
+  me = hn::BitCast(DU64(), hn::ShiftRight<32>(hn::ShiftLeft<32>(m)));
+  mo = hn::BitCast(DU64(), hn::ShiftRight<32>(m));
+}
+
+// Sums col(j, mask, acc) over the columns [0, cnt) of a row: full vectors,
+// then the last one moved back to end at cnt with the columns already counted
+// masked off; rows narrower than a vector through copy(buffers) first, which
+// must put the row into zero-filled buffers and call col on them.
+template <class Col, class Narrow>
+HWY_INLINE void RowSum(std::size_t cnt, const Col& col, const Narrow& narrow) {
+  const D32 d;
+  const std::size_t n = hn::Lanes(d);
+  if (cnt == 0) return;
+  if (cnt >= n) {
+    std::size_t j = 0;
+    for (; j + n <= cnt; j += n) col(j, hn::FirstN(d, n));
+    if (j < cnt) col(cnt - n, hn::Not(hn::FirstN(d, j - (cnt - n))));
+  } else {
+    narrow(hn::FirstN(d, cnt));
+  }
+}
+
+// Terms of den_s0 for the int32 lanes a (|a| <= 32768), masked lanes 0.
+HWY_INLINE hn::Vec<DU64> DenS0Terms(V32 a, M32 mask) {
+  const DU32 du;
+  const auto x = hn::BitCast(du, hn::IfThenElseZero(mask, hn::Abs(a)));
+  const auto x2 = x * x;
+  return hn::MulEven(x2, x) + hn::MulEven(OddDownU(x2), OddDownU(x));
+}
+
+void DenS0Row(const std::int16_t* const* b, int width, std::uint64_t* inner) {
+  const DU64 du64;
+  const std::size_t cnt = std::size_t(width);
+  for (int t = 0; t < 3; ++t) {
+    auto acc = hn::Zero(du64);
+    const std::int16_t* p = b[t];
+    RowSum(
+        cnt, [&](std::size_t j, M32 m) { acc = acc + DenS0Terms(Load16(p + j), m); },
+        [&](M32 m) {
+          HWY_ALIGN std::int16_t buf[kMaxN] = {};
+          std::memcpy(buf, p, cnt * sizeof(std::int16_t));
+          acc = acc + DenS0Terms(Load16(buf), m);
+        });
+    inner[t] += hn::GetLane(hn::SumOfLanes(du64, acc));
+  }
+}
+
+// Terms of den_s123 for the int32 lanes a, masked lanes 0.
+HWY_INLINE hn::Vec<DU64> DenS123Terms(V32 a, M32 mask, int sq_shift, hn::Vec<DU64> add_cub, int shift_cub) {
+  const DU32 du;
+  const DU64 du64;
+  const auto one = hn::Set(du64, 1);
+  const auto x = hn::BitCast(du, hn::Abs(a));
+  const auto term = [&](hn::Vec<DU32> xv) {  // column in the even lanes
+    const auto q = hn::ShiftRightSame(hn::MulEven(xv, xv), sq_shift) + one;
+    const auto hi = hn::And(hn::ShiftLeft<32>(hn::BitCast(du64, xv)), hn::Zero(du64) - hn::ShiftRight<32>(q));
+    return hn::ShiftRightSame(hn::MulEven(hn::BitCast(du, q), xv) + hi + add_cub, shift_cub);
+  };
+  hn::Vec<DU64> me, mo;
+  SplitMask(mask, me, mo);
+  return hn::And(term(x), me) + hn::And(term(OddDownU(x)), mo);
+}
+
+void DenS123Row(const std::int32_t* const* b, int width, int sq_shift, std::uint64_t add_cub, int shift_cub,
+                std::uint64_t* inner) {
+  const D32 d;
+  const DU64 du64;
+  const std::size_t cnt = std::size_t(width);
+  const auto addc = hn::Set(du64, add_cub);
+  for (int t = 0; t < 3; ++t) {
+    auto acc = hn::Zero(du64);
+    const std::int32_t* p = b[t];
+    RowSum(
+        cnt,
+        [&](std::size_t j, M32 m) { acc = acc + DenS123Terms(hn::LoadU(d, p + j), m, sq_shift, addc, shift_cub); },
+        [&](M32 m) {
+          HWY_ALIGN std::int32_t buf[kMaxN] = {};
+          std::memcpy(buf, p, cnt * sizeof(std::int32_t));
+          acc = acc + DenS123Terms(hn::Load(d, buf), m, sq_shift, addc, shift_cub);
+        });
+    inner[t] += hn::GetLane(hn::SumOfLanes(du64, acc));
+  }
+}
+
 #endif  // HWY_TARGET == HWY_SCALAR
 
 
@@ -576,6 +1166,13 @@ HWY_EXPORT(CsfS0Row);
 HWY_EXPORT(CsfS123Row);
 HWY_EXPORT(CmS0Row);
 HWY_EXPORT(DecoupleS0Row);
+HWY_EXPORT(DwtS123Row16);
+HWY_EXPORT(DwtS123Row32);
+HWY_EXPORT(DecoupleS123Row);
+HWY_EXPORT(CmS123Row);
+HWY_EXPORT(DenS0Row);
+HWY_EXPORT(DenS123Row);
+HWY_EXPORT(FloatOfInt64);
 
 void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
                 std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
@@ -603,6 +1200,33 @@ void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t
                      const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const r[3],
                      std::int16_t* const a[3]) {
   HWY_DYNAMIC_DISPATCH(DecoupleS0Row)(o, t, n, lut, cos1_sq, egl, r, a);
+}
+void dwt_s123_row(const std::int16_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
+                  std::int32_t* oh, std::int32_t* od) {
+  HWY_DYNAMIC_DISPATCH(DwtS123Row16)(r, w, scale, oa, ov, oh, od);
+}
+void dwt_s123_row(const std::int32_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
+                  std::int32_t* oh, std::int32_t* od) {
+  HWY_DYNAMIC_DISPATCH(DwtS123Row32)(r, w, scale, oa, ov, oh, od);
+}
+void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n,
+                       const std::int32_t* lut, float cos1_sq, double egl, std::int32_t* const r[3],
+                       std::int32_t* const a[3]) {
+  HWY_DYNAMIC_DISPATCH(DecoupleS123Row)(o, t, n, lut, cos1_sq, egl, r, a);
+}
+void cm_s123_row(const std::int32_t* const src[3], const std::int32_t* const ang[3],
+                 const std::int32_t* const fm[3], const std::int32_t* const f0[3],
+                 const std::int32_t* const fp[3], int left, int right, const CmS123& k,
+                 std::int64_t inner[3]) {
+  HWY_DYNAMIC_DISPATCH(CmS123Row)(src, ang, fm, f0, fp, left, right, k, inner);
+}
+void float_of_int64(const std::int64_t* x, int n, float* out) { HWY_DYNAMIC_DISPATCH(FloatOfInt64)(x, n, out); }
+void den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]) {
+  HWY_DYNAMIC_DISPATCH(DenS0Row)(b, n, inner);
+}
+void den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::uint64_t add_cub, int shift_cub,
+                  std::uint64_t inner[3]) {
+  HWY_DYNAMIC_DISPATCH(DenS123Row)(b, n, sq_shift, add_cub, shift_cub, inner);
 }
 
 }  // namespace vmafx::adm::simd
@@ -637,6 +1261,26 @@ void decouple_s0_row(const std::int16_t* const*, const std::int16_t* const*, int
                      float, double, std::int16_t* const*, std::int16_t* const*) {
   std::abort();
 }
+void dwt_s123_row(const std::int16_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*,
+                  std::int32_t*) {
+  std::abort();
+}
+void dwt_s123_row(const std::int32_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*,
+                  std::int32_t*) {
+  std::abort();
+}
+void decouple_s123_row(const std::int32_t* const*, const std::int32_t* const*, int, const std::int32_t*,
+                       float, double, std::int32_t* const*, std::int32_t* const*) {
+  std::abort();
+}
+void cm_s123_row(const std::int32_t* const*, const std::int32_t* const*, const std::int32_t* const*,
+                 const std::int32_t* const*, const std::int32_t* const*, int, int, const CmS123&,
+                 std::int64_t*) {
+  std::abort();
+}
+void den_s0_row(const std::int16_t* const*, int, std::uint64_t*) { std::abort(); }
+void float_of_int64(const std::int64_t*, int, float*) { std::abort(); }
+void den_s123_row(const std::int32_t* const*, int, int, std::uint64_t, int, std::uint64_t*) { std::abort(); }
 }  // namespace vmafx::adm::simd
 
 #endif  // VMAFX_HAVE_HWY

@@ -7,9 +7,8 @@
 // truncations and int32 wrap-arounds. The scalar loops of adm.cpp stay the
 // reference; adm.cpp uses these when vif::simd::enabled() says so (one switch,
 // VMAFX_SIMD=off, for all SIMD), and the unit tests compare the two for == on
-// random rows. decouple_s0's float / double angle test and gain limit are
-// done per lane with the same IEEE operations (see adm_simd.cpp);
-// decouple_s123 stays scalar.
+// random rows. The decoupling's float / double angle test and gain limit are
+// done per lane with the same IEEE operations (see adm_simd.cpp).
 //
 // Without Highway (VMAFX_HAVE_HWY undefined) vif::simd::enabled() is false and
 // these functions must not be called.
@@ -59,5 +58,46 @@ void cm_s0_row(const std::int16_t* const src[3], const std::int16_t* const ang[3
 void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n,
                      const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const r[3],
                      std::int16_t* const a[3]);
+
+// dwt_s123's two passes for one output row i of scale 1 (int16 source, the
+// scale-0 approximation band) or scale 2 / 3 (int32 source): r[0..3] are the
+// source rows iy[4i .. 4i+3] (w >= 3 samples each). Writes columns
+// [0, (w+1)/2) of oa, ov, oh and od. Needs adm_tables.h's roundings and
+// shifts of that scale as they are (vertical: none at scale 1, (x + 2^15) >> 16
+// after; horizontal: (x + 2^(s-1)) >> s with s = 15 or 16).
+void dwt_s123_row(const std::int16_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
+                  std::int32_t* oh, std::int32_t* od);
+void dwt_s123_row(const std::int32_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
+                  std::int32_t* oh, std::int32_t* od);
+
+// decouple_s123 over n columns of one row (as decouple_s0_row, int32 bands).
+void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n,
+                       const std::int32_t* lut, float cos1_sq, double egl, std::int32_t* const r[3],
+                       std::int32_t* const a[3]);
+
+// cm_s123's per-pixel terms summed over columns [left, right) of row i (as
+// cm_s0_row; 1 <= left <= right <= w - 1). factor: the scale's s123 rfactor
+// of each band; add_cub / shift_cub: the per-pixel rounding of the cube.
+struct CmS123 {
+  std::uint32_t factor[3];
+  std::int64_t add_cub;
+  int shift_cub;
+};
+void cm_s123_row(const std::int32_t* const src[3], const std::int32_t* const ang[3],
+                 const std::int32_t* const fm[3], const std::int32_t* const f0[3],
+                 const std::int32_t* const fp[3], int left, int right, const CmS123& k,
+                 std::int64_t inner[3]);
+
+// den_s0's row sums: adds the sum over n columns of |b[t][j]|^3 to inner[t].
+void den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]);
+// den_s123's row sums: adds the sum over n columns of
+// ((((x * x) + 2^sq_shift) >> sq_shift) * x + add_cub) >> shift_cub, x = |b[t][j]|
+// (uint64 arithmetic, wrapping sums) to inner[t]. 0 <= shift_cub < 64.
+void den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::uint64_t add_cub, int shift_cub,
+                  std::uint64_t inner[3]);
+
+// The decoupling's rounding of an int64 to float (as (float)x), for the unit
+// tests: out[j] = the SIMD path's float of x[j], j < n.
+void float_of_int64(const std::int64_t* x, int n, float* out);
 
 }  // namespace vmafx::adm::simd
