@@ -22,7 +22,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "feature/adm_tables.h"
@@ -549,12 +551,106 @@ HWY_INLINE void DecoupleS0Col(const DecRows& rw, std::size_t j, const std::int32
   }
 }
 
+// decouple_s0 with an integer gain limit e (0 <= e <= 32767; libvmaf's
+// option allows [1, 100], and the models use 100 and 1): the same values in
+// int32 lanes, twice the columns per vector of the double-lane version above.
+//
+// Angle test: each int16 product is in [-2^30 + 2^15, 2^30], so the sum of two
+// is in [-2^31 + 2^16, 2^31]: the wrapping int32 sum is exact except for
+// 2^31 itself, which wraps to INT32_MIN (no exact sum can be INT32_MIN), and
+// is put back as the float 2^31. ConvertTo(float) of the other lanes rounds
+// the exact integer once to nearest, as (float)int64 does. The comparison
+// runs in double lanes on the two halves, with the same double products as
+// decouple_s0 except that both sides lack adm.cpp's factor 2^-24 (2^-12 per
+// dot product): scaling by a power of two commutes with every rounding here
+// (no value comes near the subnormal or overflow ranges: nonzero magnitudes
+// are between 1 and 2^62 after the products), so the comparison is the same;
+// dp >= 0 is tested on the unscaled float.
+// Per band: lut[o + 32768] = L with |L| <= 2^30 by a gather; with Lh = L >> 15
+// (arithmetic, |Lh| <= 2^15) and Ll = L & 0x7FFF, L * t + 2^14 = 2^15 Lh t +
+// Ll t + 2^14, so tmp_k = (L t + 2^14) >> 15 = Lh t + ((Ll t + 2^14) >> 15)
+// exactly, every term within int32 (|Lh t| <= 2^30, |Ll t| < 2^30, |tmp_k| <=
+// 2^30 + 2^15). k * o and rst as in decouple_s0 (|k o| <= 2^30). limit_gain:
+// x = rst * e is an integer below 2^30 in magnitude, exact in int32 and in
+// adm.cpp's double product, so x < y ? x : y is Min and the (int16_t) of the
+// pick is the pick itself (decouple_s0's argument: it lies between t and 0).
+HWY_INLINE void DecoupleS0IntCol(const DecRows& rw, std::size_t j, const std::int32_t* lut, VD c,
+                                 V32 egl) {
+  const D32 d;
+  const hn::RebindToFloat<D32> df;
+  const hn::Half<decltype(df)> dfh;
+  const DD dd;
+  const V32 zero = hn::Zero(d);
+  const V32 k32768 = hn::Set(d, 32768);
+  const V32 half = hn::Set(d, 16384);
+  V32 o[3], t[3];
+  for (int b = 0; b < 3; ++b) {
+    o[b] = Load16(rw.o[b] + j);
+    t[b] = Load16(rw.t[b] + j);
+  }
+  const V32 imin = hn::Set(d, std::numeric_limits<std::int32_t>::min());
+  const auto tof = [&](V32 x) {  // exact int32 sum in [-2^31 + 2^16, 2^31] -> float
+    return hn::IfThenElse(hn::RebindMask(df, hn::Eq(x, imin)), hn::Set(df, 2147483648.0f), hn::ConvertTo(df, x));
+  };
+  const auto dp = tof(o[0] * t[0] + o[1] * t[1]);
+  const auto om = tof(o[0] * o[0] + o[1] * o[1]);
+  const auto tm = tof(t[0] * t[0] + t[1] * t[1]);
+  const auto cmp = [&](hn::Vec<decltype(dfh)> p, hn::Vec<decltype(dfh)> q, hn::Vec<decltype(dfh)> u) {
+    const VD pd = hn::PromoteTo(dd, p), qd = hn::PromoteTo(dd, q), ud = hn::PromoteTo(dd, u);
+    return hn::BitCast(d, hn::VecFromMask(dd, hn::Ge(hn::Mul(pd, pd), hn::Mul(hn::Mul(c, qd), ud))));
+  };
+  const V32 ge = hn::ConcatEven(d, cmp(hn::UpperHalf(dfh, dp), hn::UpperHalf(dfh, om), hn::UpperHalf(dfh, tm)),
+                                cmp(hn::LowerHalf(dfh, dp), hn::LowerHalf(dfh, om), hn::LowerHalf(dfh, tm)));
+  const M32 angle = hn::And(hn::RebindMask(d, hn::Ge(dp, hn::Zero(df))), hn::MaskFromVec(ge));
+  for (int b = 0; b < 3; ++b) {
+    const V32 L = hn::GatherIndex(d, lut, o[b] + k32768);
+    const V32 tk = hn::ShiftRight<15>(L) * t[b] + hn::ShiftRight<15>(hn::And(L, hn::Set(d, 0x7FFF)) * t[b] + half);
+    const V32 k = hn::IfThenElse(hn::Eq(o[b], zero), k32768, hn::Min(hn::Max(tk, zero), k32768));
+    const V32 rst = hn::ShiftRight<15>(k * o[b] + half);
+    const M32 kpos = hn::And(angle, hn::Gt(k, zero));
+    const M32 pos = hn::And(kpos, hn::Gt(o[b], zero));
+    const M32 neg = hn::And(kpos, hn::Lt(o[b], zero));
+    const V32 x = rst * egl;
+    const V32 rf = hn::IfThenElse(pos, hn::Min(x, t[b]), hn::IfThenElse(neg, hn::Max(x, t[b]), rst));
+    Store16(rf, rw.r[b] + j);
+    Store16(Wrap16(t[b] - rf), rw.a[b] + j);
+  }
+}
+
 void DecoupleS0Row(const std::int16_t* const* o, const std::int16_t* const* t, int width,
                    const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const* r,
                    std::int16_t* const* a) {
   const DD d;
-  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
+  const std::size_t w = std::size_t(width);
   const VD c = hn::Set(d, static_cast<double>(cos1_sq));
+  if (egl >= 0 && egl <= 32767 && egl == std::floor(egl)) {
+    const D32 d32;
+    const std::size_t n = hn::Lanes(d32);
+    const V32 ev = hn::Set(d32, static_cast<std::int32_t>(egl));
+    if (w >= n) {
+      const DecRows rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
+      for (std::size_t j = 0; j < w; j += n) DecoupleS0IntCol(rw, std::min(j, w - n), lut, c, ev);
+      return;
+    }
+    if (w == 0) return;
+    HWY_ALIGN std::int16_t in[6][kMaxN] = {}, out[6][kMaxN];
+    DecRows rw;
+    for (int b = 0; b < 3; ++b) {
+      std::memcpy(in[b], o[b], w * sizeof(std::int16_t));
+      std::memcpy(in[3 + b], t[b], w * sizeof(std::int16_t));
+      rw.o[b] = in[b];
+      rw.t[b] = in[3 + b];
+      rw.r[b] = out[b];
+      rw.a[b] = out[3 + b];
+    }
+    DecoupleS0IntCol(rw, 0, lut, c, ev);
+    for (int b = 0; b < 3; ++b) {
+      std::memcpy(r[b], out[b], w * sizeof(std::int16_t));
+      std::memcpy(a[b], out[3 + b], w * sizeof(std::int16_t));
+    }
+    return;
+  }
+  const std::size_t n = hn::Lanes(d);
   const VD ev = hn::Set(d, egl);
   if (w >= n) {
     // Columns are independent and no output aliases an input: the last
