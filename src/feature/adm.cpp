@@ -693,35 +693,6 @@ float cm_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& ang, cons
   for (int t = 0; t < 3; ++t) factor[t] = rf[t];
 
   std::int64_t acc[3] = {0, 0, 0};
-  // SIMD rows (adm_simd.cpp) where no column mirrors (left >= 1 needs w >= 15,
-  // so every shift_cub is >= 0); the row loop and rounding are cm_loops'.
-  if (vif::simd::enabled() && g.left >= 1 && g.right <= w - 1) {
-    simd::CmS0 k{};
-    for (int t = 0; t < 3; ++t) {
-      k.factor[t] = factor[t];
-      k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
-      k.sq_round[t] = vmafx_adm_s0_sq_round[t];
-      k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
-      k.add_cub[t] = add_cub[t];
-      k.shift_cub[t] = static_cast<int>(shift_cub[t]);
-    }
-    for (int i = g.top; i < g.bottom; ++i) {
-      const int im = i == 0 ? 1 : i - 1;
-      const int ip = i == h - 1 ? h - 1 : i + 1;
-      const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
-      const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
-      const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
-      const std::int16_t* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
-      const std::int16_t* const a3[3] = {ab[0] + r0, ab[1] + r0, ab[2] + r0};
-      const std::int16_t* const m3[3] = {fb[0] + rm, fb[1] + rm, fb[2] + rm};
-      const std::int16_t* const z3[3] = {fb[0] + r0, fb[1] + r0, fb[2] + r0};
-      const std::int16_t* const p3[3] = {fb[0] + rp, fb[1] + rp, fb[2] + rp};
-      std::int64_t inner[3] = {0, 0, 0};
-      simd::cm_s0_row(s3, a3, m3, z3, p3, g.left, g.right, k, inner);
-      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + std::int64_t{add_rows}) >> shift_rows;
-    }
-    return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
-  }
   cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
            [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
              const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
@@ -766,29 +737,6 @@ float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, co
   for (int t = 0; t < 3; ++t) factor[t] = rf[t];
 
   std::int64_t acc[3] = {0, 0, 0};
-  // SIMD rows (adm_simd.cpp) where no column mirrors, as in cm_s0.
-  if (vif::simd::enabled() && g.left >= 1 && g.right <= w - 1) {
-    simd::CmS123 k{};
-    for (int t = 0; t < 3; ++t) k.factor[t] = rf[t];
-    k.add_cub = add_cub;
-    k.shift_cub = static_cast<int>(shift_cub);
-    for (int i = g.top; i < g.bottom; ++i) {
-      const int im = i == 0 ? 1 : i - 1;
-      const int ip = i == h - 1 ? h - 1 : i + 1;
-      const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
-      const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
-      const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
-      const std::int32_t* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
-      const std::int32_t* const a3[3] = {ab[0] + r0, ab[1] + r0, ab[2] + r0};
-      const std::int32_t* const m3[3] = {fb[0] + rm, fb[1] + rm, fb[2] + rm};
-      const std::int32_t* const z3[3] = {fb[0] + r0, fb[1] + r0, fb[2] + r0};
-      const std::int32_t* const p3[3] = {fb[0] + rp, fb[1] + rp, fb[2] + rp};
-      std::int64_t inner[3] = {0, 0, 0};
-      simd::cm_s123_row(s3, a3, m3, z3, p3, g.left, g.right, k, inner);
-      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_rows) >> shift_rows;
-    }
-    return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
-  }
   cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
            [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
              const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
@@ -814,6 +762,129 @@ float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, co
              }
            });
 
+  return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+}
+
+// ---------------------------------------------------------------------------
+// Contrast masking through the SIMD rows (adm_simd.cpp): csf_s* + cm_s* in one
+// pass, the CSF of the masker formed per sample (the same integers as the
+// planes csf_s* writes; cm reads nothing outside their filter region), where
+// no column mirrors (the score region leaves a column on each side: w >= 15).
+// ---------------------------------------------------------------------------
+
+bool simd_masking(int w, int h) {
+  const Region g = score_region(w, h);
+  return vif::simd::enabled() && g.left >= 1 && g.right <= w - 1;
+}
+
+// The masker's neighbour sums (simd::cm_box_row) of rows im, i, ip: each row's
+// computed once and kept while the next rows need it (three slots;
+// thread-local storage that grows once).
+class BoxRows {
+ public:
+  explicit BoxRows(int w) : w_(static_cast<std::size_t>(w)) {
+    thread_local std::vector<std::int32_t> buf;
+    if (buf.size() < 6 * w_) buf.resize(6 * w_);
+    data_ = buf.data();
+  }
+  template <class T, class K>
+  simd::CmBox get(const T* const mb[3], std::ptrdiff_t stride, const K& k, int im, int i, int ip, int left,
+                  int right) {
+    const int need[3] = {im, i, ip};
+    int slot[3];
+    for (int q = 0; q < 3; ++q) slot[q] = find(need[q]);
+    for (int q = 0; q < 3; ++q) {
+      if (slot[q] >= 0) continue;
+      int s = 0;  // a slot none of the three rows holds (at most two are held)
+      while (row_[s] == im || row_[s] == i || row_[s] == ip) ++s;
+      const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(need[q]) * stride;
+      const T* const m3[3] = {mb[0] + o, mb[1] + o, mb[2] + o};
+      simd::cm_box_row(m3, k, left, right, F(s), H(s));
+      row_[s] = need[q];
+      for (int r = q; r < 3; ++r)
+        if (need[r] == need[q]) slot[r] = s;
+    }
+    return {H(slot[0]), H(slot[1]), H(slot[2]), F(slot[1])};
+  }
+
+ private:
+  int find(int r) const {
+    for (int s = 0; s < 3; ++s)
+      if (row_[s] == r) return s;
+    return -1;
+  }
+  std::int32_t* F(int s) { return data_ + static_cast<std::size_t>(2 * s) * w_; }
+  std::int32_t* H(int s) { return data_ + static_cast<std::size_t>(2 * s + 1) * w_; }
+  std::size_t w_;
+  std::int32_t* data_;
+  int row_[3] = {-1, -1, -1};
+};
+
+// The row loop and rounding of cm_loops, with a SIMD row function.
+template <class T, class K>
+void cm_simd_rows(const Bands<T>& src, const Bands<T>& msk, int w, int h, int stride, const Region& g, const K& k,
+                  std::int64_t add_rows, int shift_rows, std::int64_t acc[3]) {
+  const T* const sb[3] = {src.h, src.v, src.d};
+  const T* const mb[3] = {msk.h, msk.v, msk.d};
+  BoxRows box(w);
+  for (int i = g.top; i < g.bottom; ++i) {
+    const int im = i == 0 ? 1 : i - 1;
+    const int ip = i == h - 1 ? h - 1 : i + 1;
+    const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
+    const T* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
+    const T* const m3[3] = {mb[0] + r0, mb[1] + r0, mb[2] + r0};
+    std::int64_t inner[3] = {0, 0, 0};
+    const simd::CmBox bx = box.get(mb, stride, k, im, i, ip, g.left, g.right);
+    if constexpr (sizeof(T) == 2)
+      simd::cm_s0_row(s3, m3, bx, g.left, g.right, k, inner);
+    else
+      simd::cm_s123_row(s3, m3, bx, g.left, g.right, k, inner);
+    for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_rows) >> shift_rows;
+  }
+}
+
+// csf_s0 of msk, then cm_s0 of src against it (simd_masking(w, h) holds).
+float cm_s0_simd(const Bands<std::int16_t>& src, const Bands<std::int16_t>& msk, int w, int h, int stride,
+                 const std::uint16_t rf[3], double noise_weight) {
+  const Region g = score_region(w, h);
+  std::uint32_t shift_cub[3], add_cub[3];
+  simd::CmS0 k{};
+  for (int t = 0; t < 3; ++t) {
+    shift_cub[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
+    add_cub[t] = to_u32(std::pow(2.0, static_cast<double>(shift_cub[t] - 1u)));
+    k.factor[t] = rf[t];
+    k.csf_add[t] = vmafx_adm_s0_csf_round[t];
+    k.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
+    k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
+    k.sq_round[t] = vmafx_adm_s0_sq_round[t];
+    k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
+    k.add_cub[t] = add_cub[t];
+    k.shift_cub[t] = static_cast<int>(shift_cub[t]);  // w >= 15: >= 0
+  }
+  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
+  const std::uint32_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+  std::int64_t acc[3] = {0, 0, 0};
+  cm_simd_rows(src, msk, w, h, stride, g, k, add_rows, static_cast<int>(shift_rows), acc);
+  return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+}
+
+// csf_s123 of msk, then cm_s123 of src against it (simd_masking(w, h) holds).
+float cm_s123_simd(const Bands<std::int32_t>& src, const Bands<std::int32_t>& msk, int scale, int w, int h,
+                   int stride, const std::uint32_t rf[3], double noise_weight) {
+  const Region g = score_region(w, h);
+  const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
+  const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
+  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
+  const std::int64_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+  const float final_shift = static_cast<float>(std::pow(
+      2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
+                               shift_rows)));
+  simd::CmS123 k{};
+  for (int t = 0; t < 3; ++t) k.factor[t] = rf[t];
+  k.add_cub = add_cub;
+  k.shift_cub = static_cast<int>(shift_cub);
+  std::int64_t acc[3] = {0, 0, 0};
+  cm_simd_rows(src, msk, w, h, stride, g, k, add_rows, static_cast<int>(shift_rows), acc);
   return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
@@ -890,11 +961,16 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
       } else {
         decouple_s0(ref16, dis16, r16, a16, w, h, w0, prm.enhn_gain_limit);
         den_scale = den_s0(ref16, w, h, w0, fac.rfactor[0], prm.noise_weight);
-        csf_s0(a16, csfa16, csff16, w, h, w0, fac.s0_rfactor);
-        num_scale = cm_s0(r16, csfa16, csff16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
-        if (!prm.skip_aim) {
-          csf_s0(r16, csff16, csfa16, w, h, w0, fac.s0_rfactor);
-          aim_scale = cm_s0(a16, csff16, csfa16, w, h, w0, fac.s0_rfactor, 0.0);
+        if (simd_masking(w, h)) {
+          num_scale = cm_s0_simd(r16, a16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
+          if (!prm.skip_aim) aim_scale = cm_s0_simd(a16, r16, w, h, w0, fac.s0_rfactor, 0.0);
+        } else {
+          csf_s0(a16, csfa16, csff16, w, h, w0, fac.s0_rfactor);
+          num_scale = cm_s0(r16, csfa16, csff16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
+          if (!prm.skip_aim) {
+            csf_s0(r16, csff16, csfa16, w, h, w0, fac.s0_rfactor);
+            aim_scale = cm_s0(a16, csff16, csfa16, w, h, w0, fac.s0_rfactor, 0.0);
+          }
         }
       }
     } else {
@@ -919,11 +995,17 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
       h = (h + 1) / 2;
       decouple_s123(ref32, dis32, r32, a32, w, h, w1, prm.enhn_gain_limit);
       den_scale = den_s123(ref32, scale, w, h, w1, fac.rfactor[scale], prm.noise_weight);
-      csf_s123(a32, csfa32, csff32, w, h, w1, fac.s123_rfactor[scale - 1]);
-      num_scale = cm_s123(r32, csfa32, csff32, scale, w, h, w1, fac.s123_rfactor[scale - 1], prm.noise_weight);
-      if (!prm.skip_aim) {
-        csf_s123(r32, csff32, csfa32, w, h, w1, fac.s123_rfactor[scale - 1]);
-        aim_scale = cm_s123(a32, csff32, csfa32, scale, w, h, w1, fac.s123_rfactor[scale - 1], 0.0);
+      const std::uint32_t* rf = fac.s123_rfactor[scale - 1];
+      if (simd_masking(w, h)) {
+        num_scale = cm_s123_simd(r32, a32, scale, w, h, w1, rf, prm.noise_weight);
+        if (!prm.skip_aim) aim_scale = cm_s123_simd(a32, r32, scale, w, h, w1, rf, 0.0);
+      } else {
+        csf_s123(a32, csfa32, csff32, w, h, w1, rf);
+        num_scale = cm_s123(r32, csfa32, csff32, scale, w, h, w1, rf, prm.noise_weight);
+        if (!prm.skip_aim) {
+          csf_s123(r32, csff32, csfa32, w, h, w1, rf);
+          aim_scale = cm_s123(a32, csff32, csfa32, scale, w, h, w1, rf, 0.0);
+        }
       }
     }
     num += num_scale;

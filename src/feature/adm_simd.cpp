@@ -56,9 +56,14 @@ void CsfS0Row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::in
 void CsfS123Row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void CmS0Row(const std::int16_t* const*, const std::int16_t* const*, const std::int16_t* const*,
-             const std::int16_t* const*, const std::int16_t* const*, int, int, const CmS0&,
+void CmS0Row(const std::int16_t* const*, const std::int16_t* const*, const CmBox&, int, int, const CmS0&,
              std::int64_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void CmBoxRow16(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*) {
+  HWY_ABORT("adm simd: no SIMD target");
+}
+void CmBoxRow32(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
 void DecoupleS0Row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*,
@@ -77,8 +82,7 @@ void DecoupleS123Row(const std::int32_t* const*, const std::int32_t* const*, int
                      float, double, std::int32_t* const*, std::int32_t* const*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void CmS123Row(const std::int32_t* const*, const std::int32_t* const*, const std::int32_t* const*,
-               const std::int32_t* const*, const std::int32_t* const*, int, int, const CmS123&,
+void CmS123Row(const std::int32_t* const*, const std::int32_t* const*, const CmBox&, int, int, const CmS123&,
                std::int64_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
@@ -335,117 +339,6 @@ void CsfS123Row(const std::int32_t* s, int width, std::uint32_t factor, std::int
   CsfS123Col(sb, 0, factor, ob, fb);
   std::memcpy(o, ob, w * sizeof(std::int32_t));
   std::memcpy(f, fb, w * sizeof(std::int32_t));
-}
-
-// ---------------------------------------------------------------------------
-// cm_s0, one row: the three bands' sums of
-//   (int64{x_sq} * x + add_cub) >> shift_cub
-// over the columns. Per column, as adm.cpp:
-//   centre = (int16_t)((8738 * |a| + 2048) >> 12)  (8738 * 32768 < 2^31; Wrap16)
-//   thr = sum over bands of the 8 neighbours + centre (int32 lanes wrap as
-//         adm.cpp's uint32 sum; nothing reaches 2^31 anyway)
-//   x0 = s * factor (|x0| <= 32768 * 65535 < 2^31: exact, and never INT32_MIN,
-//        so Abs is exact)
-//   x = max(|x0| - (thr << thr_shift), 0)   (int32 wrapping subtraction)
-//   x_sq = (int32)((x * x + sq_round) >> sq_shift): x >= 0, so the unsigned
-//          MulEven is the int64 product (< 2^62); the sum stays below 2^63, so
-//          the logical shift is adm.cpp's; the low 32 bits are the int32.
-//   term = (x_sq * x + add_cub) >> shift_cub: signed MulEven (int64), the
-//          int64 arithmetic shift of Highway.
-// The 64-bit sums of the terms are order-independent (integer additions).
-struct CmRows {
-  const std::int16_t* s[3];
-  const std::int16_t* a[3];
-  const std::int16_t* m[3];
-  const std::int16_t* z[3];
-  const std::int16_t* p[3];
-};
-
-template <bool kMasked>
-HWY_INLINE void CmS0Col(const CmRows& r, std::size_t j, const CmS0& k, M32 mask, V64 acc[3]) {
-  const D32 d;
-  const D64 d64;
-  const DU32 du;
-  const DU64 du64;
-  V32 thr = hn::Zero(d);
-  for (int t = 0; t < 3; ++t) {
-    const V32 c = Wrap16(hn::ShiftRight<VMAFX_ADM_S0_FLT_SHIFT>(
-        hn::Set(d, VMAFX_ADM_S0_ONE_BY_15) * hn::Abs(Load16(r.a[t] + j)) +
-        hn::Set(d, VMAFX_ADM_S0_FLT_ROUND)));
-    const V32 nb = Load16(r.m[t] + j - 1) + Load16(r.m[t] + j) + Load16(r.m[t] + j + 1) +
-                   Load16(r.z[t] + j - 1) + Load16(r.z[t] + j + 1) + Load16(r.p[t] + j - 1) +
-                   Load16(r.p[t] + j) + Load16(r.p[t] + j + 1);
-    thr = thr + nb + c;
-  }
-  // 64-bit lane masks of the even and odd columns (only for masked vectors).
-  V64 me, mo;
-  if (kMasked) {
-    const V64 m = hn::BitCast(d64, hn::VecFromMask(d, mask));
-    me = hn::ShiftRight<32>(hn::ShiftLeft<32>(m));
-    mo = hn::ShiftRight<32>(m);
-  }
-  for (int t = 0; t < 3; ++t) {
-    const V32 x0 = Load16(r.s[t] + j) * hn::Set(d, k.factor[t]);
-    const V32 x = hn::Max(hn::Abs(x0) - hn::ShiftLeftSame(thr, k.thr_shift[t]), hn::Zero(d));
-    const auto sqr = hn::Set(du64, std::uint64_t(k.sq_round[t]));
-    const V64 addc = hn::Set(d64, k.add_cub[t]);
-    const auto term = [&](V32 xv) {  // column in the even lanes
-      const auto xu = hn::BitCast(du, xv);
-      const auto sq = hn::ShiftRightSame(hn::MulEven(xu, xu) + sqr, k.sq_shift[t]);
-      return hn::ShiftRightSame(hn::MulEven(hn::BitCast(d, sq), xv) + addc, k.shift_cub[t]);
-    };
-    V64 te = term(x), to = term(OddDown(x));
-    if (kMasked) {
-      te = hn::And(te, me);
-      to = hn::And(to, mo);
-    }
-    acc[t] = acc[t] + te + to;
-  }
-}
-
-void CmS0Row(const std::int16_t* const* src, const std::int16_t* const* ang,
-             const std::int16_t* const* fm, const std::int16_t* const* f0,
-             const std::int16_t* const* fp, int left, int right, const CmS0& k,
-             std::int64_t* inner) {
-  const D32 d;
-  const D64 d64;
-  const std::size_t n = hn::Lanes(d);
-  if (right <= left) return;
-  const std::size_t l = std::size_t(left), rr = std::size_t(right), cnt = rr - l;
-  V64 acc[3] = {hn::Zero(d64), hn::Zero(d64), hn::Zero(d64)};
-  CmRows rows;
-  for (int t = 0; t < 3; ++t) {
-    rows.s[t] = src[t];
-    rows.a[t] = ang[t];
-    rows.m[t] = fm[t];
-    rows.z[t] = f0[t];
-    rows.p[t] = fp[t];
-  }
-  const M32 all = hn::FirstN(d, n);
-  if (cnt >= n) {
-    std::size_t j = l;
-    for (; j + n <= rr; j += n) CmS0Col<false>(rows, j, k, all, acc);
-    if (j < rr) {
-      // Moved back to end at the last column; its first n - (rr - j) lanes
-      // were counted by the previous vector.
-      const std::size_t start = rr - n;
-      CmS0Col<true>(rows, start, k, hn::Not(hn::FirstN(d, j - start)), acc);
-    }
-  } else {
-    // Columns left-1 .. right of every row into zero-filled copies.
-    HWY_ALIGN std::int16_t b[15][kMaxN + 2] = {};
-    CmRows c;
-    const std::int16_t** dst[5] = {c.s, c.a, c.m, c.z, c.p};
-    const std::int16_t* const* from[5] = {rows.s, rows.a, rows.m, rows.z, rows.p};
-    for (int q = 0; q < 5; ++q)
-      for (int t = 0; t < 3; ++t) {
-        std::int16_t* bp = b[q * 3 + t];
-        std::memcpy(bp, from[q][t] + l - 1, (cnt + 2) * sizeof(std::int16_t));
-        dst[q][t] = bp + 1;
-      }
-    CmS0Col<true>(c, 0, k, hn::FirstN(d, cnt), acc);
-  }
-  for (int t = 0; t < 3; ++t) inner[t] += hn::GetLane(hn::SumOfLanes(d64, acc[t]));
 }
 
 // ---------------------------------------------------------------------------
@@ -1014,26 +907,38 @@ void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t,
 }
 
 // ---------------------------------------------------------------------------
-// cm_s123, one row: the three bands' sums of (int64{x_sq} * x + add_cub) >>
-// shift_cub over the columns. Per column, as adm.cpp:
-//   centre = (int32)((int64{286331153} * abs32(a) - 2^31) >> 32): the high
-//     half of the int64 sum (as in csf_s123's filter input; Abs keeps
-//     INT32_MIN as abs32 does)
-//   thr = the 8 neighbours and the centre of the three bands, summed in
-//     wrapping int32 lanes (adm.cpp's uint32 sum)
-//   x0 = (int32)((int64{factor} * s + 2^27) >> 28): csf_s123's product
-//   x = max(abs32(x0) - thr, 0) (wrapping int32 subtraction)
-//   x_sq = (int32)((x * x + 2^29) >> 30): 0 <= x < 2^31, the unsigned MulEven
-//     is the int64 product (< 2^62), the sum < 2^63, the logical shift is
-//     adm.cpp's arithmetic one, the int32 is the low half
-//   term = (x_sq * x + add_cub) >> shift_cub: signed MulEven, int64 shift.
-struct CmRows32 {
-  const std::int32_t* s[3];
-  const std::int32_t* a[3];
-  const std::int32_t* m[3];
-  const std::int32_t* z[3];
-  const std::int32_t* p[3];
-};
+// Contrast masking of every scale, with the CSF of the masker formed on the
+// fly (adm.cpp's csf_s0 / csf_s123 followed by cm_s0 / cm_s123, without the
+// two intermediate planes). Per masker sample m of band t, as csf_*:
+//   scale 0: d = (int16_t)((factor * m + add) >> shift) (csf_s0_row's
+//            argument: the int32 lanes hold the exact value), the filter
+//            input f = (int16_t)((4369 * |d| + 2048) >> 12) and the centre
+//            weight (int16_t)((8738 * |d| + 2048) >> 12) (both below 2^31
+//            before the shift; Wrap16);
+//   scales 1-3: d = csf_s123's product, f and the centre the high halves of
+//            (2^32 / 30 resp. 2^32 / 15) * abs32(d) - 2^31 (csf_s123_row's
+//            argument, HighMulRound).
+// cm only reads those values inside adm.cpp's filter region (the 3x3 block
+// of a score-region pixel lies in it), where csf_* computed them, so forming
+// them here gives the same numbers.
+//
+// thr = the 8 neighbours of the three bands' f and their centre weights, in
+// wrapping int32 lanes (adm.cpp's uint32 sum; integer additions modulo 2^32
+// in any order). The neighbours come from per-row sums (cm_box_row): F = the
+// three bands' f, H = F's horizontal 3-sums; hm + h0 + hp - f0 is the 3x3
+// block of F less its centre.
+//
+// Then per band, as adm.cpp:
+//   scale 0: x0 = s * factor (|x0| <= 32768 * 65535 < 2^31: exact, never
+//     INT32_MIN, so Abs is exact); x = max(|x0| - (thr << thr_shift), 0)
+//     (wrapping int32); x_sq = (int32)((x * x + sq_round) >> sq_shift);
+//   scales 1-3: x0 = csf_s123's product of s; x = max(abs32(x0) - thr, 0);
+//     x_sq = (int32)((x * x + 2^29) >> 30);
+//   x >= 0, so the unsigned MulEven is the int64 product (< 2^62), the sum
+//   stays below 2^63 and the logical shift is adm.cpp's arithmetic one; the
+//   low 32 bits are the int32. term = (x_sq * x + add_cub) >> shift_cub:
+//   signed MulEven (int64), Highway's int64 arithmetic shift. The 64-bit sums
+//   of the terms are order-independent (integer additions).
 
 // (int32)((int64{k} * x + 2^31 * -1) >> 32) per int32 lane, x >= 0 or INT32_MIN.
 HWY_INLINE V32 HighMulRound(V32 x, std::int32_t k) {
@@ -1063,37 +968,129 @@ HWY_INLINE V32 CsfS123Mul(V32 sv, std::uint32_t factor) {
   return MergeLow(prod(sv), prod(OddDown(sv)));
 }
 
-template <bool kMasked>
-HWY_INLINE void CmS123Col(const CmRows32& r, std::size_t j, const CmS123& k, M32 mask, V64 acc[3]) {
+// |d| of the CSF-weighted masker at columns j..j+N-1 of band t.
+HWY_INLINE V32 CsfAbs(const std::int16_t* m, std::size_t j, const CmS0& k, int t) {
+  const D32 d;
+  return hn::Abs(Wrap16(hn::ShiftRightSame(Load16(m + j) * hn::Set(d, k.factor[t]) + hn::Set(d, k.csf_add[t]),
+                                           k.csf_shift[t])));
+}
+HWY_INLINE V32 CsfAbs(const std::int32_t* m, std::size_t j, const CmS123& k, int t) {
+  return hn::Abs(CsfS123Mul(hn::LoadU(D32(), m + j), k.factor[t]));
+}
+// The filter input f and the centre weight from |d|.
+HWY_INLINE V32 FilterInput(V32 ad, const CmS0&) {
+  const D32 d;
+  return Wrap16(hn::ShiftRight<VMAFX_ADM_S0_FLT_SHIFT>(hn::Set(d, VMAFX_ADM_S0_ONE_BY_30) * ad +
+                                                       hn::Set(d, VMAFX_ADM_S0_FLT_ROUND)));
+}
+HWY_INLINE V32 FilterInput(V32 ad, const CmS123&) { return HighMulRound(ad, VMAFX_ADM_S123_ONE_BY_30); }
+HWY_INLINE V32 CentreWeight(V32 ad, const CmS0&) {
+  const D32 d;
+  return Wrap16(hn::ShiftRight<VMAFX_ADM_S0_FLT_SHIFT>(hn::Set(d, VMAFX_ADM_S0_ONE_BY_15) * ad +
+                                                       hn::Set(d, VMAFX_ADM_S0_FLT_ROUND)));
+}
+HWY_INLINE V32 CentreWeight(V32 ad, const CmS123&) { return HighMulRound(ad, VMAFX_ADM_S123_ONE_BY_15); }
+
+template <class T, class K>
+HWY_INLINE V32 BandSumF(const T* const* m, std::size_t j, const K& k) {
+  return FilterInput(CsfAbs(m[0], j, k, 0), k) + FilterInput(CsfAbs(m[1], j, k, 1), k) +
+         FilterInput(CsfAbs(m[2], j, k, 2), k);
+}
+
+// cm_box_row: F over [lo - 1, hi + 1), then H over [lo, hi). Columns are
+// independent: the last vector moves back; rows narrower than a vector go
+// through zero-filled copies (F) or the plain loop (H: integer additions).
+template <class T, class K>
+void CmBoxRowT(const T* const* m, const K& k, int lo, int hi, std::int32_t* F, std::int32_t* H) {
+  const D32 d;
+  const std::size_t n = hn::Lanes(d);
+  if (hi <= lo) return;
+  const std::size_t a = std::size_t(lo) - 1, cf = std::size_t(hi - lo + 2), ch = std::size_t(hi - lo);
+  if (cf >= n) {
+    for (std::size_t j = 0; j < cf; j += n) {
+      const std::size_t c = a + std::min(j, cf - n);
+      hn::StoreU(BandSumF(m, c, k), d, F + c);
+    }
+  } else {
+    HWY_ALIGN T b[3][kMaxN] = {};
+    HWY_ALIGN std::int32_t fo[kMaxN];
+    const T* bp[3] = {b[0], b[1], b[2]};
+    for (int t = 0; t < 3; ++t) std::memcpy(b[t], m[t] + a, cf * sizeof(T));
+    hn::Store(BandSumF(bp, 0, k), d, fo);
+    std::memcpy(F + a, fo, cf * sizeof(std::int32_t));
+  }
+  if (ch >= n) {
+    for (std::size_t j = 0; j < ch; j += n) {
+      const std::size_t c = a + 1 + std::min(j, ch - n);
+      hn::StoreU(hn::LoadU(d, F + c - 1) + hn::LoadU(d, F + c) + hn::LoadU(d, F + c + 1), d, H + c);
+    }
+  } else {
+    for (std::size_t c = a + 1; c < a + 1 + ch; ++c)
+      H[c] = std::int32_t(std::uint32_t(F[c - 1]) + std::uint32_t(F[c]) + std::uint32_t(F[c + 1]));
+  }
+}
+
+void CmBoxRow16(const std::int16_t* const* m, const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H) {
+  CmBoxRowT(m, k, lo, hi, F, H);
+}
+void CmBoxRow32(const std::int32_t* const* m, const CmS123& k, int lo, int hi, std::int32_t* F,
+                std::int32_t* H) {
+  CmBoxRowT(m, k, lo, hi, F, H);
+}
+
+template <class T>
+struct CmRows {
+  const T* s[3];  // the masked band (row i)
+  const T* m[3];  // the masker band (row i), before the CSF
+  const std::int32_t *hm, *h0, *hp, *f0;
+};
+
+// x (>= 0, int32 lanes) -> the 64-bit terms of the even and odd columns.
+HWY_INLINE void CubeTerms(V32 x, hn::Vec<DU64> sqr, int sq_shift, V64 addc, int shift_cub, V64& te, V64& to) {
+  const D32 d;
+  const DU32 du;
+  const auto term = [&](V32 xv) {  // column in the even lanes
+    const auto xu = hn::BitCast(du, xv);
+    const auto sq = hn::ShiftRightSame(hn::MulEven(xu, xu) + sqr, sq_shift);
+    return hn::ShiftRightSame(hn::MulEven(hn::BitCast(d, sq), xv) + addc, shift_cub);
+  };
+  te = term(x);
+  to = term(OddDown(x));
+}
+
+HWY_INLINE V32 MaskedX(const CmRows<std::int16_t>& r, std::size_t j, const CmS0& k, V32 thr, int t) {
+  const D32 d;
+  const V32 x0 = Load16(r.s[t] + j) * hn::Set(d, k.factor[t]);
+  return hn::Max(hn::Abs(x0) - hn::ShiftLeftSame(thr, k.thr_shift[t]), hn::Zero(d));
+}
+HWY_INLINE V32 MaskedX(const CmRows<std::int32_t>& r, std::size_t j, const CmS123& k, V32 thr, int t) {
+  const D32 d;
+  return hn::Max(hn::Abs(CsfS123Mul(hn::LoadU(d, r.s[t] + j), k.factor[t])) - thr, hn::Zero(d));
+}
+HWY_INLINE void CubeTerms(V32 x, const CmS0& k, int t, V64& te, V64& to) {
+  CubeTerms(x, hn::Set(DU64(), std::uint64_t(k.sq_round[t])), k.sq_shift[t], hn::Set(D64(), k.add_cub[t]),
+            k.shift_cub[t], te, to);
+}
+HWY_INLINE void CubeTerms(V32 x, const CmS123& k, int, V64& te, V64& to) {
+  CubeTerms(x, hn::Set(DU64(), std::uint64_t{VMAFX_ADM_S123_SQ_ROUND}), VMAFX_ADM_S123_SQ_SHIFT,
+            hn::Set(D64(), k.add_cub), k.shift_cub, te, to);
+}
+
+template <bool kMasked, class T, class K>
+HWY_INLINE void CmCol(const CmRows<T>& r, std::size_t j, const K& k, M32 mask, V64 acc[3]) {
   const D32 d;
   const D64 d64;
-  const DU32 du;
-  const DU64 du64;
-  V32 thr = hn::Zero(d);
-  for (int t = 0; t < 3; ++t) {
-    const V32 c = HighMulRound(hn::Abs(hn::LoadU(d, r.a[t] + j)), VMAFX_ADM_S123_ONE_BY_15);
-    const V32 nb = hn::LoadU(d, r.m[t] + j - 1) + hn::LoadU(d, r.m[t] + j) + hn::LoadU(d, r.m[t] + j + 1) +
-                   hn::LoadU(d, r.z[t] + j - 1) + hn::LoadU(d, r.z[t] + j + 1) +
-                   hn::LoadU(d, r.p[t] + j - 1) + hn::LoadU(d, r.p[t] + j) + hn::LoadU(d, r.p[t] + j + 1);
-    thr = thr + nb + c;
-  }
+  V32 thr = hn::LoadU(d, r.hm + j) + hn::LoadU(d, r.h0 + j) + hn::LoadU(d, r.hp + j) - hn::LoadU(d, r.f0 + j);
+  for (int t = 0; t < 3; ++t) thr = thr + CentreWeight(CsfAbs(r.m[t], j, k, t), k);
   V64 me, mo;
-  if (kMasked) {
-    const V64 m = hn::BitCast(d64, hn::VecFromMask(d, mask));
-    me = hn::ShiftRight<32>(hn::ShiftLeft<32>(m));
-    mo = hn::ShiftRight<32>(m);
+  if (kMasked) {  // 64-bit masks of the even and odd columns
+    const V64 mv = hn::BitCast(d64, hn::VecFromMask(d, mask));
+    me = hn::ShiftRight<32>(hn::ShiftLeft<32>(mv));
+    mo = hn::ShiftRight<32>(mv);
   }
-  const auto sqr = hn::Set(du64, std::uint64_t{VMAFX_ADM_S123_SQ_ROUND});
-  const V64 addc = hn::Set(d64, k.add_cub);
   for (int t = 0; t < 3; ++t) {
-    const V32 x0 = CsfS123Mul(hn::LoadU(d, r.s[t] + j), k.factor[t]);
-    const V32 x = hn::Max(hn::Abs(x0) - thr, hn::Zero(d));
-    const auto term = [&](V32 xv) {  // column in the even lanes
-      const auto xu = hn::BitCast(du, xv);
-      const auto sq = hn::ShiftRight<VMAFX_ADM_S123_SQ_SHIFT>(hn::MulEven(xu, xu) + sqr);
-      return hn::ShiftRightSame(hn::MulEven(hn::BitCast(d, sq), xv) + addc, k.shift_cub);
-    };
-    V64 te = term(x), to = term(OddDown(x));
+    V64 te, to;
+    CubeTerms(MaskedX(r, j, k, thr, t), k, t, te, to);
     if (kMasked) {
       te = hn::And(te, me);
       to = hn::And(to, mo);
@@ -1102,48 +1099,49 @@ HWY_INLINE void CmS123Col(const CmRows32& r, std::size_t j, const CmS123& k, M32
   }
 }
 
-void CmS123Row(const std::int32_t* const* src, const std::int32_t* const* ang,
-               const std::int32_t* const* fm, const std::int32_t* const* f0,
-               const std::int32_t* const* fp, int left, int right, const CmS123& k,
-               std::int64_t* inner) {
+template <class T, class K>
+void CmRowT(const T* const* src, const T* const* msk, const CmBox& box, int left, int right, const K& k,
+            std::int64_t* inner) {
   const D32 d;
   const D64 d64;
   const std::size_t n = hn::Lanes(d);
   if (right <= left) return;
   const std::size_t l = std::size_t(left), rr = std::size_t(right), cnt = rr - l;
   V64 acc[3] = {hn::Zero(d64), hn::Zero(d64), hn::Zero(d64)};
-  CmRows32 rows;
-  for (int t = 0; t < 3; ++t) {
-    rows.s[t] = src[t];
-    rows.a[t] = ang[t];
-    rows.m[t] = fm[t];
-    rows.z[t] = f0[t];
-    rows.p[t] = fp[t];
-  }
-  const M32 all = hn::FirstN(d, n);
+  const CmRows<T> rows{{src[0], src[1], src[2]}, {msk[0], msk[1], msk[2]}, box.hm, box.h0, box.hp, box.f0};
   if (cnt >= n) {
     std::size_t j = l;
-    for (; j + n <= rr; j += n) CmS123Col<false>(rows, j, k, all, acc);
+    for (; j + n <= rr; j += n) CmCol<false>(rows, j, k, hn::FirstN(d, n), acc);
     if (j < rr) {
+      // Moved back to end at the last column; its first n - (rr - j) lanes
+      // were counted by the previous vector.
       const std::size_t start = rr - n;
-      CmS123Col<true>(rows, start, k, hn::Not(hn::FirstN(d, j - start)), acc);
+      CmCol<true>(rows, start, k, hn::Not(hn::FirstN(d, j - start)), acc);
     }
   } else {
-    HWY_ALIGN std::int32_t b[15][kMaxN + 2] = {};
-    CmRows32 c;
-    const std::int32_t** dst[5] = {c.s, c.a, c.m, c.z, c.p};
-    const std::int32_t* const* from[5] = {rows.s, rows.a, rows.m, rows.z, rows.p};
-    for (int q = 0; q < 5; ++q)
-      for (int t = 0; t < 3; ++t) {
-        std::int32_t* bp = b[q * 3 + t];
-        std::memcpy(bp, from[q][t] + l - 1, (cnt + 2) * sizeof(std::int32_t));
-        dst[q][t] = bp + 1;
-      }
-    CmS123Col<true>(c, 0, k, hn::FirstN(d, cnt), acc);
+    // Columns left .. right-1 of every row into zero-filled copies.
+    HWY_ALIGN T b[6][kMaxN] = {};
+    HWY_ALIGN std::int32_t bx[4][kMaxN] = {};
+    for (int t = 0; t < 3; ++t) {
+      std::memcpy(b[t], src[t] + l, cnt * sizeof(T));
+      std::memcpy(b[3 + t], msk[t] + l, cnt * sizeof(T));
+    }
+    const std::int32_t* const from[4] = {box.hm, box.h0, box.hp, box.f0};
+    for (int q = 0; q < 4; ++q) std::memcpy(bx[q], from[q] + l, cnt * sizeof(std::int32_t));
+    const CmRows<T> c{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}, bx[0], bx[1], bx[2], bx[3]};
+    CmCol<true>(c, 0, k, hn::FirstN(d, cnt), acc);
   }
   for (int t = 0; t < 3; ++t) inner[t] += hn::GetLane(hn::SumOfLanes(d64, acc[t]));
 }
 
+void CmS0Row(const std::int16_t* const* src, const std::int16_t* const* msk, const CmBox& box, int left, int right,
+             const CmS0& k, std::int64_t* inner) {
+  CmRowT(src, msk, box, left, right, k, inner);
+}
+void CmS123Row(const std::int32_t* const* src, const std::int32_t* const* msk, const CmBox& box, int left,
+               int right, const CmS123& k, std::int64_t* inner) {
+  CmRowT(src, msk, box, left, right, k, inner);
+}
 // ---------------------------------------------------------------------------
 // den_s0 / den_s123 row sums (uint64, wrapping; the order of integer
 // additions does not matter).
@@ -1261,6 +1259,8 @@ HWY_EXPORT(DwtS0Row16);
 HWY_EXPORT(CsfS0Row);
 HWY_EXPORT(CsfS123Row);
 HWY_EXPORT(CmS0Row);
+HWY_EXPORT(CmBoxRow16);
+HWY_EXPORT(CmBoxRow32);
 HWY_EXPORT(DecoupleS0Row);
 HWY_EXPORT(DwtS123Row16);
 HWY_EXPORT(DwtS123Row32);
@@ -1286,11 +1286,16 @@ void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32
                   std::int32_t* f) {
   HWY_DYNAMIC_DISPATCH(CsfS123Row)(s, n, factor, o, f);
 }
-void cm_s0_row(const std::int16_t* const src[3], const std::int16_t* const ang[3],
-               const std::int16_t* const fm[3], const std::int16_t* const f0[3],
-               const std::int16_t* const fp[3], int left, int right, const CmS0& k,
-               std::int64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(CmS0Row)(src, ang, fm, f0, fp, left, right, k, inner);
+void cm_box_row(const std::int16_t* const m[3], const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H) {
+  HWY_DYNAMIC_DISPATCH(CmBoxRow16)(m, k, lo, hi, F, H);
+}
+void cm_box_row(const std::int32_t* const m[3], const CmS123& k, int lo, int hi, std::int32_t* F,
+                std::int32_t* H) {
+  HWY_DYNAMIC_DISPATCH(CmBoxRow32)(m, k, lo, hi, F, H);
+}
+void cm_s0_row(const std::int16_t* const src[3], const std::int16_t* const msk[3], const CmBox& box, int left,
+               int right, const CmS0& k, std::int64_t inner[3]) {
+  HWY_DYNAMIC_DISPATCH(CmS0Row)(src, msk, box, left, right, k, inner);
 }
 void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n,
                      const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const r[3],
@@ -1310,11 +1315,9 @@ void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const
                        std::int32_t* const a[3]) {
   HWY_DYNAMIC_DISPATCH(DecoupleS123Row)(o, t, n, lut, cos1_sq, egl, r, a);
 }
-void cm_s123_row(const std::int32_t* const src[3], const std::int32_t* const ang[3],
-                 const std::int32_t* const fm[3], const std::int32_t* const f0[3],
-                 const std::int32_t* const fp[3], int left, int right, const CmS123& k,
-                 std::int64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(CmS123Row)(src, ang, fm, f0, fp, left, right, k, inner);
+void cm_s123_row(const std::int32_t* const src[3], const std::int32_t* const msk[3], const CmBox& box, int left,
+                 int right, const CmS123& k, std::int64_t inner[3]) {
+  HWY_DYNAMIC_DISPATCH(CmS123Row)(src, msk, box, left, right, k, inner);
 }
 void float_of_int64(const std::int64_t* x, int n, float* out) { HWY_DYNAMIC_DISPATCH(FloatOfInt64)(x, n, out); }
 void den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]) {
@@ -1348,8 +1351,11 @@ void csf_s0_row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::
 void csf_s123_row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) {
   std::abort();
 }
-void cm_s0_row(const std::int16_t* const*, const std::int16_t* const*, const std::int16_t* const*,
-               const std::int16_t* const*, const std::int16_t* const*, int, int, const CmS0&,
+void cm_box_row(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*) { std::abort(); }
+void cm_box_row(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*) {
+  std::abort();
+}
+void cm_s0_row(const std::int16_t* const*, const std::int16_t* const*, const CmBox&, int, int, const CmS0&,
                std::int64_t*) {
   std::abort();
 }
@@ -1369,8 +1375,7 @@ void decouple_s123_row(const std::int32_t* const*, const std::int32_t* const*, i
                        float, double, std::int32_t* const*, std::int32_t* const*) {
   std::abort();
 }
-void cm_s123_row(const std::int32_t* const*, const std::int32_t* const*, const std::int32_t* const*,
-                 const std::int32_t* const*, const std::int32_t* const*, int, int, const CmS123&,
+void cm_s123_row(const std::int32_t* const*, const std::int32_t* const*, const CmBox&, int, int, const CmS123&,
                  std::int64_t*) {
   std::abort();
 }

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "feature/adm.hpp"
@@ -346,6 +347,63 @@ void ref_den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::
     }
 }
 
+// The masking of one row as adm.cpp's scalar path computes it: csf_s* of the
+// masker rows im, i, ip (all w columns; done once), then cm_s*'s per-pixel
+// terms over [left, right).
+template <class T>
+struct RefMasking {
+  std::vector<T> d[3][3], f[3][3];
+  template <class K>
+  RefMasking(const T* const mm[3], const T* const m0[3], const T* const mp[3], int w, const K& k) {
+    const T* const* rows[3] = {mm, m0, mp};
+    for (int q = 0; q < 3; ++q)
+      for (int t = 0; t < 3; ++t) {
+        d[q][t].resize(w);
+        f[q][t].resize(w);
+        if constexpr (sizeof(T) == 2)
+          ref_csf_s0_row(rows[q][t], w, k.factor[t], k.csf_add[t], k.csf_shift[t], d[q][t].data(), f[q][t].data());
+        else
+          ref_csf_s123_row(rows[q][t], w, k.factor[t], d[q][t].data(), f[q][t].data());
+      }
+  }
+  template <class K>
+  void row(const T* const sb[3], int left, int right, const K& k, std::int64_t inner[3]) const {
+    const T *ang[3], *fm[3], *f0[3], *fp[3];
+    for (int t = 0; t < 3; ++t) {
+      ang[t] = d[1][t].data();
+      fm[t] = f[0][t].data();
+      f0[t] = f[1][t].data();
+      fp[t] = f[2][t].data();
+    }
+    if constexpr (sizeof(T) == 2)
+      ref_cm_s0_row(sb, ang, fm, f0, fp, left, right, k, inner);
+    else
+      ref_cm_s123_row(sb, ang, fm, f0, fp, left, right, k, inner);
+  }
+};
+
+// The same through the SIMD rows as adm.cpp drives them: cm_box_row on the
+// masker rows im, i, ip (into buffers filled with junk outside what it must
+// write), then the row function.
+template <class T, class K>
+void simd_masking_row(const T* const sb[3], const T* const mm[3], const T* const m0[3], const T* const mp[3],
+                      int w, int left, int right, const K& k, std::int64_t inner[3]) {
+  std::vector<std::int32_t> buf(6 * std::size_t(w), 0x5A5A5A5A);
+  std::int32_t* F[3];
+  std::int32_t* H[3];
+  const T* const* rows[3] = {mm, m0, mp};
+  for (int q = 0; q < 3; ++q) {
+    F[q] = buf.data() + std::size_t(2 * q) * w;
+    H[q] = buf.data() + std::size_t(2 * q + 1) * w;
+    as::cm_box_row(rows[q], k, left, right, F[q], H[q]);
+  }
+  const as::CmBox box{H[0], H[1], H[2], F[1]};
+  if constexpr (sizeof(T) == 2)
+    as::cm_s0_row(sb, m0, box, left, right, k, inner);
+  else
+    as::cm_s123_row(sb, m0, box, left, right, k, inner);
+}
+
 // ---------------------------------------------------------------------------
 
 class AdmSimd : public test::SimdTargets {};
@@ -460,16 +518,19 @@ TEST_F(AdmSimd, CmS0RowEqualsScalar) {
   each_target([&] {
     for (int w = 3; w <= 300; ++w)
       for (int mode = 0; mode < 3; ++mode) {
-        std::vector<std::int16_t> buf[15];
+        // src (row i), then the masker's rows im, i, ip (3 bands each).
+        std::vector<std::int16_t> buf[12];
         for (auto& b : buf) {
           b.resize(w);
           fill(rng, b, mode);
         }
-        const std::int16_t* p[15];
-        for (int q = 0; q < 15; ++q) p[q] = buf[q].data();
+        const std::int16_t* p[12];
+        for (int q = 0; q < 12; ++q) p[q] = buf[q].data();
         as::CmS0 k{};
         for (int t = 0; t < 3; ++t) {
           k.factor[t] = mode == 1 ? 65535 : std::int32_t(rng() % 65536);
+          k.csf_add[t] = vmafx_adm_s0_csf_round[t];
+          k.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
           k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
           k.sq_round[t] = vmafx_adm_s0_sq_round[t];
           k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
@@ -478,11 +539,12 @@ TEST_F(AdmSimd, CmS0RowEqualsScalar) {
         }
         // Every [left, right) with 1 <= left <= right <= w - 1 for small w;
         // a few for larger ones.
+        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(p + 3, p + 6, p + 9, w, k);
         for (int left = 1; left <= w - 1; left += (w < 40 ? 1 : 7))
           for (int right = left; right <= w - 1; right += (w < 40 ? 1 : 11)) {
             std::int64_t want[3] = {5, -5, 0}, got[3] = {5, -5, 0};
-            ref_cm_s0_row(p, p + 3, p + 6, p + 9, p + 12, left, right, k, want);
-            as::cm_s0_row(p, p + 3, p + 6, p + 9, p + 12, left, right, k, got);
+            ref.row(p, left, right, k, want);
+            simd_masking_row(p, p + 3, p + 6, p + 9, w, left, right, k, got);
             for (int t = 0; t < 3; ++t)
               ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode
                                          << " band " << t;
@@ -901,28 +963,80 @@ TEST_F(AdmSimd, CmS123RowEqualsScalar) {
   each_target([&] {
     for (int w = 3; w <= 300; ++w)
       for (int mode = 0; mode < 3; ++mode) {
-        std::vector<std::int32_t> buf[15];
+        std::vector<std::int32_t> buf[12];
         for (auto& b : buf) {
           b.resize(w);
           fill(rng, b, mode);
         }
-        if (mode == 2)  // small filter inputs, larger bands: x above the threshold
+        if (mode == 2)  // small maskers, larger bands: x above the threshold
           for (int q = 0; q < 3; ++q)
             for (auto& x : buf[q]) x = std::int32_t(rng() % 2000001) - 1000000;
-        const std::int32_t* p[15];
-        for (int q = 0; q < 15; ++q) p[q] = buf[q].data();
+        const std::int32_t* p[12];
+        for (int q = 0; q < 12; ++q) p[q] = buf[q].data();
         as::CmS123 k{};
         for (int t = 0; t < 3; ++t) k.factor[t] = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
         k.shift_cub = int(rng() % 14);
         k.add_cub = k.shift_cub ? std::int64_t{1} << (k.shift_cub - 1) : 0;
+        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(p + 3, p + 6, p + 9, w, k);
         for (int left = 1; left <= w - 1; left += (w < 40 ? 1 : 7))
           for (int right = left; right <= w - 1; right += (w < 40 ? 1 : 11)) {
             std::int64_t want[3] = {5, -5, 0}, got[3] = {5, -5, 0};
-            ref_cm_s123_row(p, p + 3, p + 6, p + 9, p + 12, left, right, k, want);
-            as::cm_s123_row(p, p + 3, p + 6, p + 9, p + 12, left, right, k, got);
+            ref.row(p, left, right, k, want);
+            simd_masking_row(p, p + 3, p + 6, p + 9, w, left, right, k, got);
             for (int t = 0; t < 3; ++t)
               ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode
                                          << " band " << t;
+          }
+      }
+  });
+}
+
+// cm_box_row against its definition (the CSF rows of the masker, summed),
+// both input types, every [lo, hi).
+TEST_F(AdmSimd, CmBoxRowEqualsSums) {
+  std::mt19937 rng(27);
+  each_target([&] {
+    for (int w = 3; w <= 140; ++w)
+      for (int mode = 0; mode < 3; ++mode) {
+        std::vector<std::int16_t> m16[3], d16(w), f16[3];
+        std::vector<std::int32_t> m32[3], d32(w), f32[3];
+        as::CmS0 k0{};
+        as::CmS123 k1{};
+        for (int t = 0; t < 3; ++t) {
+          m16[t].resize(w);
+          m32[t].resize(w);
+          f16[t].resize(w);
+          f32[t].resize(w);
+          fill(rng, m16[t], mode);
+          fill(rng, m32[t], mode);
+          k0.factor[t] = mode == 1 ? 65535 : std::int32_t(rng() % 65536);
+          k0.csf_add[t] = vmafx_adm_s0_csf_round[t];
+          k0.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
+          k1.factor[t] = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
+          ref_csf_s0_row(m16[t].data(), w, k0.factor[t], k0.csf_add[t], k0.csf_shift[t], d16.data(), f16[t].data());
+          ref_csf_s123_row(m32[t].data(), w, k1.factor[t], d32.data(), f32[t].data());
+        }
+        const std::int16_t* p16[3] = {m16[0].data(), m16[1].data(), m16[2].data()};
+        const std::int32_t* p32[3] = {m32[0].data(), m32[1].data(), m32[2].data()};
+        for (int lo = 1; lo <= w - 1; lo += (w < 40 ? 1 : 5))
+          for (int hi = lo; hi <= w - 1; hi += (w < 40 ? 1 : 3)) {
+            for (int type = 0; type < 2; ++type) {
+              std::vector<std::int32_t> F(w, 7), H(w, 7), wf(w, 7), wh(w, 7);
+              const auto at = [&](int t, int j) {
+                return type == 0 ? std::uint32_t(std::int32_t(f16[t][j])) : std::uint32_t(f32[t][j]);
+              };
+              if (hi > lo) {
+                for (int j = lo - 1; j < hi + 1; ++j) wf[j] = std::int32_t(at(0, j) + at(1, j) + at(2, j));
+                for (int j = lo; j < hi; ++j)
+                  wh[j] = std::int32_t(std::uint32_t(wf[j - 1]) + std::uint32_t(wf[j]) + std::uint32_t(wf[j + 1]));
+              }
+              if (type == 0)
+                as::cm_box_row(p16, k0, lo, hi, F.data(), H.data());
+              else
+                as::cm_box_row(p32, k1, lo, hi, F.data(), H.data());
+              ASSERT_EQ(F, wf) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
+              ASSERT_EQ(H, wh) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
+            }
           }
       }
   });
