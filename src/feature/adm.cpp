@@ -777,14 +777,14 @@ bool simd_masking(int w, int h) {
   return vif::simd::enabled() && g.left >= 1 && g.right <= w - 1;
 }
 
-// The masker's neighbour sums (simd::cm_box_row) of rows im, i, ip: each row's
+// The masker's threshold sums (simd::cm_box_row) of rows im, i, ip: each row's
 // computed once and kept while the next rows need it (three slots;
 // thread-local storage that grows once).
 class BoxRows {
  public:
   explicit BoxRows(int w) : w_(static_cast<std::size_t>(w)) {
     thread_local std::vector<std::int32_t> buf;
-    if (buf.size() < 6 * w_) buf.resize(6 * w_);
+    if (buf.size() < 9 * w_) buf.resize(9 * w_);
     data_ = buf.data();
   }
   template <class T, class K>
@@ -799,12 +799,12 @@ class BoxRows {
       while (row_[s] == im || row_[s] == i || row_[s] == ip) ++s;
       const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(need[q]) * stride;
       const T* const m3[3] = {mb[0] + o, mb[1] + o, mb[2] + o};
-      simd::cm_box_row(m3, k, left, right, F(s), H(s));
+      simd::cm_box_row(m3, k, left, right, F(s), H(s), Z(s));
       row_[s] = need[q];
       for (int r = q; r < 3; ++r)
         if (need[r] == need[q]) slot[r] = s;
     }
-    return {H(slot[0]), H(slot[1]), H(slot[2]), F(slot[1])};
+    return {H(slot[0]), H(slot[1]), H(slot[2]), Z(slot[1])};
   }
 
  private:
@@ -813,8 +813,9 @@ class BoxRows {
       if (row_[s] == r) return s;
     return -1;
   }
-  std::int32_t* F(int s) { return data_ + static_cast<std::size_t>(2 * s) * w_; }
-  std::int32_t* H(int s) { return data_ + static_cast<std::size_t>(2 * s + 1) * w_; }
+  std::int32_t* F(int s) { return data_ + static_cast<std::size_t>(3 * s) * w_; }
+  std::int32_t* H(int s) { return data_ + static_cast<std::size_t>(3 * s + 1) * w_; }
+  std::int32_t* Z(int s) { return data_ + static_cast<std::size_t>(3 * s + 2) * w_; }
   std::size_t w_;
   std::int32_t* data_;
   int row_[3] = {-1, -1, -1};
@@ -832,13 +833,12 @@ void cm_simd_rows(const Bands<T>& src, const Bands<T>& msk, int w, int h, int st
     const int ip = i == h - 1 ? h - 1 : i + 1;
     const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
     const T* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
-    const T* const m3[3] = {mb[0] + r0, mb[1] + r0, mb[2] + r0};
     std::int64_t inner[3] = {0, 0, 0};
     const simd::CmBox bx = box.get(mb, stride, k, im, i, ip, g.left, g.right);
     if constexpr (sizeof(T) == 2)
-      simd::cm_s0_row(s3, m3, bx, g.left, g.right, k, inner);
+      simd::cm_s0_row(s3, bx, g.left, g.right, k, inner);
     else
-      simd::cm_s123_row(s3, m3, bx, g.left, g.right, k, inner);
+      simd::cm_s123_row(s3, bx, g.left, g.right, k, inner);
     for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_rows) >> shift_rows;
   }
 }

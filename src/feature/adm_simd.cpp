@@ -56,14 +56,14 @@ void CsfS0Row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::in
 void CsfS123Row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void CmS0Row(const std::int16_t* const*, const std::int16_t* const*, const CmBox&, int, int, const CmS0&,
-             std::int64_t*) {
+void CmS0Row(const std::int16_t* const*, const CmBox&, int, int, const CmS0&, std::int64_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void CmBoxRow16(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*) {
+void CmBoxRow16(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void CmBoxRow32(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*) {
+void CmBoxRow32(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*,
+                std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
 void DecoupleS0Row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*,
@@ -82,8 +82,7 @@ void DecoupleS123Row(const std::int32_t* const*, const std::int32_t* const*, int
                      float, double, std::int32_t* const*, std::int32_t* const*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void CmS123Row(const std::int32_t* const*, const std::int32_t* const*, const CmBox&, int, int, const CmS123&,
-               std::int64_t*) {
+void CmS123Row(const std::int32_t* const*, const CmBox&, int, int, const CmS123&, std::int64_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
 void DenS0Row(const std::int16_t* const*, int, std::uint64_t*) { HWY_ABORT("adm simd: no SIMD target"); }
@@ -924,9 +923,10 @@ void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t,
 //
 // thr = the 8 neighbours of the three bands' f and their centre weights, in
 // wrapping int32 lanes (adm.cpp's uint32 sum; integer additions modulo 2^32
-// in any order). The neighbours come from per-row sums (cm_box_row): F = the
-// three bands' f, H = F's horizontal 3-sums; hm + h0 + hp - f0 is the 3x3
-// block of F less its centre.
+// in any order). It comes from per-row sums (cm_box_row): F = the three
+// bands' f, H = F's horizontal 3-sums, Z = the three centre weights less F;
+// hm + h0 + hp + z0 is the 3x3 block of F less its centre plus the centre
+// weights.
 //
 // Then per band, as adm.cpp:
 //   scale 0: x0 = s * factor (|x0| <= 32768 * 65535 < 2^31: exact, never
@@ -991,33 +991,41 @@ HWY_INLINE V32 CentreWeight(V32 ad, const CmS0&) {
 }
 HWY_INLINE V32 CentreWeight(V32 ad, const CmS123&) { return HighMulRound(ad, VMAFX_ADM_S123_ONE_BY_15); }
 
+// F and Z at columns j..j+N-1.
 template <class T, class K>
-HWY_INLINE V32 BandSumF(const T* const* m, std::size_t j, const K& k) {
-  return FilterInput(CsfAbs(m[0], j, k, 0), k) + FilterInput(CsfAbs(m[1], j, k, 1), k) +
-         FilterInput(CsfAbs(m[2], j, k, 2), k);
+HWY_INLINE void BandSums(const T* const* m, std::size_t j, const K& k, V32& f, V32& z) {
+  const V32 a0 = CsfAbs(m[0], j, k, 0), a1 = CsfAbs(m[1], j, k, 1), a2 = CsfAbs(m[2], j, k, 2);
+  f = FilterInput(a0, k) + FilterInput(a1, k) + FilterInput(a2, k);
+  z = CentreWeight(a0, k) + CentreWeight(a1, k) + CentreWeight(a2, k) - f;
 }
 
-// cm_box_row: F over [lo - 1, hi + 1), then H over [lo, hi). Columns are
-// independent: the last vector moves back; rows narrower than a vector go
-// through zero-filled copies (F) or the plain loop (H: integer additions).
+// cm_box_row: F and Z over [lo - 1, hi + 1), then H over [lo, hi). Columns
+// are independent: the last vector moves back; rows narrower than a vector go
+// through zero-filled copies (F, Z) or the plain loop (H: integer additions).
 template <class T, class K>
-void CmBoxRowT(const T* const* m, const K& k, int lo, int hi, std::int32_t* F, std::int32_t* H) {
+void CmBoxRowT(const T* const* m, const K& k, int lo, int hi, std::int32_t* F, std::int32_t* H, std::int32_t* Z) {
   const D32 d;
   const std::size_t n = hn::Lanes(d);
   if (hi <= lo) return;
   const std::size_t a = std::size_t(lo) - 1, cf = std::size_t(hi - lo + 2), ch = std::size_t(hi - lo);
+  V32 f, z;
   if (cf >= n) {
     for (std::size_t j = 0; j < cf; j += n) {
       const std::size_t c = a + std::min(j, cf - n);
-      hn::StoreU(BandSumF(m, c, k), d, F + c);
+      BandSums(m, c, k, f, z);
+      hn::StoreU(f, d, F + c);
+      hn::StoreU(z, d, Z + c);
     }
   } else {
     HWY_ALIGN T b[3][kMaxN] = {};
-    HWY_ALIGN std::int32_t fo[kMaxN];
+    HWY_ALIGN std::int32_t fo[kMaxN], zo[kMaxN];
     const T* bp[3] = {b[0], b[1], b[2]};
     for (int t = 0; t < 3; ++t) std::memcpy(b[t], m[t] + a, cf * sizeof(T));
-    hn::Store(BandSumF(bp, 0, k), d, fo);
+    BandSums(bp, 0, k, f, z);
+    hn::Store(f, d, fo);
+    hn::Store(z, d, zo);
     std::memcpy(F + a, fo, cf * sizeof(std::int32_t));
+    std::memcpy(Z + a, zo, cf * sizeof(std::int32_t));
   }
   if (ch >= n) {
     for (std::size_t j = 0; j < ch; j += n) {
@@ -1030,19 +1038,19 @@ void CmBoxRowT(const T* const* m, const K& k, int lo, int hi, std::int32_t* F, s
   }
 }
 
-void CmBoxRow16(const std::int16_t* const* m, const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H) {
-  CmBoxRowT(m, k, lo, hi, F, H);
+void CmBoxRow16(const std::int16_t* const* m, const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
+                std::int32_t* Z) {
+  CmBoxRowT(m, k, lo, hi, F, H, Z);
 }
 void CmBoxRow32(const std::int32_t* const* m, const CmS123& k, int lo, int hi, std::int32_t* F,
-                std::int32_t* H) {
-  CmBoxRowT(m, k, lo, hi, F, H);
+                std::int32_t* H, std::int32_t* Z) {
+  CmBoxRowT(m, k, lo, hi, F, H, Z);
 }
 
 template <class T>
 struct CmRows {
   const T* s[3];  // the masked band (row i)
-  const T* m[3];  // the masker band (row i), before the CSF
-  const std::int32_t *hm, *h0, *hp, *f0;
+  const std::int32_t *hm, *h0, *hp, *z0;
 };
 
 // x (>= 0, int32 lanes) -> the 64-bit terms of the even and odd columns.
@@ -1080,8 +1088,7 @@ template <bool kMasked, class T, class K>
 HWY_INLINE void CmCol(const CmRows<T>& r, std::size_t j, const K& k, M32 mask, V64 acc[3]) {
   const D32 d;
   const D64 d64;
-  V32 thr = hn::LoadU(d, r.hm + j) + hn::LoadU(d, r.h0 + j) + hn::LoadU(d, r.hp + j) - hn::LoadU(d, r.f0 + j);
-  for (int t = 0; t < 3; ++t) thr = thr + CentreWeight(CsfAbs(r.m[t], j, k, t), k);
+  const V32 thr = hn::LoadU(d, r.hm + j) + hn::LoadU(d, r.h0 + j) + hn::LoadU(d, r.hp + j) + hn::LoadU(d, r.z0 + j);
   V64 me, mo;
   if (kMasked) {  // 64-bit masks of the even and odd columns
     const V64 mv = hn::BitCast(d64, hn::VecFromMask(d, mask));
@@ -1100,15 +1107,14 @@ HWY_INLINE void CmCol(const CmRows<T>& r, std::size_t j, const K& k, M32 mask, V
 }
 
 template <class T, class K>
-void CmRowT(const T* const* src, const T* const* msk, const CmBox& box, int left, int right, const K& k,
-            std::int64_t* inner) {
+void CmRowT(const T* const* src, const CmBox& box, int left, int right, const K& k, std::int64_t* inner) {
   const D32 d;
   const D64 d64;
   const std::size_t n = hn::Lanes(d);
   if (right <= left) return;
   const std::size_t l = std::size_t(left), rr = std::size_t(right), cnt = rr - l;
   V64 acc[3] = {hn::Zero(d64), hn::Zero(d64), hn::Zero(d64)};
-  const CmRows<T> rows{{src[0], src[1], src[2]}, {msk[0], msk[1], msk[2]}, box.hm, box.h0, box.hp, box.f0};
+  const CmRows<T> rows{{src[0], src[1], src[2]}, box.hm, box.h0, box.hp, box.z0};
   if (cnt >= n) {
     std::size_t j = l;
     for (; j + n <= rr; j += n) CmCol<false>(rows, j, k, hn::FirstN(d, n), acc);
@@ -1120,27 +1126,24 @@ void CmRowT(const T* const* src, const T* const* msk, const CmBox& box, int left
     }
   } else {
     // Columns left .. right-1 of every row into zero-filled copies.
-    HWY_ALIGN T b[6][kMaxN] = {};
+    HWY_ALIGN T b[3][kMaxN] = {};
     HWY_ALIGN std::int32_t bx[4][kMaxN] = {};
-    for (int t = 0; t < 3; ++t) {
-      std::memcpy(b[t], src[t] + l, cnt * sizeof(T));
-      std::memcpy(b[3 + t], msk[t] + l, cnt * sizeof(T));
-    }
-    const std::int32_t* const from[4] = {box.hm, box.h0, box.hp, box.f0};
+    for (int t = 0; t < 3; ++t) std::memcpy(b[t], src[t] + l, cnt * sizeof(T));
+    const std::int32_t* const from[4] = {box.hm, box.h0, box.hp, box.z0};
     for (int q = 0; q < 4; ++q) std::memcpy(bx[q], from[q] + l, cnt * sizeof(std::int32_t));
-    const CmRows<T> c{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}, bx[0], bx[1], bx[2], bx[3]};
+    const CmRows<T> c{{b[0], b[1], b[2]}, bx[0], bx[1], bx[2], bx[3]};
     CmCol<true>(c, 0, k, hn::FirstN(d, cnt), acc);
   }
   for (int t = 0; t < 3; ++t) inner[t] += hn::GetLane(hn::SumOfLanes(d64, acc[t]));
 }
 
-void CmS0Row(const std::int16_t* const* src, const std::int16_t* const* msk, const CmBox& box, int left, int right,
-             const CmS0& k, std::int64_t* inner) {
-  CmRowT(src, msk, box, left, right, k, inner);
+void CmS0Row(const std::int16_t* const* src, const CmBox& box, int left, int right, const CmS0& k,
+             std::int64_t* inner) {
+  CmRowT(src, box, left, right, k, inner);
 }
-void CmS123Row(const std::int32_t* const* src, const std::int32_t* const* msk, const CmBox& box, int left,
-               int right, const CmS123& k, std::int64_t* inner) {
-  CmRowT(src, msk, box, left, right, k, inner);
+void CmS123Row(const std::int32_t* const* src, const CmBox& box, int left, int right, const CmS123& k,
+               std::int64_t* inner) {
+  CmRowT(src, box, left, right, k, inner);
 }
 // ---------------------------------------------------------------------------
 // den_s0 / den_s123 row sums (uint64, wrapping; the order of integer
@@ -1286,16 +1289,17 @@ void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32
                   std::int32_t* f) {
   HWY_DYNAMIC_DISPATCH(CsfS123Row)(s, n, factor, o, f);
 }
-void cm_box_row(const std::int16_t* const m[3], const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H) {
-  HWY_DYNAMIC_DISPATCH(CmBoxRow16)(m, k, lo, hi, F, H);
+void cm_box_row(const std::int16_t* const m[3], const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
+                std::int32_t* Z) {
+  HWY_DYNAMIC_DISPATCH(CmBoxRow16)(m, k, lo, hi, F, H, Z);
 }
 void cm_box_row(const std::int32_t* const m[3], const CmS123& k, int lo, int hi, std::int32_t* F,
-                std::int32_t* H) {
-  HWY_DYNAMIC_DISPATCH(CmBoxRow32)(m, k, lo, hi, F, H);
+                std::int32_t* H, std::int32_t* Z) {
+  HWY_DYNAMIC_DISPATCH(CmBoxRow32)(m, k, lo, hi, F, H, Z);
 }
-void cm_s0_row(const std::int16_t* const src[3], const std::int16_t* const msk[3], const CmBox& box, int left,
-               int right, const CmS0& k, std::int64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(CmS0Row)(src, msk, box, left, right, k, inner);
+void cm_s0_row(const std::int16_t* const src[3], const CmBox& box, int left, int right, const CmS0& k,
+               std::int64_t inner[3]) {
+  HWY_DYNAMIC_DISPATCH(CmS0Row)(src, box, left, right, k, inner);
 }
 void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n,
                      const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const r[3],
@@ -1315,9 +1319,9 @@ void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const
                        std::int32_t* const a[3]) {
   HWY_DYNAMIC_DISPATCH(DecoupleS123Row)(o, t, n, lut, cos1_sq, egl, r, a);
 }
-void cm_s123_row(const std::int32_t* const src[3], const std::int32_t* const msk[3], const CmBox& box, int left,
-                 int right, const CmS123& k, std::int64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(CmS123Row)(src, msk, box, left, right, k, inner);
+void cm_s123_row(const std::int32_t* const src[3], const CmBox& box, int left, int right, const CmS123& k,
+                 std::int64_t inner[3]) {
+  HWY_DYNAMIC_DISPATCH(CmS123Row)(src, box, left, right, k, inner);
 }
 void float_of_int64(const std::int64_t* x, int n, float* out) { HWY_DYNAMIC_DISPATCH(FloatOfInt64)(x, n, out); }
 void den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]) {
@@ -1351,12 +1355,13 @@ void csf_s0_row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::
 void csf_s123_row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) {
   std::abort();
 }
-void cm_box_row(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*) { std::abort(); }
-void cm_box_row(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*) {
+void cm_box_row(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
   std::abort();
 }
-void cm_s0_row(const std::int16_t* const*, const std::int16_t* const*, const CmBox&, int, int, const CmS0&,
-               std::int64_t*) {
+void cm_box_row(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
+  std::abort();
+}
+void cm_s0_row(const std::int16_t* const*, const CmBox&, int, int, const CmS0&, std::int64_t*) {
   std::abort();
 }
 void decouple_s0_row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*,
@@ -1375,8 +1380,7 @@ void decouple_s123_row(const std::int32_t* const*, const std::int32_t* const*, i
                        float, double, std::int32_t* const*, std::int32_t* const*) {
   std::abort();
 }
-void cm_s123_row(const std::int32_t* const*, const std::int32_t* const*, const CmBox&, int, int, const CmS123&,
-                 std::int64_t*) {
+void cm_s123_row(const std::int32_t* const*, const CmBox&, int, int, const CmS123&, std::int64_t*) {
   std::abort();
 }
 void den_s0_row(const std::int16_t* const*, int, std::uint64_t*) { std::abort(); }

@@ -59,29 +59,31 @@ struct CmS123 {
   int shift_cub;
 };
 
-// The neighbour sums of one row of the masker m (its three bands at that row):
-// with f_t = the masking-filter input of band t (csf_*'s flt output),
-// F[j] = f_0[j] + f_1[j] + f_2[j] for lo - 1 <= j < hi + 1 and
+// The threshold sums of one row of the masker m (its three bands at that
+// row): with f_t the masking-filter input of band t (csf_*'s flt output) and
+// c_t its centre weight (cm_*'s "centre"), F[j] = f_0[j] + f_1[j] + f_2[j] and
+// Z[j] = c_0[j] + c_1[j] + c_2[j] - F[j] for lo - 1 <= j < hi + 1, and
 // H[j] = F[j-1] + F[j] + F[j+1] for lo <= j < hi, in wrapping int32. Needs
 // 1 <= lo and hi + 1 <= w.
-void cm_box_row(const std::int16_t* const m[3], const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H);
+void cm_box_row(const std::int16_t* const m[3], const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
+                std::int32_t* Z);
 void cm_box_row(const std::int32_t* const m[3], const CmS123& k, int lo, int hi, std::int32_t* F,
-                std::int32_t* H);
-// cm_box_row's H of the masker rows im, i, ip and its F of row i: the three
-// bands' 8 filter-input neighbours of (i, j) sum to hm[j] + h0[j] + hp[j] - f0[j].
+                std::int32_t* H, std::int32_t* Z);
+// cm_box_row's H of the masker rows im, i, ip and its Z of row i: cm's
+// threshold at (i, j) (the three bands' 8 filter-input neighbours and centre
+// weights) is hm[j] + h0[j] + hp[j] + z0[j].
 struct CmBox {
-  const std::int32_t *hm, *h0, *hp, *f0;
+  const std::int32_t *hm, *h0, *hp, *z0;
 };
 
 // The masking terms of row i summed over columns [left, right), for the three
-// bands t (h, v, d): src[t] the masked band and msk[t] the masker (before the
-// CSF) at row i, box the neighbour sums of row i (cm_box_row over
-// [left, right)). Adds each band's row sum to inner[t] (before the per-row
-// rounding, which stays with the caller).
-void cm_s0_row(const std::int16_t* const src[3], const std::int16_t* const msk[3], const CmBox& box, int left,
-               int right, const CmS0& k, std::int64_t inner[3]);
-void cm_s123_row(const std::int32_t* const src[3], const std::int32_t* const msk[3], const CmBox& box, int left,
-                 int right, const CmS123& k, std::int64_t inner[3]);
+// bands t (h, v, d): src[t] the masked band at row i, box the threshold sums
+// of row i (cm_box_row over [left, right)). Adds each band's row sum to
+// inner[t] (before the per-row rounding, which stays with the caller).
+void cm_s0_row(const std::int16_t* const src[3], const CmBox& box, int left, int right, const CmS0& k,
+               std::int64_t inner[3]);
+void cm_s123_row(const std::int32_t* const src[3], const CmBox& box, int left, int right, const CmS123& k,
+                 std::int64_t inner[3]);
 
 // decouple_s0 over n columns of one row: o[b] / t[b] are the reference /
 // distorted bands b = h, v, d at that row, r[b] / a[b] the restored and

@@ -388,20 +388,20 @@ struct RefMasking {
 template <class T, class K>
 void simd_masking_row(const T* const sb[3], const T* const mm[3], const T* const m0[3], const T* const mp[3],
                       int w, int left, int right, const K& k, std::int64_t inner[3]) {
-  std::vector<std::int32_t> buf(6 * std::size_t(w), 0x5A5A5A5A);
-  std::int32_t* F[3];
-  std::int32_t* H[3];
+  std::vector<std::int32_t> buf(9 * std::size_t(w), 0x5A5A5A5A);
+  std::int32_t *F[3], *H[3], *Z[3];
   const T* const* rows[3] = {mm, m0, mp};
   for (int q = 0; q < 3; ++q) {
-    F[q] = buf.data() + std::size_t(2 * q) * w;
-    H[q] = buf.data() + std::size_t(2 * q + 1) * w;
-    as::cm_box_row(rows[q], k, left, right, F[q], H[q]);
+    F[q] = buf.data() + std::size_t(3 * q) * w;
+    H[q] = buf.data() + std::size_t(3 * q + 1) * w;
+    Z[q] = buf.data() + std::size_t(3 * q + 2) * w;
+    as::cm_box_row(rows[q], k, left, right, F[q], H[q], Z[q]);
   }
-  const as::CmBox box{H[0], H[1], H[2], F[1]};
+  const as::CmBox box{H[0], H[1], H[2], Z[1]};
   if constexpr (sizeof(T) == 2)
-    as::cm_s0_row(sb, m0, box, left, right, k, inner);
+    as::cm_s0_row(sb, box, left, right, k, inner);
   else
-    as::cm_s123_row(sb, m0, box, left, right, k, inner);
+    as::cm_s123_row(sb, box, left, right, k, inner);
 }
 
 // ---------------------------------------------------------------------------
@@ -998,8 +998,8 @@ TEST_F(AdmSimd, CmBoxRowEqualsSums) {
   each_target([&] {
     for (int w = 3; w <= 140; ++w)
       for (int mode = 0; mode < 3; ++mode) {
-        std::vector<std::int16_t> m16[3], d16(w), f16[3];
-        std::vector<std::int32_t> m32[3], d32(w), f32[3];
+        std::vector<std::int16_t> m16[3], d16[3], f16[3];
+        std::vector<std::int32_t> m32[3], d32[3], f32[3];
         as::CmS0 k0{};
         as::CmS123 k1{};
         for (int t = 0; t < 3; ++t) {
@@ -1007,34 +1007,51 @@ TEST_F(AdmSimd, CmBoxRowEqualsSums) {
           m32[t].resize(w);
           f16[t].resize(w);
           f32[t].resize(w);
+          d16[t].resize(w);
+          d32[t].resize(w);
           fill(rng, m16[t], mode);
           fill(rng, m32[t], mode);
           k0.factor[t] = mode == 1 ? 65535 : std::int32_t(rng() % 65536);
           k0.csf_add[t] = vmafx_adm_s0_csf_round[t];
           k0.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
           k1.factor[t] = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
-          ref_csf_s0_row(m16[t].data(), w, k0.factor[t], k0.csf_add[t], k0.csf_shift[t], d16.data(), f16[t].data());
-          ref_csf_s123_row(m32[t].data(), w, k1.factor[t], d32.data(), f32[t].data());
+          ref_csf_s0_row(m16[t].data(), w, k0.factor[t], k0.csf_add[t], k0.csf_shift[t], d16[t].data(),
+                         f16[t].data());
+          ref_csf_s123_row(m32[t].data(), w, k1.factor[t], d32[t].data(), f32[t].data());
         }
         const std::int16_t* p16[3] = {m16[0].data(), m16[1].data(), m16[2].data()};
         const std::int32_t* p32[3] = {m32[0].data(), m32[1].data(), m32[2].data()};
         for (int lo = 1; lo <= w - 1; lo += (w < 40 ? 1 : 5))
           for (int hi = lo; hi <= w - 1; hi += (w < 40 ? 1 : 3)) {
             for (int type = 0; type < 2; ++type) {
-              std::vector<std::int32_t> F(w, 7), H(w, 7), wf(w, 7), wh(w, 7);
+              std::vector<std::int32_t> F(w, 7), H(w, 7), Z(w, 7), wf(w, 7), wh(w, 7), wz(w, 7);
               const auto at = [&](int t, int j) {
                 return type == 0 ? std::uint32_t(std::int32_t(f16[t][j])) : std::uint32_t(f32[t][j]);
               };
+              // cm's centre weights of the CSF-weighted masker, as adm.cpp's cm_s0 / cm_s123.
+              const auto centre = [&](int t, int j) {
+                if (type == 0)
+                  return std::uint32_t(std::int32_t(std::int16_t(
+                      (VMAFX_ADM_S0_ONE_BY_15 * std::abs(std::int32_t(d16[t][j])) + VMAFX_ADM_S0_FLT_ROUND) >>
+                      VMAFX_ADM_S0_FLT_SHIFT)));
+                return std::uint32_t(std::int32_t((std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(d32[t][j]) +
+                                                   std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
+                                                  VMAFX_ADM_S123_FLT_SHIFT));
+              };
               if (hi > lo) {
-                for (int j = lo - 1; j < hi + 1; ++j) wf[j] = std::int32_t(at(0, j) + at(1, j) + at(2, j));
+                for (int j = lo - 1; j < hi + 1; ++j) {
+                  wf[j] = std::int32_t(at(0, j) + at(1, j) + at(2, j));
+                  wz[j] = std::int32_t(centre(0, j) + centre(1, j) + centre(2, j) - std::uint32_t(wf[j]));
+                }
                 for (int j = lo; j < hi; ++j)
                   wh[j] = std::int32_t(std::uint32_t(wf[j - 1]) + std::uint32_t(wf[j]) + std::uint32_t(wf[j + 1]));
               }
               if (type == 0)
-                as::cm_box_row(p16, k0, lo, hi, F.data(), H.data());
+                as::cm_box_row(p16, k0, lo, hi, F.data(), H.data(), Z.data());
               else
-                as::cm_box_row(p32, k1, lo, hi, F.data(), H.data());
+                as::cm_box_row(p32, k1, lo, hi, F.data(), H.data(), Z.data());
               ASSERT_EQ(F, wf) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
+              ASSERT_EQ(Z, wz) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
               ASSERT_EQ(H, wh) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
             }
           }
