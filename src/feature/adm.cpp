@@ -484,7 +484,7 @@ void decouple_s123(const Bands<std::int32_t>& ref, const Bands<std::int32_t>& di
       const std::int32_t* const t3[3] = {dis.h + p, dis.v + p, dis.d + p};
       std::int32_t* const r3[3] = {r.h + p, r.v + p, r.d + p};
       std::int32_t* const a3[3] = {a.h + p, a.v + p, a.d + p};
-      simd::decouple_s123_row(o3, t3, g.right - g.left, lut, kCos1DegSq, egl, r3, a3);
+      simd::decouple_s123_row(o3, t3, g.right - g.left, kCos1DegSq, egl, r3, a3);
     }
     return;
   }

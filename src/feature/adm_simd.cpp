@@ -78,8 +78,8 @@ void DwtS123Row32(const std::int32_t* const*, int, int, std::int32_t*, std::int3
                   std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void DecoupleS123Row(const std::int32_t* const*, const std::int32_t* const*, int, const std::int32_t*,
-                     float, double, std::int32_t* const*, std::int32_t* const*) {
+void DecoupleS123Row(const std::int32_t* const*, const std::int32_t* const*, int, float, double,
+                     std::int32_t* const*, std::int32_t* const*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
 void CmS123Row(const std::int32_t* const*, const CmBox&, int, int, const CmS123&, std::int64_t*) {
@@ -741,7 +741,9 @@ void DwtS123Row32(const std::int32_t* const* r, int w, int scale, std::int32_t* 
 //
 // Angle test: the products of int32 need up to 62 bits and adm.cpp sums them
 // in int64 (wrapping: 2 * 2^62 becomes -2^63), then rounds the int64 to float
-// once. Here: exact int64 products (MulEven of the int32 values in the low
+// once. Where every |value| of the vector is below 2^26, the products (< 2^52)
+// and sums (< 2^53) are exact in double and DemoteTo rounds them once.
+// Otherwise: exact int64 products (MulEven of the int32 values in the low
 // halves of the int64 lanes), the same wrapping int64 sums, and a correctly
 // rounded int64 -> float: where |x| >= 2^53 the bits below bit 11 are
 // replaced by one sticky bit at bit 11 (set if any of them was), leaving at
@@ -753,17 +755,18 @@ void DwtS123Row32(const std::int32_t* const* r, int w, int scale, std::int32_t* 
 // 2^63 for INT64_MIN converts as -2^63, whose Abs is the magnitude).
 //
 // Division: adm.cpp keeps 15 significant bits of |o| when |o| >= 2^15: shift
-// s = bit_width(|o|) - 15 (else 0) and msb = (|o| + 2^(s-1)) >> s. |o| <= 2^31
-// is exact in double; its biased exponent E gives bit_width - 1 = E - 1023, so
-// s = max(E - 1037, 0); powers of two are built from their exponent bits,
-// and msb = Floor((|o| + 2^(s-1)) * 2^-s) (exact: an integer < 2^32 scaled by
-// a power of two). tmp_k = ((lut[msb] * t) * sign + 2^(14+s)) >> (15+s) in
-// double: when |lut * t| < 2^53 every step is exact (the sum may round only
-// at >= 2^53 - 2^31), and then it is the integer result. Otherwise the
-// rounded product keeps its sign and a magnitude >= 2^53, the sum keeps it
-// above 2^53 - 2^31, and the quotient's magnitude is >= 2^20, as is the exact
-// one's with the same sign: both clamp to the same 0 or 32768. Only the
-// clamped k is used.
+// s = bit_width(|o|) - 15 (else 0) and msb = (|o| + 2^(s-1)) >> s, then takes
+// lut[msb] = 2^30 / msb (integer division) from its table. |o| <= 2^31 is
+// exact in double; its biased exponent E gives bit_width - 1 = E - 1023, so
+// s = max(E - 1037, 0), and 2^-s is built from its exponent bits. The table
+// entry is computed: see the row code for why Floor of the double quotient is
+// the integer one (a gather from the 256 KB table costs more here).
+// tmp_k = ((lut[msb] * t) * sign + 2^(14+s)) >> (15+s) in double: when
+// |lut * t| < 2^53 every step is exact (the sum may round only at >= 2^53 -
+// 2^31), and then it is the integer result. Otherwise the rounded product
+// keeps its sign and a magnitude >= 2^53, the sum keeps it above 2^53 - 2^31,
+// and the quotient's magnitude is >= 2^20, as is the exact one's with the
+// same sign: both clamp to the same 0 or 32768. Only the clamped k is used.
 // rst = (k * o + 16384) >> 15: |k * o| <= 2^46, exact in double; it fits int32
 // (from -2^31 to 2^31 - 1), as adm.cpp's (int32_t) cast keeps it.
 // rst_f: float(o) is 0 only for o = 0 and keeps the sign; with k >= 2^0 the
@@ -771,7 +774,7 @@ void DwtS123Row32(const std::int32_t* const* r, int w, int scale, std::int32_t* 
 // k * o, as in decouple_s0.
 // limit_gain: the picked value is t (exact) or x = rst * egl between t and 0
 // (rst_f > 0: rst >= 0, so 0 <= x < t < 2^31; rst_f < 0: t < x <= 0), so the
-// (int32_t) cast is Trunc and in range. a = t - rst in wrapping int32 lanes.
+// (int32_t) cast is a truncation in range. a = t - rst in wrapping int32 lanes.
 using DD64 = hn::RebindToSigned<DD>;
 using DDU64 = hn::RebindToUnsigned<DD>;
 using DDW32 = hn::Repartition<std::int32_t, DD64>;  // the int32 halves of the int64 lanes
@@ -818,17 +821,16 @@ struct DecRows32 {
   std::int32_t* a[3];
 };
 
-HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, const std::int32_t* lut, VD c,
-                                VD egl) {
+HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, VD c, VD egl) {
   const DD d;
   const DD64 d64;
   const DD32 d32;
   const DDW32 dw;
   const DDU64 du;
+  const DDF df;
   const VD zero = hn::Zero(d);
   const VD half = hn::Set(d, 16384.0);
   const VD inv15 = hn::Set(d, 1.0 / 32768.0);  // 2^-15, exact
-  const VD inv12 = hn::Set(d, 1.0 / 4096.0);   // 2^-12, exact
   const VD k32768 = hn::Set(d, 32768.0);
   VD32 oi[3], ti[3];
   VD o[3], t[3];
@@ -838,52 +840,78 @@ HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, const std::i
     o[b] = hn::PromoteTo(d, oi[b]);
     t[b] = hn::PromoteTo(d, ti[b]);
   }
-  const VD64 oh = hn::PromoteTo(d64, oi[0]), ov = hn::PromoteTo(d64, oi[1]);
-  const VD64 th = hn::PromoteTo(d64, ti[0]), tv = hn::PromoteTo(d64, ti[1]);
-  const auto mul = [&](VD64 a, VD64 b) { return hn::MulEven(hn::BitCast(dw, a), hn::BitCast(dw, b)); };
-  const VD dp = hn::Mul(FloatOfI64(hn::Add(mul(oh, th), mul(ov, tv))), inv12);
-  const VD om = hn::Mul(FloatOfI64(hn::Add(mul(oh, oh), mul(ov, ov))), inv12);
-  const VD tm = hn::Mul(FloatOfI64(hn::Add(mul(th, th), mul(tv, tv))), inv12);
+  // The angle test without adm.cpp's factor 2^-12 on each dot product (as in
+  // decouple_s0's int32 version: scaling by powers of two commutes with the
+  // roundings and the comparisons).
+  VD dp, om, tm;
+  const VD mx = hn::Max(hn::Max(hn::Abs(o[0]), hn::Abs(o[1])), hn::Max(hn::Abs(t[0]), hn::Abs(t[1])));
+  if (hn::AllTrue(d, hn::Lt(mx, hn::Set(d, 67108864.0)))) {
+    // All |values| < 2^26: the products (< 2^52) and their sums (< 2^53) are
+    // exact in double; DemoteTo rounds the exact integer once to float.
+    const auto f = [&](VD a, VD b, VD e, VD g) {
+      return hn::PromoteTo(d, hn::DemoteTo(df, hn::Add(hn::Mul(a, b), hn::Mul(e, g))));
+    };
+    dp = f(o[0], t[0], o[1], t[1]);
+    om = f(o[0], o[0], o[1], o[1]);
+    tm = f(t[0], t[0], t[1], t[1]);
+  } else {
+    const VD64 oh = hn::PromoteTo(d64, oi[0]), ov = hn::PromoteTo(d64, oi[1]);
+    const VD64 th = hn::PromoteTo(d64, ti[0]), tv = hn::PromoteTo(d64, ti[1]);
+    const auto mul = [&](VD64 a, VD64 b) { return hn::MulEven(hn::BitCast(dw, a), hn::BitCast(dw, b)); };
+    dp = FloatOfI64(hn::Add(mul(oh, th), mul(ov, tv)));
+    om = FloatOfI64(hn::Add(mul(oh, oh), mul(ov, ov)));
+    tm = FloatOfI64(hn::Add(mul(th, th), mul(tv, tv)));
+  }
   const MD angle =
       hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(c, om), tm)));
   for (int b = 0; b < 3; ++b) {
+    // P = 2^-s: |o|'s biased exponent E gives s = max(E - 1037, 0), so P's
+    // exponent field is min(2060 - E, 1023) (1023 for o = 0 too).
     const VD ao = hn::Abs(o[b]);
-    const VD64 ex = hn::BitCast(d64, hn::ShiftRight<52>(hn::BitCast(du, ao)));  // biased exponent
-    const auto big = hn::Gt(ex, hn::Set(d64, 1037));
-    const VD64 s = hn::IfThenElseZero(big, ex - hn::Set(d64, 1037));
-    const VD rnd = hn::IfThenElseZero(hn::RebindMask(d, big), Pow2(s - hn::Set(d64, 1)));
-    const VD msb = hn::Floor(hn::Mul(hn::Add(ao, rnd), Pow2(hn::Neg(s))));
-    const VD32 idx = hn::Add(hn::DemoteTo(d32, msb), hn::Set(d32, 32768));
-    const VD lv = hn::PromoteTo(d, hn::GatherIndex(d32, lut, idx));
+    const VD64 ex = hn::BitCast(d64, hn::ShiftRight<52>(hn::BitCast(du, ao)));
+    const VD p = hn::BitCast(d, hn::ShiftLeft<52>(hn::Min(hn::Set(d64, 2060) - ex, hn::Set(d64, 1023))));
+    // msb = (|o| + 2^(s-1)) >> s = floor(|o| * 2^-s + 1/2) (for s = 0 too, |o|
+    // being an integer); |o| * 2^-s has at most 31 significant bits, none
+    // below 2^-17, so the sum is exact.
+    const VD msb = hn::Floor(hn::Add(hn::Mul(ao, p), hn::Set(d, 0.5)));
+    // The table's lut[32768 + msb] = 2^30 / msb in integers, i.e. the floor of
+    // the quotient: the double quotient of 2^30 and msb (1 <= msb <= 2^15) is
+    // within 2^30 * 2^-53 = 2^-23 of the exact one, while a non-integer
+    // quotient is at least 1 / msb >= 2^-15 from the integers above and below
+    // it, so its Floor is the integer quotient (an integer quotient is exact).
+    // o's sign makes it the signed half of the table (lut[32768 - msb] =
+    // -lut[32768 + msb]). o = 0 (msb 0) gives an infinite or NaN lane, unused:
+    // k is 32768 there.
+    const VD lv = hn::CopySign(hn::Floor(hn::Div(hn::Set(d, 1073741824.0), msb)), o[b]);
+    // tmp_k = ((lut * t) * sign + 2^(14+s)) >> (15+s) = floor((X * 2^-s + 2^14)
+    // * 2^-15) with X = lut[signed] * t: exact whenever |X + 2^(14+s)| < 2^53
+    // (an integer over a power of two); otherwise clamped as argued above.
     const VD prod = hn::Mul(lv, t[b]);
-    const VD sp = hn::IfThenElse(hn::Lt(o[b], zero), hn::Neg(prod), prod);
-    const VD tk = hn::Floor(hn::Mul(hn::Add(sp, Pow2(s + hn::Set(d64, 14))),
-                                    Pow2(hn::Neg(s) - hn::Set(d64, 15))));
+    const VD tk = hn::Floor(hn::Mul(hn::Add(hn::Mul(prod, p), hn::Set(d, 16384.0)), inv15));
     const VD k = hn::IfThenElse(hn::Eq(o[b], zero), k32768, hn::Min(hn::Max(tk, zero), k32768));
     const VD rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, o[b]), half), inv15));
     const MD kpos = hn::And(angle, hn::Gt(k, zero));
     const MD pos = hn::And(kpos, hn::Gt(o[b], zero));
     const MD neg = hn::And(kpos, hn::Lt(o[b], zero));
+    // x < y ? x : y and x > y ? x : y are x86's minpd / maxpd (no NaN here);
+    // DemoteTo truncates toward zero, as the (int32_t) cast.
     const VD x = hn::Mul(rst, egl), y = t[b];
-    const VD lp = hn::Trunc(hn::IfThenElse(hn::Lt(x, y), x, y));
-    const VD ln = hn::Trunc(hn::IfThenElse(hn::Gt(x, y), x, y));
-    const VD rf = hn::IfThenElse(pos, lp, hn::IfThenElse(neg, ln, rst));
+    const VD rf = hn::IfThenElse(pos, hn::Min(x, y), hn::IfThenElse(neg, hn::Max(x, y), rst));
     const VD32 ri = hn::DemoteTo(d32, rf);
     hn::StoreU(ri, d32, rw.r[b] + j);
     hn::StoreU(hn::Sub(ti[b], ri), d32, rw.a[b] + j);
   }
 }
 
-void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t, int width,
-                     const std::int32_t* lut, float cos1_sq, double egl, std::int32_t* const* r,
-                     std::int32_t* const* a) {
+void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t, int width, float cos1_sq,
+                     double egl, std::int32_t* const* r, std::int32_t* const* a) {
   const DD d;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width);
   const VD c = hn::Set(d, static_cast<double>(cos1_sq));
   const VD ev = hn::Set(d, egl);
   if (w >= n) {
     const DecRows32 rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
-    for (std::size_t j = 0; j < w; j += n) DecoupleS123Col(rw, std::min(j, w - n), lut, c, ev);
+    for (std::size_t j = 0; j < w; j += n) DecoupleS123Col(rw, std::min(j, w - n), c, ev);
     return;
   }
   if (w == 0) return;
@@ -898,7 +926,7 @@ void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t,
     rw.r[b] = out[b];
     rw.a[b] = out[3 + b];
   }
-  DecoupleS123Col(rw, 0, lut, c, ev);
+  DecoupleS123Col(rw, 0, c, ev);
   for (int b = 0; b < 3; ++b) {
     std::memcpy(r[b], out[b], w * sizeof(std::int32_t));
     std::memcpy(a[b], out[3 + b], w * sizeof(std::int32_t));
@@ -1314,10 +1342,9 @@ void dwt_s123_row(const std::int32_t* const r[4], int w, int scale, std::int32_t
                   std::int32_t* oh, std::int32_t* od) {
   HWY_DYNAMIC_DISPATCH(DwtS123Row32)(r, w, scale, oa, ov, oh, od);
 }
-void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n,
-                       const std::int32_t* lut, float cos1_sq, double egl, std::int32_t* const r[3],
-                       std::int32_t* const a[3]) {
-  HWY_DYNAMIC_DISPATCH(DecoupleS123Row)(o, t, n, lut, cos1_sq, egl, r, a);
+void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, float cos1_sq,
+                       double egl, std::int32_t* const r[3], std::int32_t* const a[3]) {
+  HWY_DYNAMIC_DISPATCH(DecoupleS123Row)(o, t, n, cos1_sq, egl, r, a);
 }
 void cm_s123_row(const std::int32_t* const src[3], const CmBox& box, int left, int right, const CmS123& k,
                  std::int64_t inner[3]) {
@@ -1376,8 +1403,8 @@ void dwt_s123_row(const std::int32_t* const*, int, int, std::int32_t*, std::int3
                   std::int32_t*) {
   std::abort();
 }
-void decouple_s123_row(const std::int32_t* const*, const std::int32_t* const*, int, const std::int32_t*,
-                       float, double, std::int32_t* const*, std::int32_t* const*) {
+void decouple_s123_row(const std::int32_t* const*, const std::int32_t* const*, int, float, double,
+                       std::int32_t* const*, std::int32_t* const*) {
   std::abort();
 }
 void cm_s123_row(const std::int32_t* const*, const CmBox&, int, int, const CmS123&, std::int64_t*) {

@@ -105,10 +105,10 @@ void dwt_s123_row(const std::int16_t* const r[4], int w, int scale, std::int32_t
 void dwt_s123_row(const std::int32_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
                   std::int32_t* oh, std::int32_t* od);
 
-// decouple_s123 over n columns of one row (as decouple_s0_row, int32 bands).
-void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n,
-                       const std::int32_t* lut, float cos1_sq, double egl, std::int32_t* const r[3],
-                       std::int32_t* const a[3]);
+// decouple_s123 over n columns of one row (as decouple_s0_row, int32 bands;
+// the division table's entries are computed, not looked up).
+void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, float cos1_sq,
+                       double egl, std::int32_t* const r[3], std::int32_t* const a[3]);
 
 // den_s0's row sums: adds the sum over n columns of |b[t][j]|^3 to inner[t].
 void den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]);

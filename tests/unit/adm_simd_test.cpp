@@ -862,7 +862,7 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
           std::int32_t* gr[3] = {got[0].data() + off, got[1].data() + off, got[2].data() + off};
           std::int32_t* ga[3] = {got[3].data() + off, got[4].data() + off, got[5].data() + off};
           ref_decouple_s123_row(o3, t3, w, egl, wr, wa);
-          as::decouple_s123_row(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
+          as::decouple_s123_row(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
           for (int q = 0; q < 6; ++q)
             ASSERT_EQ(got[q], want[q]) << "egl " << egl << " w " << w << " mode " << mode << " out " << q;
           for (int j = 0; j < w; ++j)
@@ -874,18 +874,20 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
   });
   EXPECT_GT(limited, 1000) << "the gain limit was rarely applied";
   EXPECT_GT(shifted, 1000);
-  // Columns at the 1-degree boundary: (h, v) of o of magnitude 2^20 .. 2^30
-  // and t = 1.5 o rotated by about 1 degree, kept where the float rounding of
-  // the int64 dot products decides the angle test.
-  {
+  // Columns at the 1-degree boundary: (h, v) of o of magnitude 2^19 .. 2^30
+  // (then 2^19 .. 2^24, where the SIMD rows take their double-product path:
+  // every value of a vector below 2^26) and t = 1.5 o rotated by about 1
+  // degree, kept where the float rounding of the int64 dot products decides
+  // the angle test.
+  for (const int span : {11, 6}) {
     std::vector<std::int32_t> in[6];
-    std::mt19937 rb(24);
+    std::mt19937 rb(24 + span);
     const double pi = 3.14159265358979323846;
     int tries = 0;
     while (in[0].size() < 300 && ++tries < 50000000) {
       const double a = 2 * pi * (rb() % 100000) / 100000.0;
       const double dl = (1.0 + ((rb() % 20001) / 10000.0 - 1.0) * 2e-3) * pi / 180;
-      const double rr = std::ldexp(1.0 + (rb() % 1000) / 1000.0, 19 + int(rb() % 11));
+      const double rr = std::ldexp(1.0 + (rb() % 1000) / 1000.0, 19 + int(rb() % span));
       const auto cl = [](double v) { return std::int32_t(std::clamp(std::llround(v), -2147483647LL, 2147483647LL)); };
       const std::int32_t oh = cl(rr * std::cos(a)), ov = cl(rr * std::sin(a));
       const std::int32_t th = cl(1.5 * rr * std::cos(a + dl)), tv = cl(1.5 * rr * std::sin(a + dl));
@@ -920,7 +922,7 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
         std::int32_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
         std::int32_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
         ref_decouple_s123_row(o3, t3, w, egl, wr, wa);
-        as::decouple_s123_row(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
+        as::decouple_s123_row(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
         for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "1-degree boundary, egl " << egl << " out " << q;
       }
     });
@@ -952,7 +954,7 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
       std::int32_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
       std::int32_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
       ref_decouple_s123_row(o3, t3, w, egl, wr, wa);
-      as::decouple_s123_row(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
+      as::decouple_s123_row(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
       for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "extremes, egl " << egl << " out " << q;
     }
   });
