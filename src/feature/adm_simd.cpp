@@ -33,6 +33,7 @@
 #define HWY_TARGET_INCLUDE "feature/adm_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include <hwy/cache_control.h>
 
 HWY_BEFORE_NAMESPACE();
 namespace vmafx::adm::simd {
@@ -127,10 +128,19 @@ HWY_INLINE V32 MergeLow(V64 even, V64 odd) {
 // ---------------------------------------------------------------------------
 // dwt_s0, one output row.
 //
-// Vertical: adm.cpp sums in int64 and keeps int16((al + add_v) >> bpc), i.e.
-// bits bpc .. bpc+15 of the exact sum. For bpc <= 16 those bits lie in the low
-// 32 bits, which int32 arithmetic (wrapping multiply-adds, then an arithmetic
-// shift by bpc) computes exactly; Wrap16 keeps the low 16 bits of the result.
+// Vertical: adm.cpp sums in int64 and keeps int16((al + add_v) >> bpc) with
+// al = sum lo_k u_k - offset, offset = 46342 * 2^(bpc-1), and the same without
+// offset for the high-pass taps. With the samples centred, c = u - 2^(bpc-1)
+// (in [-2^15, 2^15): an int16, formed by wrapping int16 subtraction), al =
+// sum lo_k c_k (the taps sum to 46342) and ah = sum hi_k c_k (they sum to 0).
+// Rows 0 and 1 (2 and 3) interleaved give int16 pairs, and one multiply-add
+// with the tap pair per row pair forms c0 u0 + c1 u1 in int32; no overflow:
+// |sum| <= 54822 * 2^15 = 1796407296 and adding 2^(bpc-1) stays below 2^31.
+// The arithmetic shift by bpc leaves |value| <= 27411, so adm.cpp's int16
+// cast changes nothing, and the saturating pack is exact. InterleaveLower /
+// Upper and the pack (ReorderDemote2To) all work within 128-bit blocks on x86,
+// so the pack of the lower and upper halves' results puts every column back in
+// place (the row tests check it on every target).
 // The row goes into a buffer padded as dwt_indices mirrors it: P[k] is column
 // k - 1, P[0] = column 1, P[w+1] = column w-1, P[w+2] = column w-2; output j
 // then reads P[2j .. 2j+3] for every j (no special first / last columns).
@@ -141,27 +151,55 @@ HWY_INLINE V32 MergeLow(V64 even, V64 odd) {
 // P[2j+2]*c2 + P[2j+3]*c3). No int32 overflow anywhere: sum |taps| = 54822 and
 // |s| <= 32768 give |sum| <= 1796476416 < 2^31, as in adm.cpp. The result
 // (sum + 32768) >> 16 is within int16, so DemoteTo stores it exactly.
-template <class Pel>
-HWY_INLINE void DwtV(const Pel* const* r, std::size_t j, V32 lo_add, V32 hi_add, int bpc,
-                     bool lo_only, std::int16_t* plo, std::int16_t* phi) {
-  const D32 d;
-  const V32 u0 = LoadPel(r[0] + j), u1 = LoadPel(r[1] + j), u2 = LoadPel(r[2] + j),
-            u3 = LoadPel(r[3] + j);
-  // lo_add = add_v - offset, wrapped to int32 (only the low 32 bits matter).
-  const V32 al = hn::Set(d, vmafx_adm_dwt_lo[0]) * u0 + hn::Set(d, vmafx_adm_dwt_lo[1]) * u1 +
-                 hn::Set(d, vmafx_adm_dwt_lo[2]) * u2 + hn::Set(d, vmafx_adm_dwt_lo[3]) * u3 + lo_add;
-  Store16(Wrap16(hn::ShiftRightSame(al, bpc)), plo + j);
-  if (lo_only) return;
-  const V32 ah = hn::Set(d, vmafx_adm_dwt_hi[0]) * u0 + hn::Set(d, vmafx_adm_dwt_hi[1]) * u1 +
-                 hn::Set(d, vmafx_adm_dwt_hi[2]) * u2 + hn::Set(d, vmafx_adm_dwt_hi[3]) * u3 + hi_add;
-  Store16(Wrap16(hn::ShiftRightSame(ah, bpc)), phi + j);
-}
-
 // Two int16 taps (c0 at the even int16 lane, c1 at the odd one) in every
 // int32 lane.
 HWY_INLINE hn::Vec<D16> TapPair(std::int32_t c0, std::int32_t c1) {
   const std::uint32_t u = (std::uint32_t(std::uint16_t(c1)) << 16) | std::uint16_t(c0);
   return hn::BitCast(D16(), hn::Set(DU32(), u));
+}
+
+// sum of a[2i] * b[2i] + a[2i+1] * b[2i+1] into int32 lane i (two terms).
+HWY_INLINE V32 Madd2(hn::Vec<D16> a0, hn::Vec<D16> b0, hn::Vec<D16> a1, hn::Vec<D16> b1) {
+  const D32 d;
+  V32 s1 = hn::Zero(d);
+  V32 s0 = hn::ReorderWidenMulAccumulate(d, a0, b0, hn::Zero(d), s1);
+  s0 = hn::ReorderWidenMulAccumulate(d, a1, b1, s0, s1);
+  return hn::RearrangeToOddPlusEven(s0, s1);
+}
+
+using D8H = hn::Rebind<std::uint8_t, D16>;
+using DU16 = hn::RebindToUnsigned<D16>;
+using V16 = hn::Vec<D16>;
+constexpr std::size_t kMaxN16 = HWY_LANES(std::int16_t);
+
+// Samples u - 2^(bpc-1) of columns j .. j+2N-1 as int16.
+HWY_INLINE V16 Centred(const std::uint8_t* p, std::size_t j, V16 mid) {
+  const D16 d16;
+  return hn::Sub(hn::BitCast(d16, hn::PromoteTo(DU16(), hn::LoadU(D8H(), p + j))), mid);
+}
+HWY_INLINE V16 Centred(const std::uint16_t* p, std::size_t j, V16 mid) {
+  const D16 d16;
+  return hn::Sub(hn::BitCast(d16, hn::LoadU(DU16(), p + j)), mid);
+}
+
+template <class Pel>
+HWY_INLINE void DwtV(const Pel* const* r, std::size_t j, V16 mid, V32 add, int bpc, bool lo_only,
+                     std::int16_t* plo, std::int16_t* phi) {
+  const D16 d16;
+  const D32 d;
+  const V16 c0 = Centred(r[0], j, mid), c1 = Centred(r[1], j, mid), c2 = Centred(r[2], j, mid),
+            c3 = Centred(r[3], j, mid);
+  const V16 p01l = hn::InterleaveLower(d16, c0, c1), p01u = hn::InterleaveUpper(d16, c0, c1);
+  const V16 p23l = hn::InterleaveLower(d16, c2, c3), p23u = hn::InterleaveUpper(d16, c2, c3);
+  const auto pass = [&](const std::int32_t* c, std::int16_t* out) {
+    const V16 t01 = TapPair(c[0], c[1]), t23 = TapPair(c[2], c[3]);
+    const V32 l = hn::ShiftRightSame(Madd2(p01l, t01, p23l, t23) + add, bpc);
+    const V32 u = hn::ShiftRightSame(Madd2(p01u, t01, p23u, t23) + add, bpc);
+    hn::StoreU(hn::ReorderDemote2To(d16, l, u), d16, out + j);
+  };
+  pass(vmafx_adm_dwt_lo, plo);
+  if (!lo_only) pass(vmafx_adm_dwt_hi, phi);
+  (void)d;
 }
 
 // Output columns j .. j+N-1 of one band pair from padded row P (see above).
@@ -187,24 +225,29 @@ void DwtS0RowT(const Pel* const* r, int width, int bpc, bool lo_only, std::int16
   if (buf.size() < 2 * len) buf.assign(2 * len, 0);
   std::int16_t* plo = buf.data();
   std::int16_t* phi = buf.data() + len;
-  const std::int64_t add_v = std::int64_t{1} << (bpc - 1);
-  const std::int64_t offset = std::int64_t{VMAFX_ADM_DWT_LO_SUM} * add_v;
-  const V32 lo_add = hn::Set(d, std::int32_t(std::uint32_t(std::uint64_t(add_v - offset))));
-  const V32 hi_add = hn::Set(d, std::int32_t(add_v));
-  if (w >= n) {
-    for (std::size_t j = 0; j < w; j += n) {
-      const std::size_t c = std::min(j, w - n);
-      DwtV(r, c, lo_add, hi_add, bpc, lo_only, plo + 1, phi + 1);
+  const std::size_t n16 = hn::Lanes(D16());
+  const V16 mid = hn::Set(D16(), std::int16_t(std::uint16_t(1u << (bpc - 1))));  // wraps to -2^15 at 16 bits
+  const V32 add = hn::Set(d, std::int32_t{1} << (bpc - 1));
+  if (w >= n16) {
+    // The next output row reads the two source rows below r[3]: ask for them
+    // now (a hint only; past the plane's end it loads nothing).
+    const std::ptrdiff_t stride = reinterpret_cast<const char*>(r[3]) - reinterpret_cast<const char*>(r[2]);
+    const char* next = reinterpret_cast<const char*>(r[3]) + stride;
+    for (std::size_t j = 0; j < w; j += n16) {
+      const std::size_t c = std::min(j, w - n16);
+      hwy::Prefetch(next + c * sizeof(Pel));
+      hwy::Prefetch(next + stride + c * sizeof(Pel));
+      DwtV(r, c, mid, add, bpc, lo_only, plo + 1, phi + 1);
     }
   } else {
-    HWY_ALIGN Pel rb[4][kMaxN] = {};
+    HWY_ALIGN Pel rb[4][kMaxN16] = {};
     const Pel* rp[4];
     for (int k = 0; k < 4; ++k) {
       std::memcpy(rb[k], r[k], w * sizeof(Pel));
       rp[k] = rb[k];
     }
-    HWY_ALIGN std::int16_t tl[kMaxN], th[kMaxN];
-    DwtV(rp, 0, lo_add, hi_add, bpc, lo_only, tl, th);
+    HWY_ALIGN std::int16_t tl[kMaxN16], th[kMaxN16];
+    DwtV(rp, 0, mid, add, bpc, lo_only, tl, th);
     std::memcpy(plo + 1, tl, w * sizeof(std::int16_t));
     if (!lo_only) std::memcpy(phi + 1, th, w * sizeof(std::int16_t));
   }
@@ -602,15 +645,6 @@ void DecoupleS0Row(const std::int16_t* const* o, const std::int16_t* const* t, i
 // dwt_s0 (P[k] = column k - 1, P[0] = column 1, P[w+1] = column w-1, P[w+2]
 // = column w-2), so the horizontal pass reads the pairs P[2j], P[2j+1] and
 // P[2j+2], P[2j+3] of output j with two multiply-adds per half.
-
-// sum of a[2i] * b[2i] + a[2i+1] * b[2i+1] into int32 lane i (two terms).
-HWY_INLINE V32 Madd2(hn::Vec<D16> a0, hn::Vec<D16> b0, hn::Vec<D16> a1, hn::Vec<D16> b1) {
-  const D32 d;
-  V32 s1 = hn::Zero(d);
-  V32 s0 = hn::ReorderWidenMulAccumulate(d, a0, b0, hn::Zero(d), s1);
-  s0 = hn::ReorderWidenMulAccumulate(d, a1, b1, s0, s1);
-  return hn::RearrangeToOddPlusEven(s0, s1);
-}
 
 // Stores the split halves of x: H at ph, L at pl (columns j..j+N-1).
 HWY_INLINE void StoreSplit(V32 x, std::int16_t* ph, std::int16_t* pl) {
