@@ -717,7 +717,15 @@ void DwtS123RowT(const In* const* r, int width, int scale, std::int32_t* oa, std
   if (buf.size() < 4 * len) buf.assign(4 * len, 0);
   const SplitRows p{buf.data(), buf.data() + len, buf.data() + 2 * len, buf.data() + 3 * len};
   if (w >= n) {
-    for (std::size_t j = 0; j < w; j += n) DwtS123V(r, std::min(j, w - n), p);
+    // Prefetch the next output row's two new source rows, as dwt_s0 does.
+    const std::ptrdiff_t stride = reinterpret_cast<const char*>(r[3]) - reinterpret_cast<const char*>(r[2]);
+    const char* next = reinterpret_cast<const char*>(r[3]) + stride;
+    for (std::size_t j = 0; j < w; j += n) {
+      const std::size_t c = std::min(j, w - n);
+      hwy::Prefetch(next + c * sizeof(In));
+      hwy::Prefetch(next + stride + c * sizeof(In));
+      DwtS123V(r, c, p);
+    }
   } else {
     HWY_ALIGN In rb[4][kMaxN] = {};
     const In* rp[4];
