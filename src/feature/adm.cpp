@@ -16,8 +16,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <new>
 #include <string>
 #include <vector>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "core/error.hpp"
 #include "feature/adm_simd.hpp"
@@ -892,9 +897,43 @@ float cm_s123_simd(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ms
 // Per-call scratch (thread-local, grown as needed).
 // ---------------------------------------------------------------------------
 
+// Band planes of one thread, grown once and never cleared (every stage reads
+// only what an earlier stage of the same frame wrote). The pages are touched
+// by the stages that use them, so planes a path leaves alone (the CSF planes
+// when the SIMD masking runs) cost nothing; on Linux the block asks for
+// transparent huge pages, which cuts the first-touch page faults and the TLB
+// misses of the ten-odd planes a stage walks at once.
+template <class T>
+class Planes {
+ public:
+  Planes() = default;
+  Planes(const Planes&) = delete;
+  Planes& operator=(const Planes&) = delete;
+  ~Planes() { std::free(p_); }
+  T* get(std::size_t n) {
+    if (n > n_) {
+      constexpr std::size_t kAlign = std::size_t{2} << 20;
+      const std::size_t bytes = (n * sizeof(T) + kAlign - 1) / kAlign * kAlign;
+      void* p = std::aligned_alloc(kAlign, bytes);
+      if (!p) throw std::bad_alloc();
+#ifdef __linux__
+      ::madvise(p, bytes, MADV_HUGEPAGE);  // a hint; ignored where not allowed
+#endif
+      std::free(p_);
+      p_ = static_cast<T*>(p);
+      n_ = bytes / sizeof(T);
+    }
+    return p_;
+  }
+
+ private:
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
 struct Scratch {
-  std::vector<std::int16_t> b16;
-  std::vector<std::int32_t> b32;
+  Planes<std::int16_t> b16;
+  Planes<std::int32_t> b32;
   std::vector<std::int16_t> t16;
   std::vector<std::int32_t> t32;
   std::vector<int> iy, ix;
@@ -926,16 +965,15 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
   const int w1 = (w0 + 1) / 2, h1 = (h0 + 1) / 2;
   const std::size_t p0 = static_cast<std::size_t>(w0) * h0;
   const std::size_t p1 = static_cast<std::size_t>(w1) * h1;
-  if (s.b16.size() < 20 * p0) s.b16.resize(20 * p0);
-  if (s.b32.size() < 22 * p1) s.b32.resize(22 * p1);
+
   if (s.t16.size() < 2 * static_cast<std::size_t>(w)) s.t16.resize(2 * static_cast<std::size_t>(w));
   if (s.t32.size() < 2 * static_cast<std::size_t>(w0)) s.t32.resize(2 * static_cast<std::size_t>(w0));
 
-  std::int16_t* q16 = s.b16.data();
+  std::int16_t* q16 = s.b16.get(20 * p0);
   const Bands<std::int16_t> ref16 = take(q16, p0), dis16 = take(q16, p0);
   const Bands<std::int16_t> r16 = take(q16, p0, false), a16 = take(q16, p0, false);
   const Bands<std::int16_t> csfa16 = take(q16, p0, false), csff16 = take(q16, p0, false);
-  std::int32_t* q32 = s.b32.data();
+  std::int32_t* q32 = s.b32.get(22 * p1);
   Bands<std::int32_t> ref32 = take(q32, p1), dis32 = take(q32, p1);
   std::int32_t* ref_a_alt = q32;
   q32 += p1;
