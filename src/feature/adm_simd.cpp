@@ -1,21 +1,26 @@
 // SIMD row passes of the integer ADM; see adm_simd.hpp for the contract and
-// feature/adm.cpp (dwt_s0, csf_s0, csf_s123, cm_s0) for the scalar reference
-// each one reproduces. Compiled once per Highway target (foreach_target) and
+// feature/adm.cpp (dwt_s0, dwt_s123, decouple_s0, decouple_s123, csf_s0,
+// csf_s123, den_s0, den_s123, cm_s0, cm_s123) for the scalar reference each
+// one reproduces. Compiled once per Highway target (foreach_target) and
 // chosen at run time (HWY_DYNAMIC_DISPATCH); switched with the VIF's
 // vif::simd::enabled().
 //
-// Lane layout: one column per int32 lane. int16 samples are sign-extended
-// into int32 lanes (PromoteTo) and stored back through DemoteTo, which is exact
-// because every value stored is first brought into int16 range by Wrap16 (the
-// low 16 bits, sign-extended: the value of adm.cpp's (int16_t) cast). 64-bit
-// products use MulEven on the even int32 lanes; the odd columns are moved down
-// into the even lanes (64-bit shift right by 32) and put back with OddEven.
+// Lane layout: one column per int32 lane, except where noted (the scale-0
+// vertical DWT works on int16 pairs, the decoupling partly on double lanes).
+// int16 samples are sign-extended into int32 lanes (PromoteTo) and stored
+// back through DemoteTo, which is exact because every value stored is first
+// brought into int16 range by Wrap16 (the low 16 bits, sign-extended: the
+// value of adm.cpp's (int16_t) cast) or is proven to lie in it. 64-bit
+// products use MulEven on the even int32 lanes; the odd columns are moved
+// down into the even lanes (64-bit shift right by 32) and put back with
+// OddEven.
 //
-// Row ends: maps (DWT, CSF) move the last vector back to end at the last
-// column (columns are independent, and no output aliases an input); the masking
-// sums mask off the columns a moved-back vector has already counted. Rows
-// narrower than one vector go through zero-filled copies. Nothing is read
-// outside what the scalar loop reads, except the DWT's own padded row buffers.
+// Row ends: maps (DWT, CSF, decoupling) move the last vector back to end at
+// the last column (columns are independent, and no output aliases an input);
+// the sums (masking, denominators) mask off the columns a moved-back vector
+// has already counted. Rows narrower than one vector go through zero-filled
+// copies. Nothing is read outside what the scalar loop reads, except the
+// DWT's own padded row buffers (and prefetch hints, which load nothing).
 #include "feature/adm_simd.hpp"
 
 #if VMAFX_HAVE_HWY

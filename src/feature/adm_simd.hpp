@@ -8,7 +8,8 @@
 // reference; adm.cpp uses these when vif::simd::enabled() says so (one switch,
 // VMAFX_SIMD=off, for all SIMD), and the unit tests compare the two for == on
 // random rows. The decoupling's float / double angle test and gain limit are
-// done per lane with the same IEEE operations (see adm_simd.cpp).
+// done per lane with the same IEEE operations (see adm_simd.cpp). The masking
+// rows fold csf_* into cm_* (the same numbers without the CSF planes).
 //
 // Without Highway (VMAFX_HAVE_HWY undefined) vif::simd::enabled() is false and
 // these functions must not be called.
