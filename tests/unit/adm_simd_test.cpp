@@ -1124,6 +1124,14 @@ TEST_F(AdmSimd, WholeFramesEqualScalar) {
           cs.p.noise_weight = 0.02;
           cs.p.dlm_weight = 0.7;
           cs.p.min_val = 0.5;
+        } else if (n % 4 == 1 && n % 3 != 1) {  // Barten CSF, scaled (factors far from the default's)
+          cs.p.csf_mode = 1;
+          cs.p.csf_scale = 3.5;
+          cs.p.csf_diag_scale = 0.25;
+          cs.p.norm_view_dist = 5.0;
+        } else if (n % 10 == 2) {  // the MAE-fit blend
+          cs.p.csf_mode = 3;
+          cs.p.noise_weight = 0.5;
         }
         ++n;
         const std::size_t np = std::size_t(sz.w) * sz.h;
