@@ -5,9 +5,10 @@
 // out-of-range double -> unsigned conversions behave as gcc's x86-64 code does.
 //
 // When vif::simd::enabled() (Highway built in, a SIMD CPU, VMAFX_SIMD not
-// "off"), dwt_s0, csf_s0, csf_s123 and cm_s0 hand their rows to
-// feature/adm_simd.cpp, which computes the same integers; the loops below stay
-// the reference (taken when the SIMD branch is not), tested against it for ==.
+// "off"), every stage (the DWTs, decoupling, CSF, denominators and contrast
+// masking of all scales) hands its rows to feature/adm_simd.cpp, which
+// computes the same integers, floats and doubles; the loops below stay the
+// reference (taken when the SIMD branch is not), tested against it for ==.
 #include "feature/adm.hpp"
 
 #include <algorithm>
@@ -15,8 +16,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <new>
 #include <string>
 #include <vector>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "core/error.hpp"
 #include "feature/adm_simd.hpp"
@@ -340,11 +346,18 @@ void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<s
   const int vs = vmafx_adm_s123_v_shift[scale - 1];
   const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
   const int hs = vmafx_adm_s123_h_shift[scale - 1];
+  const bool fast = vif::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
   for (int i = 0; i < hh; ++i) {
     const In* r0 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 0]) * sstride;
     const In* r1 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 1]) * sstride;
     const In* r2 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 2]) * sstride;
     const In* r3 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 3]) * sstride;
+    if (fast) {
+      const In* const rows[4] = {r0, r1, r2, r3};
+      const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * ostride;
+      simd::dwt_s123_row(rows, w, scale, out.a + o, out.v + o, out.h + o, out.d + o);
+      continue;
+    }
     for (int j = 0; j < w; ++j) {
       const std::int64_t s0 = r0[j], s1 = r1[j], s2 = r2[j], s3 = r3[j];
       const std::int64_t al = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
@@ -469,6 +482,17 @@ void decouple_s123(const Bands<std::int32_t>& ref, const Bands<std::int32_t>& di
     ro = rst;
     ao = sub_wrap(t, rst);
   };
+  if (vif::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
+    for (int i = g.top; i < g.bottom; ++i) {
+      const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
+      const std::int32_t* const o3[3] = {ref.h + p, ref.v + p, ref.d + p};
+      const std::int32_t* const t3[3] = {dis.h + p, dis.v + p, dis.d + p};
+      std::int32_t* const r3[3] = {r.h + p, r.v + p, r.d + p};
+      std::int32_t* const a3[3] = {a.h + p, a.v + p, a.d + p};
+      simd::decouple_s123_row(o3, t3, g.right - g.left, kCos1DegSq, egl, r3, a3);
+    }
+    return;
+  }
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     for (int j = g.left; j < g.right; ++j) {
@@ -563,9 +587,16 @@ float den_s0(const Bands<std::int16_t>& ref, int w, int h, int stride, const flo
   const std::uint64_t add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
   std::uint64_t acc[3] = {0, 0, 0};
   const std::int16_t* const b[3] = {ref.h, ref.v, ref.d};
+  const bool fast = vif::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     std::uint64_t inner[3] = {0, 0, 0};
+    if (fast) {
+      const std::int16_t* const b3[3] = {b[0] + row + g.left, b[1] + row + g.left, b[2] + row + g.left};
+      simd::den_s0_row(b3, g.right - g.left, inner);
+      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> shift_accum;
+      continue;
+    }
     for (int j = g.left; j < g.right; ++j) {
       for (int t = 0; t < 3; ++t) {
         const std::uint64_t x = static_cast<std::uint16_t>(std::abs(static_cast<int>(b[t][row + j])));
@@ -589,9 +620,17 @@ float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stri
   const std::uint64_t add_accum = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
   std::uint64_t acc[3] = {0, 0, 0};
   const std::int32_t* const b[3] = {ref.h, ref.v, ref.d};
+  const bool fast = vif::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     std::uint64_t inner[3] = {0, 0, 0};
+    if (fast) {
+      const std::int32_t* const b3[3] = {b[0] + row + g.left, b[1] + row + g.left, b[2] + row + g.left};
+      simd::den_s123_row(b3, g.right - g.left, static_cast<int>(sq_shift), add_cub, static_cast<int>(shift_cub),
+                         inner);
+      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_accum) >> shift_accum;
+      continue;
+    }
     for (int j = g.left; j < g.right; ++j) {
       for (int t = 0; t < 3; ++t) {
         const std::uint64_t x = static_cast<std::uint32_t>(abs32(b[t][row + j]));
@@ -659,35 +698,6 @@ float cm_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& ang, cons
   for (int t = 0; t < 3; ++t) factor[t] = rf[t];
 
   std::int64_t acc[3] = {0, 0, 0};
-  // SIMD rows (adm_simd.cpp) where no column mirrors (left >= 1 needs w >= 15,
-  // so every shift_cub is >= 0); the row loop and rounding are cm_loops'.
-  if (vif::simd::enabled() && g.left >= 1 && g.right <= w - 1) {
-    simd::CmS0 k{};
-    for (int t = 0; t < 3; ++t) {
-      k.factor[t] = factor[t];
-      k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
-      k.sq_round[t] = vmafx_adm_s0_sq_round[t];
-      k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
-      k.add_cub[t] = add_cub[t];
-      k.shift_cub[t] = static_cast<int>(shift_cub[t]);
-    }
-    for (int i = g.top; i < g.bottom; ++i) {
-      const int im = i == 0 ? 1 : i - 1;
-      const int ip = i == h - 1 ? h - 1 : i + 1;
-      const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
-      const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
-      const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
-      const std::int16_t* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
-      const std::int16_t* const a3[3] = {ab[0] + r0, ab[1] + r0, ab[2] + r0};
-      const std::int16_t* const m3[3] = {fb[0] + rm, fb[1] + rm, fb[2] + rm};
-      const std::int16_t* const z3[3] = {fb[0] + r0, fb[1] + r0, fb[2] + r0};
-      const std::int16_t* const p3[3] = {fb[0] + rp, fb[1] + rp, fb[2] + rp};
-      std::int64_t inner[3] = {0, 0, 0};
-      simd::cm_s0_row(s3, a3, m3, z3, p3, g.left, g.right, k, inner);
-      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + std::int64_t{add_rows}) >> shift_rows;
-    }
-    return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
-  }
   cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
            [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
              const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
@@ -761,12 +771,169 @@ float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, co
 }
 
 // ---------------------------------------------------------------------------
+// Contrast masking through the SIMD rows (adm_simd.cpp): csf_s* + cm_s* in one
+// pass, the CSF of the masker formed per sample (the same integers as the
+// planes csf_s* writes; cm reads nothing outside their filter region), where
+// no column mirrors (the score region leaves a column on each side: w >= 15).
+// ---------------------------------------------------------------------------
+
+bool simd_masking(int w, int h) {
+  const Region g = score_region(w, h);
+  return vif::simd::enabled() && g.left >= 1 && g.right <= w - 1;
+}
+
+// The masker's threshold sums (simd::cm_box_row) of rows im, i, ip: each row's
+// computed once and kept while the next rows need it (three slots;
+// thread-local storage that grows once).
+class BoxRows {
+ public:
+  explicit BoxRows(int w) : w_(static_cast<std::size_t>(w)) {
+    thread_local std::vector<std::int32_t> buf;
+    if (buf.size() < 9 * w_) buf.resize(9 * w_);
+    data_ = buf.data();
+  }
+  template <class T, class K>
+  simd::CmBox get(const T* const mb[3], std::ptrdiff_t stride, const K& k, int im, int i, int ip, int left,
+                  int right) {
+    const int need[3] = {im, i, ip};
+    int slot[3];
+    for (int q = 0; q < 3; ++q) slot[q] = find(need[q]);
+    for (int q = 0; q < 3; ++q) {
+      if (slot[q] >= 0) continue;
+      int s = 0;  // a slot none of the three rows holds (at most two are held)
+      while (row_[s] == im || row_[s] == i || row_[s] == ip) ++s;
+      const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(need[q]) * stride;
+      const T* const m3[3] = {mb[0] + o, mb[1] + o, mb[2] + o};
+      simd::cm_box_row(m3, k, left, right, F(s), H(s), Z(s));
+      row_[s] = need[q];
+      for (int r = q; r < 3; ++r)
+        if (need[r] == need[q]) slot[r] = s;
+    }
+    return {H(slot[0]), H(slot[1]), H(slot[2]), Z(slot[1])};
+  }
+
+ private:
+  int find(int r) const {
+    for (int s = 0; s < 3; ++s)
+      if (row_[s] == r) return s;
+    return -1;
+  }
+  std::int32_t* F(int s) { return data_ + static_cast<std::size_t>(3 * s) * w_; }
+  std::int32_t* H(int s) { return data_ + static_cast<std::size_t>(3 * s + 1) * w_; }
+  std::int32_t* Z(int s) { return data_ + static_cast<std::size_t>(3 * s + 2) * w_; }
+  std::size_t w_;
+  std::int32_t* data_;
+  int row_[3] = {-1, -1, -1};
+};
+
+// The row loop and rounding of cm_loops, with a SIMD row function.
+template <class T, class K>
+void cm_simd_rows(const Bands<T>& src, const Bands<T>& msk, int w, int h, int stride, const Region& g, const K& k,
+                  std::int64_t add_rows, int shift_rows, std::int64_t acc[3]) {
+  const T* const sb[3] = {src.h, src.v, src.d};
+  const T* const mb[3] = {msk.h, msk.v, msk.d};
+  BoxRows box(w);
+  for (int i = g.top; i < g.bottom; ++i) {
+    const int im = i == 0 ? 1 : i - 1;
+    const int ip = i == h - 1 ? h - 1 : i + 1;
+    const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
+    const T* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
+    std::int64_t inner[3] = {0, 0, 0};
+    const simd::CmBox bx = box.get(mb, stride, k, im, i, ip, g.left, g.right);
+    if constexpr (sizeof(T) == 2)
+      simd::cm_s0_row(s3, bx, g.left, g.right, k, inner);
+    else
+      simd::cm_s123_row(s3, bx, g.left, g.right, k, inner);
+    for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_rows) >> shift_rows;
+  }
+}
+
+// csf_s0 of msk, then cm_s0 of src against it (simd_masking(w, h) holds).
+float cm_s0_simd(const Bands<std::int16_t>& src, const Bands<std::int16_t>& msk, int w, int h, int stride,
+                 const std::uint16_t rf[3], double noise_weight) {
+  const Region g = score_region(w, h);
+  std::uint32_t shift_cub[3], add_cub[3];
+  simd::CmS0 k{};
+  for (int t = 0; t < 3; ++t) {
+    shift_cub[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
+    add_cub[t] = to_u32(std::pow(2.0, static_cast<double>(shift_cub[t] - 1u)));
+    k.factor[t] = rf[t];
+    k.csf_add[t] = vmafx_adm_s0_csf_round[t];
+    k.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
+    k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
+    k.sq_round[t] = vmafx_adm_s0_sq_round[t];
+    k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
+    k.add_cub[t] = add_cub[t];
+    k.shift_cub[t] = static_cast<int>(shift_cub[t]);  // w >= 15: >= 0
+  }
+  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
+  const std::uint32_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+  std::int64_t acc[3] = {0, 0, 0};
+  cm_simd_rows(src, msk, w, h, stride, g, k, add_rows, static_cast<int>(shift_rows), acc);
+  return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+}
+
+// csf_s123 of msk, then cm_s123 of src against it (simd_masking(w, h) holds).
+float cm_s123_simd(const Bands<std::int32_t>& src, const Bands<std::int32_t>& msk, int scale, int w, int h,
+                   int stride, const std::uint32_t rf[3], double noise_weight) {
+  const Region g = score_region(w, h);
+  const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
+  const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
+  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
+  const std::int64_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+  const float final_shift = static_cast<float>(std::pow(
+      2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
+                               shift_rows)));
+  simd::CmS123 k{};
+  for (int t = 0; t < 3; ++t) k.factor[t] = rf[t];
+  k.add_cub = add_cub;
+  k.shift_cub = static_cast<int>(shift_cub);
+  std::int64_t acc[3] = {0, 0, 0};
+  cm_simd_rows(src, msk, w, h, stride, g, k, add_rows, static_cast<int>(shift_rows), acc);
+  return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+}
+
+// ---------------------------------------------------------------------------
 // Per-call scratch (thread-local, grown as needed).
 // ---------------------------------------------------------------------------
 
+// Band planes of one thread, grown once and never cleared (every stage reads
+// only what an earlier stage of the same frame wrote). The pages are touched
+// by the stages that use them, so planes a path leaves alone (the CSF planes
+// when the SIMD masking runs) cost nothing; on Linux the block asks for
+// transparent huge pages, which cuts the first-touch page faults and the TLB
+// misses of the ten-odd planes a stage walks at once.
+template <class T>
+class Planes {
+ public:
+  Planes() = default;
+  Planes(const Planes&) = delete;
+  Planes& operator=(const Planes&) = delete;
+  ~Planes() { std::free(p_); }
+  T* get(std::size_t n) {
+    if (n > n_) {
+      constexpr std::size_t kAlign = std::size_t{2} << 20;
+      const std::size_t bytes = (n * sizeof(T) + kAlign - 1) / kAlign * kAlign;
+      void* p = std::aligned_alloc(kAlign, bytes);
+      if (!p) throw std::bad_alloc();
+#ifdef __linux__
+      ::madvise(p, bytes, MADV_HUGEPAGE);  // a hint; ignored where not allowed
+#endif
+      std::free(p_);
+      p_ = static_cast<T*>(p);
+      n_ = bytes / sizeof(T);
+    }
+    return p_;
+  }
+
+ private:
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
 struct Scratch {
-  std::vector<std::int16_t> b16;
-  std::vector<std::int32_t> b32;
+  Planes<std::int16_t> b16;
+  Planes<std::int32_t> b32;
   std::vector<std::int16_t> t16;
   std::vector<std::int32_t> t32;
   std::vector<int> iy, ix;
@@ -798,16 +965,15 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
   const int w1 = (w0 + 1) / 2, h1 = (h0 + 1) / 2;
   const std::size_t p0 = static_cast<std::size_t>(w0) * h0;
   const std::size_t p1 = static_cast<std::size_t>(w1) * h1;
-  if (s.b16.size() < 20 * p0) s.b16.resize(20 * p0);
-  if (s.b32.size() < 22 * p1) s.b32.resize(22 * p1);
+
   if (s.t16.size() < 2 * static_cast<std::size_t>(w)) s.t16.resize(2 * static_cast<std::size_t>(w));
   if (s.t32.size() < 2 * static_cast<std::size_t>(w0)) s.t32.resize(2 * static_cast<std::size_t>(w0));
 
-  std::int16_t* q16 = s.b16.data();
+  std::int16_t* q16 = s.b16.get(20 * p0);
   const Bands<std::int16_t> ref16 = take(q16, p0), dis16 = take(q16, p0);
   const Bands<std::int16_t> r16 = take(q16, p0, false), a16 = take(q16, p0, false);
   const Bands<std::int16_t> csfa16 = take(q16, p0, false), csff16 = take(q16, p0, false);
-  std::int32_t* q32 = s.b32.data();
+  std::int32_t* q32 = s.b32.get(22 * p1);
   Bands<std::int32_t> ref32 = take(q32, p1), dis32 = take(q32, p1);
   std::int32_t* ref_a_alt = q32;
   q32 += p1;
@@ -833,11 +999,16 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
       } else {
         decouple_s0(ref16, dis16, r16, a16, w, h, w0, prm.enhn_gain_limit);
         den_scale = den_s0(ref16, w, h, w0, fac.rfactor[0], prm.noise_weight);
-        csf_s0(a16, csfa16, csff16, w, h, w0, fac.s0_rfactor);
-        num_scale = cm_s0(r16, csfa16, csff16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
-        if (!prm.skip_aim) {
-          csf_s0(r16, csff16, csfa16, w, h, w0, fac.s0_rfactor);
-          aim_scale = cm_s0(a16, csff16, csfa16, w, h, w0, fac.s0_rfactor, 0.0);
+        if (simd_masking(w, h)) {
+          num_scale = cm_s0_simd(r16, a16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
+          if (!prm.skip_aim) aim_scale = cm_s0_simd(a16, r16, w, h, w0, fac.s0_rfactor, 0.0);
+        } else {
+          csf_s0(a16, csfa16, csff16, w, h, w0, fac.s0_rfactor);
+          num_scale = cm_s0(r16, csfa16, csff16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
+          if (!prm.skip_aim) {
+            csf_s0(r16, csff16, csfa16, w, h, w0, fac.s0_rfactor);
+            aim_scale = cm_s0(a16, csff16, csfa16, w, h, w0, fac.s0_rfactor, 0.0);
+          }
         }
       }
     } else {
@@ -862,11 +1033,17 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
       h = (h + 1) / 2;
       decouple_s123(ref32, dis32, r32, a32, w, h, w1, prm.enhn_gain_limit);
       den_scale = den_s123(ref32, scale, w, h, w1, fac.rfactor[scale], prm.noise_weight);
-      csf_s123(a32, csfa32, csff32, w, h, w1, fac.s123_rfactor[scale - 1]);
-      num_scale = cm_s123(r32, csfa32, csff32, scale, w, h, w1, fac.s123_rfactor[scale - 1], prm.noise_weight);
-      if (!prm.skip_aim) {
-        csf_s123(r32, csff32, csfa32, w, h, w1, fac.s123_rfactor[scale - 1]);
-        aim_scale = cm_s123(a32, csff32, csfa32, scale, w, h, w1, fac.s123_rfactor[scale - 1], 0.0);
+      const std::uint32_t* rf = fac.s123_rfactor[scale - 1];
+      if (simd_masking(w, h)) {
+        num_scale = cm_s123_simd(r32, a32, scale, w, h, w1, rf, prm.noise_weight);
+        if (!prm.skip_aim) aim_scale = cm_s123_simd(a32, r32, scale, w, h, w1, rf, 0.0);
+      } else {
+        csf_s123(a32, csfa32, csff32, w, h, w1, rf);
+        num_scale = cm_s123(r32, csfa32, csff32, scale, w, h, w1, rf, prm.noise_weight);
+        if (!prm.skip_aim) {
+          csf_s123(r32, csff32, csfa32, w, h, w1, rf);
+          aim_scale = cm_s123(a32, csff32, csfa32, scale, w, h, w1, rf, 0.0);
+        }
       }
     }
     num += num_scale;

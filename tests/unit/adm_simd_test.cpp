@@ -8,12 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "feature/adm.hpp"
@@ -192,6 +194,216 @@ void ref_decouple_s0_row(const std::int16_t* const o3[3], const std::int16_t* co
   }
 }
 
+// dwt_s123's two passes (adm.cpp) for one output row of scale `scale`.
+template <class In>
+void ref_dwt_s123_row(const In* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
+                      std::int32_t* oh, std::int32_t* od) {
+  const std::int32_t* lo = vmafx_adm_dwt_lo;
+  const std::int32_t* hi = vmafx_adm_dwt_hi;
+  const std::int64_t vr = vmafx_adm_s123_v_round[scale - 1];
+  const int vs = vmafx_adm_s123_v_shift[scale - 1];
+  const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
+  const int hs = vmafx_adm_s123_h_shift[scale - 1];
+  std::vector<std::int32_t> tmplo(w), tmphi(w);
+  for (int j = 0; j < w; ++j) {
+    const std::int64_t s0 = r[0][j], s1 = r[1][j], s2 = r[2][j], s3 = r[3][j];
+    tmplo[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + vr) >> vs);
+    tmphi[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + vr) >> vs);
+  }
+  const std::vector<int> ix = dwt_indices(w);
+  for (int j = 0; j < (w + 1) / 2; ++j) {
+    const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
+    std::int64_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
+    oa[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
+    ov[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
+    s0 = tmphi[j0];
+    s1 = tmphi[j1];
+    s2 = tmphi[j2];
+    s3 = tmphi[j3];
+    oh[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
+    od[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
+  }
+}
+
+// decouple_s123's per-pixel loop (adm.cpp) over one row.
+std::int32_t sub_wrap(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
+}
+bool ref_angle(std::int64_t ot_dp, std::int64_t o_mag_sq, std::int64_t t_mag_sq) {
+  const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
+  if (!(dp >= 0.0f)) return false;
+  const double om = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
+  const double tm = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
+  return dp * dp >= static_cast<double>(adm::kCos1DegSq) * om * tm;
+}
+void ref_decouple_s123_row(const std::int32_t* const o3[3], const std::int32_t* const t3[3], int n, double egl,
+                           std::int32_t* const r3[3], std::int32_t* const a3[3]) {
+  const std::int32_t* lut = div_lut().data();
+  auto one = [&](std::int32_t o, std::int32_t t, bool angle_flag, std::int32_t& ro, std::int32_t& ao) {
+    std::int64_t tmp_k = 32768;
+    if (o != 0) {
+      const std::uint32_t abs_o = static_cast<std::uint32_t>(abs32(o));
+      const std::int64_t sign = o < 0 ? -1 : 1;
+      int shift = 0;
+      std::uint16_t msb = static_cast<std::uint16_t>(abs_o);
+      if (abs_o >= 32768) {
+        const int k = 17 - std::countl_zero(abs_o);
+        shift = k;
+        msb = static_cast<std::uint16_t>((abs_o + (1u << (k - 1))) >> k);
+      }
+      tmp_k = ((static_cast<std::int64_t>(lut[msb + 32768]) * t) * sign + (std::int64_t{1} << (14 + shift))) >>
+              (15 + shift);
+    }
+    const std::int64_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
+    std::int32_t rst = static_cast<std::int32_t>((k * o + 16384) >> 15);
+    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
+    if (angle_flag && rst_f > 0.) {
+      const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
+      rst = static_cast<std::int32_t>(x < y ? x : y);
+    }
+    if (angle_flag && rst_f < 0.) {
+      const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
+      rst = static_cast<std::int32_t>(x > y ? x : y);
+    }
+    ro = rst;
+    ao = sub_wrap(t, rst);
+  };
+  const auto mul = [](std::int32_t a, std::int32_t b) { return static_cast<std::uint64_t>(std::int64_t{a} * b); };
+  for (int j = 0; j < n; ++j) {
+    const std::int32_t oh = o3[0][j], ov = o3[1][j], th = t3[0][j], tv = t3[1][j];
+    const bool angle_flag = ref_angle(static_cast<std::int64_t>(mul(oh, th) + mul(ov, tv)),
+                                      static_cast<std::int64_t>(mul(oh, oh) + mul(ov, ov)),
+                                      static_cast<std::int64_t>(mul(th, th) + mul(tv, tv)));
+    for (int b = 0; b < 3; ++b) one(o3[b][j], t3[b][j], angle_flag, r3[b][j], a3[b][j]);
+  }
+}
+
+// decouple_s123's rst of one band before the gain limit.
+std::int32_t ref_rst_unlimited(std::int32_t o, std::int32_t t) {
+  const std::int32_t* lut = div_lut().data();
+  std::int64_t tmp_k = 32768;
+  if (o != 0) {
+    const std::uint32_t abs_o = static_cast<std::uint32_t>(abs32(o));
+    const std::int64_t sign = o < 0 ? -1 : 1;
+    int shift = 0;
+    std::uint16_t msb = static_cast<std::uint16_t>(abs_o);
+    if (abs_o >= 32768) {
+      shift = 17 - std::countl_zero(abs_o);
+      msb = static_cast<std::uint16_t>((abs_o + (1u << (shift - 1))) >> shift);
+    }
+    tmp_k = ((static_cast<std::int64_t>(lut[msb + 32768]) * t) * sign + (std::int64_t{1} << (14 + shift))) >>
+            (15 + shift);
+  }
+  const std::int64_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
+  return static_cast<std::int32_t>((k * o + 16384) >> 15);
+}
+
+// cm_s123's per-pixel terms (adm.cpp) over columns [left, right) of one row.
+void ref_cm_s123_row(const std::int32_t* const sb[3], const std::int32_t* const ab[3],
+                     const std::int32_t* const fm[3], const std::int32_t* const f0[3],
+                     const std::int32_t* const fp[3], int left, int right, const as::CmS123& k,
+                     std::int64_t inner[3]) {
+  for (int j = left; j < right; ++j) {
+    const int jm = j - 1, jp = j + 1;
+    std::uint32_t thr = 0;
+    for (int t = 0; t < 3; ++t) {
+      const std::int32_t centre = static_cast<std::int32_t>(
+          (std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(ab[t][j]) + std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
+          VMAFX_ADM_S123_FLT_SHIFT);
+      const std::uint32_t nb = static_cast<std::uint32_t>(fm[t][jm]) + static_cast<std::uint32_t>(fm[t][j]) +
+                               static_cast<std::uint32_t>(fm[t][jp]) + static_cast<std::uint32_t>(f0[t][jm]) +
+                               static_cast<std::uint32_t>(f0[t][jp]) + static_cast<std::uint32_t>(fp[t][jm]) +
+                               static_cast<std::uint32_t>(fp[t][j]) + static_cast<std::uint32_t>(fp[t][jp]);
+      thr += nb + static_cast<std::uint32_t>(centre);
+    }
+    for (int t = 0; t < 3; ++t) {
+      const std::int64_t factor = k.factor[t];
+      const std::int32_t x0 = static_cast<std::int32_t>((sb[t][j] * factor + VMAFX_ADM_S123_CSF_ROUND) >>
+                                                        VMAFX_ADM_S123_CSF_SHIFT);
+      std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr));
+      x = x < 0 ? 0 : x;
+      const std::int32_t x_sq = static_cast<std::int32_t>(
+          (static_cast<std::int64_t>(x) * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
+      inner[t] += (static_cast<std::int64_t>(x_sq) * x + k.add_cub) >> k.shift_cub;
+    }
+  }
+}
+
+// den_s0's and den_s123's inner row loops (adm.cpp).
+void ref_den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]) {
+  for (int j = 0; j < n; ++j)
+    for (int t = 0; t < 3; ++t) {
+      const std::uint64_t x = static_cast<std::uint16_t>(std::abs(static_cast<int>(b[t][j])));
+      inner[t] += (x * x) * x;
+    }
+}
+void ref_den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::uint64_t add_cub, int shift_cub,
+                      std::uint64_t inner[3]) {
+  const std::uint64_t sq_add = std::uint64_t{1} << sq_shift;
+  for (int j = 0; j < n; ++j)
+    for (int t = 0; t < 3; ++t) {
+      const std::uint64_t x = static_cast<std::uint32_t>(abs32(b[t][j]));
+      inner[t] += ((((x * x) + sq_add) >> sq_shift) * x + add_cub) >> shift_cub;
+    }
+}
+
+// The masking of one row as adm.cpp's scalar path computes it: csf_s* of the
+// masker rows im, i, ip (all w columns; done once), then cm_s*'s per-pixel
+// terms over [left, right).
+template <class T>
+struct RefMasking {
+  std::vector<T> d[3][3], f[3][3];
+  template <class K>
+  RefMasking(const T* const mm[3], const T* const m0[3], const T* const mp[3], int w, const K& k) {
+    const T* const* rows[3] = {mm, m0, mp};
+    for (int q = 0; q < 3; ++q)
+      for (int t = 0; t < 3; ++t) {
+        d[q][t].resize(w);
+        f[q][t].resize(w);
+        if constexpr (sizeof(T) == 2)
+          ref_csf_s0_row(rows[q][t], w, k.factor[t], k.csf_add[t], k.csf_shift[t], d[q][t].data(), f[q][t].data());
+        else
+          ref_csf_s123_row(rows[q][t], w, k.factor[t], d[q][t].data(), f[q][t].data());
+      }
+  }
+  template <class K>
+  void row(const T* const sb[3], int left, int right, const K& k, std::int64_t inner[3]) const {
+    const T *ang[3], *fm[3], *f0[3], *fp[3];
+    for (int t = 0; t < 3; ++t) {
+      ang[t] = d[1][t].data();
+      fm[t] = f[0][t].data();
+      f0[t] = f[1][t].data();
+      fp[t] = f[2][t].data();
+    }
+    if constexpr (sizeof(T) == 2)
+      ref_cm_s0_row(sb, ang, fm, f0, fp, left, right, k, inner);
+    else
+      ref_cm_s123_row(sb, ang, fm, f0, fp, left, right, k, inner);
+  }
+};
+
+// The same through the SIMD rows as adm.cpp drives them: cm_box_row on the
+// masker rows im, i, ip (into buffers filled with junk outside what it must
+// write), then the row function.
+template <class T, class K>
+void simd_masking_row(const T* const sb[3], const T* const mm[3], const T* const m0[3], const T* const mp[3],
+                      int w, int left, int right, const K& k, std::int64_t inner[3]) {
+  std::vector<std::int32_t> buf(9 * std::size_t(w), 0x5A5A5A5A);
+  std::int32_t *F[3], *H[3], *Z[3];
+  const T* const* rows[3] = {mm, m0, mp};
+  for (int q = 0; q < 3; ++q) {
+    F[q] = buf.data() + std::size_t(3 * q) * w;
+    H[q] = buf.data() + std::size_t(3 * q + 1) * w;
+    Z[q] = buf.data() + std::size_t(3 * q + 2) * w;
+    as::cm_box_row(rows[q], k, left, right, F[q], H[q], Z[q]);
+  }
+  const as::CmBox box{H[0], H[1], H[2], Z[1]};
+  if constexpr (sizeof(T) == 2)
+    as::cm_s0_row(sb, box, left, right, k, inner);
+  else
+    as::cm_s123_row(sb, box, left, right, k, inner);
+}
+
 // ---------------------------------------------------------------------------
 
 class AdmSimd : public test::SimdTargets {};
@@ -306,16 +518,19 @@ TEST_F(AdmSimd, CmS0RowEqualsScalar) {
   each_target([&] {
     for (int w = 3; w <= 300; ++w)
       for (int mode = 0; mode < 3; ++mode) {
-        std::vector<std::int16_t> buf[15];
+        // src (row i), then the masker's rows im, i, ip (3 bands each).
+        std::vector<std::int16_t> buf[12];
         for (auto& b : buf) {
           b.resize(w);
           fill(rng, b, mode);
         }
-        const std::int16_t* p[15];
-        for (int q = 0; q < 15; ++q) p[q] = buf[q].data();
+        const std::int16_t* p[12];
+        for (int q = 0; q < 12; ++q) p[q] = buf[q].data();
         as::CmS0 k{};
         for (int t = 0; t < 3; ++t) {
           k.factor[t] = mode == 1 ? 65535 : std::int32_t(rng() % 65536);
+          k.csf_add[t] = vmafx_adm_s0_csf_round[t];
+          k.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
           k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
           k.sq_round[t] = vmafx_adm_s0_sq_round[t];
           k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
@@ -324,11 +539,12 @@ TEST_F(AdmSimd, CmS0RowEqualsScalar) {
         }
         // Every [left, right) with 1 <= left <= right <= w - 1 for small w;
         // a few for larger ones.
+        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(p + 3, p + 6, p + 9, w, k);
         for (int left = 1; left <= w - 1; left += (w < 40 ? 1 : 7))
           for (int right = left; right <= w - 1; right += (w < 40 ? 1 : 11)) {
             std::int64_t want[3] = {5, -5, 0}, got[3] = {5, -5, 0};
-            ref_cm_s0_row(p, p + 3, p + 6, p + 9, p + 12, left, right, k, want);
-            as::cm_s0_row(p, p + 3, p + 6, p + 9, p + 12, left, right, k, got);
+            ref.row(p, left, right, k, want);
+            simd_masking_row(p, p + 3, p + 6, p + 9, w, left, right, k, got);
             for (int t = 0; t < 3; ++t)
               ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode
                                          << " band " << t;
@@ -485,13 +701,407 @@ TEST_F(AdmSimd, DecoupleS0RowEqualsScalar) {
   });
 }
 
+// The roundings and shifts of adm_tables.h that dwt_s123_row builds in (see
+// adm_simd.cpp): vertical none at scale 1, (x + 2^15) >> 16 at scales 2 and 3;
+// horizontal (x + 2^(s-1)) >> s with s 15 or 16; the low-pass taps sum to an
+// even number, the high-pass ones to 0.
+TEST(AdmSimdTables, S123DwtConstantsAsTheSimdRowsAssume) {
+  EXPECT_EQ(vmafx_adm_s123_v_round[0], 0);
+  EXPECT_EQ(vmafx_adm_s123_v_shift[0], 0);
+  for (int s = 1; s < 3; ++s) {
+    EXPECT_EQ(vmafx_adm_s123_v_round[s], 32768);
+    EXPECT_EQ(vmafx_adm_s123_v_shift[s], 16);
+  }
+  for (int s = 0; s < 3; ++s) {
+    const int hs = vmafx_adm_s123_h_shift[s];
+    EXPECT_TRUE(hs == 15 || hs == 16);
+    EXPECT_EQ(vmafx_adm_s123_h_round[s], 1 << (hs - 1));
+  }
+  int lo = 0, hi = 0, alo = 0, ahi = 0;
+  for (int k = 0; k < 4; ++k) {
+    lo += vmafx_adm_dwt_lo[k];
+    hi += vmafx_adm_dwt_hi[k];
+    alo += std::abs(vmafx_adm_dwt_lo[k]);
+    ahi += std::abs(vmafx_adm_dwt_hi[k]);
+    EXPECT_LT(std::abs(vmafx_adm_dwt_lo[k]), 32768);
+    EXPECT_LT(std::abs(vmafx_adm_dwt_hi[k]), 32768);
+  }
+  EXPECT_EQ(lo, VMAFX_ADM_DWT_LO_SUM);
+  EXPECT_EQ(lo % 2, 0);
+  EXPECT_EQ(hi, 0);
+  EXPECT_EQ(alo, 54822);
+  EXPECT_EQ(ahi, 54822);
+}
+
+TEST_F(AdmSimd, DwtS123RowEqualsScalar) {
+  std::mt19937 rng(21);
+  each_target([&] {
+    for (int w = 3; w <= 300; ++w)
+      for (int mode = 0; mode < 3; ++mode) {
+        const int hw = (w + 1) / 2;
+        // Scale 1: int16 rows.
+        {
+          std::vector<std::int16_t> rows[4];
+          for (auto& v : rows) {
+            v.resize(w);
+            fill(rng, v, mode);
+          }
+          const std::int16_t* r[4] = {rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data()};
+          std::vector<std::int32_t> want[4], got[4];
+          for (int q = 0; q < 4; ++q) {
+            want[q].assign(hw + 2, 7);
+            got[q].assign(hw + 2, 7);
+          }
+          ref_dwt_s123_row(r, w, 1, want[0].data(), want[1].data(), want[2].data(), want[3].data());
+          as::dwt_s123_row(r, w, 1, got[0].data(), got[1].data(), got[2].data(), got[3].data());
+          for (int q = 0; q < 4; ++q) ASSERT_EQ(got[q], want[q]) << "int16 w " << w << " mode " << mode << " band " << q;
+        }
+        // Scales 2 and 3: int32 rows (full range: the int64 sums' int32 casts wrap).
+        for (int scale = 2; scale <= 3; ++scale) {
+          std::vector<std::int32_t> rows[4];
+          for (auto& v : rows) {
+            v.resize(w);
+            fill(rng, v, mode);
+          }
+          const std::int32_t* r[4] = {rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data()};
+          std::vector<std::int32_t> want[4], got[4];
+          for (int q = 0; q < 4; ++q) {
+            want[q].assign(hw + 2, 7);
+            got[q].assign(hw + 2, 7);
+          }
+          ref_dwt_s123_row(r, w, scale, want[0].data(), want[1].data(), want[2].data(), want[3].data());
+          as::dwt_s123_row(r, w, scale, got[0].data(), got[1].data(), got[2].data(), got[3].data());
+          for (int q = 0; q < 4; ++q)
+            ASSERT_EQ(got[q], want[q]) << "int32 scale " << scale << " w " << w << " mode " << mode << " band " << q;
+        }
+      }
+  });
+}
+
+// The int64 -> float rounding of the s123 angle test: every rounding case of
+// large values (just below, at and above the float half-way points, where
+// rounding through double first would differ), powers of two, the extremes,
+// and random values of every magnitude.
+TEST_F(AdmSimd, FloatOfInt64EqualsCast) {
+  std::vector<std::int64_t> xs = {0, 1, -1, std::numeric_limits<std::int64_t>::min(),
+                                  std::numeric_limits<std::int64_t>::max(),
+                                  std::numeric_limits<std::int64_t>::min() + 1};
+  for (int e = 24; e <= 62; ++e) {
+    const std::int64_t f = std::int64_t{1} << e;         // a float with an even mantissa
+    const std::int64_t half = std::int64_t{1} << (e - 24);  // half a float ulp above 2^e
+    for (const std::int64_t base : {f, f + 2 * half /* odd mantissa */, f + 6 * half})
+      for (std::int64_t dx : {-2, -1, 0, 1, 2})
+        for (const std::int64_t x : {base + half + dx, base + half + dx * 1024, base + half - (half >> 20) + dx}) {
+          xs.push_back(x);
+          xs.push_back(-x);
+        }
+  }
+  std::mt19937_64 rng(22);
+  for (int k = 0; k < 20000; ++k) {
+    const int sh = int(rng() % 64);
+    xs.push_back(static_cast<std::int64_t>(rng() >> sh) * ((rng() & 1) ? 1 : -1));
+  }
+  // Doubles would round some of them wrongly: make sure those are covered.
+  int double_rounding_differs = 0;
+  for (const std::int64_t x : xs)
+    if (static_cast<float>(static_cast<double>(x)) != static_cast<float>(x)) ++double_rounding_differs;
+  ASSERT_GT(double_rounding_differs, 50);
+  each_target([&] {
+    std::vector<float> got(xs.size());
+    as::float_of_int64(xs.data(), int(xs.size()), got.data());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      const float want = static_cast<float>(xs[i]);
+      ASSERT_EQ(std::memcmp(&got[i], &want, sizeof want), 0) << xs[i] << " " << got[i] << " " << want;
+    }
+  });
+}
+
+// decouple_s123: int32 bands, uniform / extremes / small, and distorted
+// bands nearly parallel to the reference at several magnitudes (the angle
+// branch, both gain-limit signs, best15's shifts), for gain limits 100, 1, 1.5.
+TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
+  std::mt19937 rng(23);
+  long limited = 0, shifted = 0;
+  const std::int32_t kMin = std::numeric_limits<std::int32_t>::min(), kMax = std::numeric_limits<std::int32_t>::max();
+  const std::int32_t special[] = {kMin, kMin + 1, -65536, -32769, -32768, -32767, -1, 0, 1,
+                                  32767, 32768, 32769, 65535, 65536, 1 << 30, kMax - 1, kMax};
+  each_target([&] {
+    for (double egl : {100.0, 1.0, 1.5})
+      for (int w = 0; w <= 300; ++w)
+        for (int mode = 0; mode < 7; ++mode) {
+          std::vector<std::int32_t> in[6], want[6], got[6];
+          for (auto& v : in) {
+            v.resize(w + 4);
+            fill(rng, v, mode < 3 ? mode : 2);
+          }
+          if (mode == 1)
+            for (auto& v : in)
+              for (auto& x : v) x = special[rng() % std::size(special)];
+          if (mode >= 3) {  // t nearly parallel to o, |o| up to 2^10, 2^17, 2^24, 2^31
+            const int bits = mode == 3 ? 10 : mode == 4 ? 17 : mode == 5 ? 24 : 31;
+            for (std::size_t j = 0; j < in[0].size(); ++j) {
+              const double g = -0.5 + 3.5 * (rng() % 1000) / 1000.0;
+              for (int b = 0; b < 3; ++b) {
+                const std::int64_t span = std::int64_t{1} << (bits - 1);
+                const std::int64_t o = std::int64_t(rng() % std::uint64_t(2 * span)) - span;
+                in[b][j] = std::int32_t(std::clamp<std::int64_t>(o, kMin, kMax));
+                const double t = g * in[b][j] + double(int(rng() % 3) - 1);
+                in[3 + b][j] = std::int32_t(std::clamp<double>(std::trunc(t), kMin, kMax));
+              }
+            }
+          }
+          for (int q = 0; q < 6; ++q) {
+            want[q].assign(w + 4, 7);
+            got[q].assign(w + 4, 7);
+          }
+          const int off = w % 3;
+          const std::int32_t* o3[3] = {in[0].data() + off, in[1].data() + off, in[2].data() + off};
+          const std::int32_t* t3[3] = {in[3].data() + off, in[4].data() + off, in[5].data() + off};
+          std::int32_t* wr[3] = {want[0].data() + off, want[1].data() + off, want[2].data() + off};
+          std::int32_t* wa[3] = {want[3].data() + off, want[4].data() + off, want[5].data() + off};
+          std::int32_t* gr[3] = {got[0].data() + off, got[1].data() + off, got[2].data() + off};
+          std::int32_t* ga[3] = {got[3].data() + off, got[4].data() + off, got[5].data() + off};
+          ref_decouple_s123_row(o3, t3, w, egl, wr, wa);
+          as::decouple_s123_row(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
+          for (int q = 0; q < 6; ++q)
+            ASSERT_EQ(got[q], want[q]) << "egl " << egl << " w " << w << " mode " << mode << " out " << q;
+          for (int j = 0; j < w; ++j)
+            for (int b = 0; b < 3; ++b) {
+              if (want[b][j + off] != ref_rst_unlimited(o3[b][j], t3[b][j])) ++limited;
+              if (std::abs(std::int64_t{o3[b][j]}) >= 32768) ++shifted;
+            }
+        }
+  });
+  EXPECT_GT(limited, 1000) << "the gain limit was rarely applied";
+  EXPECT_GT(shifted, 1000);
+  // Columns at the 1-degree boundary: (h, v) of o of magnitude 2^19 .. 2^30
+  // (then 2^19 .. 2^24, where the SIMD rows take their double-product path:
+  // every value of a vector below 2^26) and t = 1.5 o rotated by about 1
+  // degree, kept where the float rounding of the int64 dot products decides
+  // the angle test.
+  for (const int span : {11, 6}) {
+    std::vector<std::int32_t> in[6];
+    std::mt19937 rb(24 + span);
+    const double pi = 3.14159265358979323846;
+    int tries = 0;
+    while (in[0].size() < 300 && ++tries < 50000000) {
+      const double a = 2 * pi * (rb() % 100000) / 100000.0;
+      const double dl = (1.0 + ((rb() % 20001) / 10000.0 - 1.0) * 2e-3) * pi / 180;
+      const double rr = std::ldexp(1.0 + (rb() % 1000) / 1000.0, 19 + int(rb() % span));
+      const auto cl = [](double v) { return std::int32_t(std::clamp(std::llround(v), -2147483647LL, 2147483647LL)); };
+      const std::int32_t oh = cl(rr * std::cos(a)), ov = cl(rr * std::sin(a));
+      const std::int32_t th = cl(1.5 * rr * std::cos(a + dl)), tv = cl(1.5 * rr * std::sin(a + dl));
+      const std::int64_t dp = std::int64_t{oh} * th + std::int64_t{ov} * tv;
+      const std::int64_t om = std::int64_t{oh} * oh + std::int64_t{ov} * ov;
+      const std::int64_t tm = std::int64_t{th} * th + std::int64_t{tv} * tv;
+      const bool with_f = ref_angle(dp, om, tm);
+      const double ddp = double(dp) / 4096, dom = double(om) / 4096, dtm = double(tm) / 4096;
+      const bool without = ddp >= 0 && ddp * ddp >= double(adm::kCos1DegSq) * dom * dtm;
+      if (with_f == without) continue;
+      const std::int32_t od = std::int32_t(rb() % 40000000) - 20000000;
+      in[0].push_back(oh);
+      in[1].push_back(ov);
+      in[2].push_back(od);
+      in[3].push_back(th);
+      in[4].push_back(tv);
+      in[5].push_back(od / 2 * 3);
+    }
+    ASSERT_GE(in[0].size(), 100u);
+    each_target([&] {
+      const int w = int(in[0].size());
+      for (double egl : {100.0, 1.5}) {
+        std::vector<std::int32_t> want[6], got[6];
+        for (int q = 0; q < 6; ++q) {
+          want[q].assign(w, 7);
+          got[q].assign(w, 7);
+        }
+        const std::int32_t* o3[3] = {in[0].data(), in[1].data(), in[2].data()};
+        const std::int32_t* t3[3] = {in[3].data(), in[4].data(), in[5].data()};
+        std::int32_t* wr[3] = {want[0].data(), want[1].data(), want[2].data()};
+        std::int32_t* wa[3] = {want[3].data(), want[4].data(), want[5].data()};
+        std::int32_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
+        std::int32_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
+        ref_decouple_s123_row(o3, t3, w, egl, wr, wa);
+        as::decouple_s123_row(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
+        for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "1-degree boundary, egl " << egl << " out " << q;
+      }
+    });
+  }
+  // Every (o, t) pair of the special values, one column each (h, v, d the same).
+  each_target([&] {
+    std::vector<std::int32_t> in[6];
+    for (std::int32_t a : special)
+      for (std::int32_t b : special)
+        for (std::int32_t c : {kMin, -1, 0, 1, kMax}) {
+          in[0].push_back(a);
+          in[1].push_back(c);
+          in[2].push_back(a);
+          in[3].push_back(b);
+          in[4].push_back(c == 0 ? b : -c);
+          in[5].push_back(b);
+        }
+    const int w = int(in[0].size());
+    for (double egl : {100.0, 1.0, 1.5}) {
+      std::vector<std::int32_t> want[6], got[6];
+      for (int q = 0; q < 6; ++q) {
+        want[q].assign(w, 7);
+        got[q].assign(w, 7);
+      }
+      const std::int32_t* o3[3] = {in[0].data(), in[1].data(), in[2].data()};
+      const std::int32_t* t3[3] = {in[3].data(), in[4].data(), in[5].data()};
+      std::int32_t* wr[3] = {want[0].data(), want[1].data(), want[2].data()};
+      std::int32_t* wa[3] = {want[3].data(), want[4].data(), want[5].data()};
+      std::int32_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
+      std::int32_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
+      ref_decouple_s123_row(o3, t3, w, egl, wr, wa);
+      as::decouple_s123_row(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
+      for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "extremes, egl " << egl << " out " << q;
+    }
+  });
+}
+
+TEST_F(AdmSimd, CmS123RowEqualsScalar) {
+  std::mt19937 rng(25);
+  each_target([&] {
+    for (int w = 3; w <= 300; ++w)
+      for (int mode = 0; mode < 3; ++mode) {
+        std::vector<std::int32_t> buf[12];
+        for (auto& b : buf) {
+          b.resize(w);
+          fill(rng, b, mode);
+        }
+        if (mode == 2)  // small maskers, larger bands: x above the threshold
+          for (int q = 0; q < 3; ++q)
+            for (auto& x : buf[q]) x = std::int32_t(rng() % 2000001) - 1000000;
+        const std::int32_t* p[12];
+        for (int q = 0; q < 12; ++q) p[q] = buf[q].data();
+        as::CmS123 k{};
+        for (int t = 0; t < 3; ++t) k.factor[t] = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
+        k.shift_cub = int(rng() % 14);
+        k.add_cub = k.shift_cub ? std::int64_t{1} << (k.shift_cub - 1) : 0;
+        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(p + 3, p + 6, p + 9, w, k);
+        for (int left = 1; left <= w - 1; left += (w < 40 ? 1 : 7))
+          for (int right = left; right <= w - 1; right += (w < 40 ? 1 : 11)) {
+            std::int64_t want[3] = {5, -5, 0}, got[3] = {5, -5, 0};
+            ref.row(p, left, right, k, want);
+            simd_masking_row(p, p + 3, p + 6, p + 9, w, left, right, k, got);
+            for (int t = 0; t < 3; ++t)
+              ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode
+                                         << " band " << t;
+          }
+      }
+  });
+}
+
+// cm_box_row against its definition (the CSF rows of the masker, summed),
+// both input types, every [lo, hi).
+TEST_F(AdmSimd, CmBoxRowEqualsSums) {
+  std::mt19937 rng(27);
+  each_target([&] {
+    for (int w = 3; w <= 140; ++w)
+      for (int mode = 0; mode < 3; ++mode) {
+        std::vector<std::int16_t> m16[3], d16[3], f16[3];
+        std::vector<std::int32_t> m32[3], d32[3], f32[3];
+        as::CmS0 k0{};
+        as::CmS123 k1{};
+        for (int t = 0; t < 3; ++t) {
+          m16[t].resize(w);
+          m32[t].resize(w);
+          f16[t].resize(w);
+          f32[t].resize(w);
+          d16[t].resize(w);
+          d32[t].resize(w);
+          fill(rng, m16[t], mode);
+          fill(rng, m32[t], mode);
+          k0.factor[t] = mode == 1 ? 65535 : std::int32_t(rng() % 65536);
+          k0.csf_add[t] = vmafx_adm_s0_csf_round[t];
+          k0.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
+          k1.factor[t] = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
+          ref_csf_s0_row(m16[t].data(), w, k0.factor[t], k0.csf_add[t], k0.csf_shift[t], d16[t].data(),
+                         f16[t].data());
+          ref_csf_s123_row(m32[t].data(), w, k1.factor[t], d32[t].data(), f32[t].data());
+        }
+        const std::int16_t* p16[3] = {m16[0].data(), m16[1].data(), m16[2].data()};
+        const std::int32_t* p32[3] = {m32[0].data(), m32[1].data(), m32[2].data()};
+        for (int lo = 1; lo <= w - 1; lo += (w < 40 ? 1 : 5))
+          for (int hi = lo; hi <= w - 1; hi += (w < 40 ? 1 : 3)) {
+            for (int type = 0; type < 2; ++type) {
+              std::vector<std::int32_t> F(w, 7), H(w, 7), Z(w, 7), wf(w, 7), wh(w, 7), wz(w, 7);
+              const auto at = [&](int t, int j) {
+                return type == 0 ? std::uint32_t(std::int32_t(f16[t][j])) : std::uint32_t(f32[t][j]);
+              };
+              // cm's centre weights of the CSF-weighted masker, as adm.cpp's cm_s0 / cm_s123.
+              const auto centre = [&](int t, int j) {
+                if (type == 0)
+                  return std::uint32_t(std::int32_t(std::int16_t(
+                      (VMAFX_ADM_S0_ONE_BY_15 * std::abs(std::int32_t(d16[t][j])) + VMAFX_ADM_S0_FLT_ROUND) >>
+                      VMAFX_ADM_S0_FLT_SHIFT)));
+                return std::uint32_t(std::int32_t((std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(d32[t][j]) +
+                                                   std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
+                                                  VMAFX_ADM_S123_FLT_SHIFT));
+              };
+              if (hi > lo) {
+                for (int j = lo - 1; j < hi + 1; ++j) {
+                  wf[j] = std::int32_t(at(0, j) + at(1, j) + at(2, j));
+                  wz[j] = std::int32_t(centre(0, j) + centre(1, j) + centre(2, j) - std::uint32_t(wf[j]));
+                }
+                for (int j = lo; j < hi; ++j)
+                  wh[j] = std::int32_t(std::uint32_t(wf[j - 1]) + std::uint32_t(wf[j]) + std::uint32_t(wf[j + 1]));
+              }
+              if (type == 0)
+                as::cm_box_row(p16, k0, lo, hi, F.data(), H.data(), Z.data());
+              else
+                as::cm_box_row(p32, k1, lo, hi, F.data(), H.data(), Z.data());
+              ASSERT_EQ(F, wf) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
+              ASSERT_EQ(Z, wz) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
+              ASSERT_EQ(H, wh) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
+            }
+          }
+      }
+  });
+}
+
+TEST_F(AdmSimd, DenRowsEqualScalar) {
+  std::mt19937 rng(26);
+  each_target([&] {
+    for (int w = 0; w <= 300; ++w)
+      for (int mode = 0; mode < 3; ++mode) {
+        const int off = w % 3;
+        std::vector<std::int16_t> b16[3];
+        std::vector<std::int32_t> b32[3];
+        for (int t = 0; t < 3; ++t) {
+          b16[t].resize(w + 4);
+          b32[t].resize(w + 4);
+          fill(rng, b16[t], mode);
+          fill(rng, b32[t], mode);
+        }
+        const std::int16_t* p16[3] = {b16[0].data() + off, b16[1].data() + off, b16[2].data() + off};
+        const std::int32_t* p32[3] = {b32[0].data() + off, b32[1].data() + off, b32[2].data() + off};
+        std::uint64_t want[3] = {1, 2, 3}, got[3] = {1, 2, 3};
+        ref_den_s0_row(p16, w, want);
+        as::den_s0_row(p16, w, got);
+        for (int t = 0; t < 3; ++t) ASSERT_EQ(got[t], want[t]) << "s0 w " << w << " mode " << mode;
+        for (int sq : {30, 31}) {
+          const int shift_cub = int(rng() % 12);
+          for (std::uint64_t add_cub :
+               {shift_cub ? std::uint64_t{1} << (shift_cub - 1) : 0, std::uint64_t{0}, std::uint64_t(rng())}) {
+            std::uint64_t w3[3] = {0, 7, ~std::uint64_t{0}}, g3[3] = {0, 7, ~std::uint64_t{0}};
+            ref_den_s123_row(p32, w, sq, add_cub, shift_cub, w3);
+            as::den_s123_row(p32, w, sq, add_cub, shift_cub, g3);
+            for (int t = 0; t < 3; ++t) ASSERT_EQ(g3[t], w3[t]) << "s123 w " << w << " mode " << mode << " sq " << sq;
+          }
+        }
+      }
+  });
+}
+
 // Whole frames: adm::compute with the SIMD path off (adm.cpp's loops) and on,
 // on every target; every score bit-equal.
 TEST_F(AdmSimd, WholeFramesEqualScalar) {
   struct Size {
     int w, h;
   };
-  const Size sizes[] = {{33, 33}, {37, 41}, {64, 48}, {131, 70}, {176, 144}, {301, 35}, {352, 288}};
+  const Size sizes[] = {{33, 33}, {37, 41}, {64, 48}, {131, 70}, {176, 144}, {301, 35}, {352, 288}, {517, 301}};
   std::mt19937 rng(15);
   struct Case {
     int w, h, bpc;
@@ -506,7 +1116,23 @@ TEST_F(AdmSimd, WholeFramesEqualScalar) {
         Case cs{sz.w, sz.h, bpc, {}, {}, {}};
         cs.p.skip_scale0 = (n % 7 == 6);
         cs.p.skip_aim = (n % 5 == 4);
-        cs.p.enhn_gain_limit = (n % 3 == 1) ? 1.0 : 100.0;
+        cs.p.enhn_gain_limit = (n % 3 == 1) ? 1.0 : (n % 3 == 2 && n % 2) ? 1.5 : 100.0;
+        if (n % 4 == 3) {  // vmaf_v1.0.16_1d5h_2160's options
+          cs.p.csf_mode = 2;
+          cs.p.norm_view_dist = 1.5;
+          cs.p.ref_display_height = 2160;
+          cs.p.noise_weight = 0.02;
+          cs.p.dlm_weight = 0.7;
+          cs.p.min_val = 0.5;
+        } else if (n % 4 == 1 && n % 3 != 1) {  // Barten CSF, scaled (factors far from the default's)
+          cs.p.csf_mode = 1;
+          cs.p.csf_scale = 3.5;
+          cs.p.csf_diag_scale = 0.25;
+          cs.p.norm_view_dist = 5.0;
+        } else if (n % 10 == 2) {  // the MAE-fit blend
+          cs.p.csf_mode = 3;
+          cs.p.noise_weight = 0.5;
+        }
         ++n;
         const std::size_t np = std::size_t(sz.w) * sz.h;
         cs.r.resize(np);
