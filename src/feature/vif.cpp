@@ -13,7 +13,8 @@
 //
 // The loops below are the plain C++ reference. When feature/vif_simd.cpp has
 // a SIMD target for this CPU (and VMAFX_SIMD is not "off") the row passes run
-// there instead, computing the same integers; accumulate() stays here.
+// there instead, computing the same integers, and so does accumulate() (a row
+// at a time, simd::accumulate_row).
 #include "feature/vif.hpp"
 
 #include <algorithm>
@@ -134,6 +135,9 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
   std::int32_t* const s1 = fast ? s.sigma(0, w) : nullptr;
   std::int32_t* const s2 = fast ? s.sigma(1, w) : nullptr;
   std::int32_t* const s12 = fast ? s.sigma(2, w) : nullptr;
+  // The SIMD accumulate sums into row_acc (Accum's order), added to acc below.
+  const bool fast_acc = fast && simd::accumulate_supports(gain_limit);
+  std::int64_t row_acc[4] = {0, 0, 0, 0};
 
   for (int i = 0; i < h; ++i) {
     const T* rr[TAPS];
@@ -172,7 +176,11 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
 
     if (fast) {
       simd::stat_horizontal(tv, c, TAPS, w, s1, s2, s12);
-      for (int j = 0; j < w; ++j) accumulate(acc, s1[j], s2[j], s12[j], gain_limit);
+      if (fast_acc) {
+        simd::accumulate_row(s1, s2, s12, w, gain_limit, row_acc);
+      } else {
+        for (int j = 0; j < w; ++j) accumulate(acc, s1[j], s2[j], s12[j], gain_limit);
+      }
       continue;
     }
     for (int j = 0; j < w; ++j) {
@@ -198,6 +206,10 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
                  std::int32_t(xy_f - sq(mu1, mu2)), gain_limit);
     }
   }
+  acc.num_log += row_acc[0];
+  acc.den_log += row_acc[1];
+  acc.num_non_log += row_acc[2];
+  acc.den_non_log += row_acc[3];
   return acc;
 }
 
@@ -338,7 +350,9 @@ GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_
   std::int32_t sv_sq = trunc_to_int32(double(sigma2_sq) - g * double(sigma12));
   if (sv_sq < 0) sv_sq = 0;
   g = g < gain_limit ? g : gain_limit;
-  const std::uint32_t noise = std::uint32_t(sv_sq + kSigmaNsq);
+  // sv_sq + kSigmaNsq as uint32 (libvmaf adds in int32, which can pass
+  // INT32_MAX for sv_sq near it; the uint32 sum is the value it wraps to).
+  const std::uint32_t noise = std::uint32_t(sv_sq) + std::uint32_t(kSigmaNsq);
   const std::int64_t total = std::int64_t(g * g * double(sigma1_sq)) + noise;
   return {noise, total};
 }

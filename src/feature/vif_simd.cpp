@@ -24,9 +24,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+
+#include "feature/vif_tables.h"
+
+#include "feature/vif.hpp"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/vif_simd.cpp"
@@ -65,6 +70,10 @@ void SubV16(const std::uint16_t* const*, const std::uint16_t* const*, const std:
 }
 void SubH(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int, int,
           std::uint16_t*, std::uint16_t*) {
+  HWY_ABORT("vif simd: no SIMD target");
+}
+void AccumulateRow(const std::int32_t*, const std::int32_t*, const std::int32_t*, int, double,
+                   const std::int64_t*, std::int64_t*) {
   HWY_ABORT("vif simd: no SIMD target");
 }
 #else
@@ -369,6 +378,135 @@ void SubHT(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::ui
 }
 
 // ---------------------------------------------------------------------------
+// accumulate, one row: one column per double lane. What vif.cpp's
+// accumulate() and gain_terms() do per pixel, and why each lane step gives
+// the same value (the build has -ffp-contract=off and only separate
+// Add / Sub / Mul / Div are used, each an IEEE round-to-nearest operation like
+// the scalar one):
+//
+//   s1, s2, s12 are int32; PromoteTo(double) is exact. max(s2, 0) is taken in
+//   int32 before the conversion. The branch tests (s1 >= 2^17, s12 > 0,
+//   s2 > 0) on the exact doubles are the integer tests; they become masks.
+//   Denominator: v = s1 + 2^17 <= 2^31 + 2^17, exact in double (the integer
+//   vif.cpp passes to log2_q11).
+//   g = s12 / (s1 + eps): the same eps (the same constant expression), the
+//   same Add and Div. x = s2 - g * s12: the same Mul, the same Sub.
+//   sv = trunc_to_int32(x), then max(sv, 0): x >= 2^31 gives INT32_MIN there,
+//   then 0; x <= -2^31 - 1 gives INT32_MIN, then 0, and so does
+//   max(Trunc(x), 0); in between it is Trunc(x) (an integer-valued double),
+//   then max(., 0). So sv = x < 2^31 ? max(Trunc(x), 0) : 0 (x is never NaN
+//   where it is used: s1 + eps > 0 there). A Trunc of -0.x giving -0.0 makes
+//   no difference: sv is only used in sv + 2^17.
+//   noise = sv + 2^17: vif.cpp forms it as uint32; 0 <= sv <= 2^31 - 1, so it
+//   is the exact integer sv + 2^17 < 2^32, and exact in double.
+//   g = g < gain_limit ? g : gain_limit, IfThenElse on the same comparison.
+//   t = (g * g) * s1, the same two Muls in the same order. vif.cpp truncates
+//   t to int64; Trunc(t) is that integer as a double (|t| < 2^63, below).
+//   total = int64(t) + noise: after the limit g is either the raw g, picked
+//   because it is below the limit, or the limit; with |gain_limit| <= 1024
+//   (accumulate_supports) either way |g| <= 1024 (the raw g is >= 0 here), so
+//   g * g <= 2^20 and 0 <= t <= 2^20 * (2^31 - 1) < 2^51. Trunc(t) + noise
+//   < 2^51 + 2^32 < 2^53: both are integers, the sum is exact in double and
+//   equals vif.cpp's int64 total (itself >= noise >= 2^17).
+//
+// log2_q11(v) for an integer 2^17 <= v < 2^53 held exactly in a double: the
+// biased exponent E gives bit_width(v) = E - 1022, so log2_q11's k =
+// bit_width - 16 = E - 1038 (bit_width >= 18 > 17, the max() is inactive).
+// v >> k is the leading one followed by the next 15 bits of v, which are the
+// top 15 bits of the double's fraction field (bits 51..37: the fraction holds
+// all bits of v below the leading one, v being exact); so the table index
+// (v >> k) - 32768 is (bits >> 37) & 0x7FFF. Table values are uint16: a
+// 64-bit load at byte offset 2 * index of a copy padded by 3 zero entries,
+// masked to its low 16 bits (little endian), is the entry.
+//
+// Sums: every per-pixel term is an integer; the four int64 sums are order
+// free. Lanes outside the row (the tail) and lanes not in a branch add 0.
+using DD = hn::ScalableTag<double>;
+using DDI = hn::RebindToSigned<DD>;
+using DDU = hn::RebindToUnsigned<DD>;
+using DD32 = hn::Rebind<std::int32_t, DD>;
+using VD = hn::Vec<DD>;
+using VDI = hn::Vec<DDI>;
+using MD = hn::Mask<DD>;
+
+// log2_q11 of integer-valued doubles in [2^17, 2^53) (other lanes: garbage,
+// but the gather stays inside the padded table).
+HWY_INLINE VDI Log2Q11(VD v, const std::int64_t* table) {
+  const DDU du;
+  const DDI di;
+  const auto bits = hn::BitCast(du, v);
+  const VDI off = hn::BitCast(di, hn::And(hn::ShiftRight<36>(bits), hn::Set(du, 0xFFFEu)));
+  const VDI entry = hn::And(hn::GatherOffset(di, table, off), hn::Set(di, 0xFFFF));
+  const VDI k = hn::BitCast(di, hn::ShiftLeft<11>(hn::ShiftRight<52>(bits)));  // 2048 * E
+  return hn::Sub(hn::Add(entry, k), hn::Set(di, std::int64_t{2048} * 1038));
+}
+
+struct AccLanes {
+  VDI num_log, den_log, num_non_log, den_non_log;
+};
+
+HWY_INLINE void AccumulateCol(const std::int32_t* s1p, const std::int32_t* s2p,
+                              const std::int32_t* s12p, MD valid, VD gl,
+                              const std::int64_t* table, AccLanes& a) {
+  const DD d;
+  const DDI di;
+  const DD32 d32;
+  const auto s2i = hn::Max(hn::LoadU(d32, s2p), hn::Zero(d32));
+  const VD s1 = hn::PromoteTo(d, hn::LoadU(d32, s1p));
+  const VD s2 = hn::PromoteTo(d, s2i);
+  const VD s12 = hn::PromoteTo(d, hn::LoadU(d32, s12p));
+  const VD nsq = hn::Set(d, double(kSigmaNsq));
+  const MD logm = hn::And(valid, hn::Ge(s1, nsq));
+  const MD flat = hn::AndNot(logm, valid);
+  // Flat branch: the clamped sigma2_sq and a count (VecFromMask is -1).
+  const auto flat_i = hn::RebindMask(di, flat);
+  a.num_non_log = hn::Add(a.num_non_log, hn::IfThenElseZero(flat_i, hn::PromoteTo(di, s2i)));
+  a.den_non_log = hn::Sub(a.den_non_log, hn::VecFromMask(di, flat_i));
+  if (hn::AllFalse(d, logm)) return;
+  const auto log_i = hn::RebindMask(di, logm);
+  a.den_log = hn::Add(a.den_log, hn::IfThenElseZero(log_i, hn::Sub(Log2Q11(hn::Add(s1, nsq), table),
+                                                                    hn::Set(di, 2048 * 17))));
+  const VD zero = hn::Zero(d);
+  const MD numm = hn::And(logm, hn::And(hn::Gt(s12, zero), hn::Gt(s2, zero)));
+  if (hn::AllFalse(d, numm)) return;
+  const double eps = 65536 * 1.0e-10;  // gain_terms()'s
+  VD g = hn::Div(s12, hn::Add(s1, hn::Set(d, eps)));
+  const VD x = hn::Sub(s2, hn::Mul(g, s12));
+  const VD sv = hn::IfThenElseZero(hn::Lt(x, hn::Set(d, 2147483648.0)), hn::Max(hn::Trunc(x), zero));
+  const VD noise = hn::Add(sv, nsq);
+  g = hn::IfThenElse(hn::Lt(g, gl), g, gl);
+  const VD total = hn::Add(hn::Trunc(hn::Mul(hn::Mul(g, g), s1)), noise);
+  a.num_log = hn::Add(a.num_log, hn::IfThenElseZero(hn::RebindMask(di, numm),
+                                                    hn::Sub(Log2Q11(total, table), Log2Q11(noise, table))));
+}
+
+void AccumulateRow(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12,
+                   int width, double gain_limit, const std::int64_t* table, std::int64_t* acc) {
+  const DD d;
+  const DDI di;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
+  const VD gl = hn::Set(d, gain_limit);
+  AccLanes a{hn::Zero(di), hn::Zero(di), hn::Zero(di), hn::Zero(di)};
+  const MD all = hn::FirstN(d, n);
+  std::size_t j = 0;
+  for (; j + n <= w; j += n) AccumulateCol(s1 + j, s2 + j, s12 + j, all, gl, table, a);
+  if (j < w) {
+    // The tail in zero-filled copies; lanes past it are masked out.
+    constexpr std::size_t kMaxD = HWY_LANES(double);
+    HWY_ALIGN std::int32_t b1[kMaxD] = {}, b2[kMaxD] = {}, b12[kMaxD] = {};
+    const std::size_t r = w - j;
+    std::memcpy(b1, s1 + j, r * sizeof(std::int32_t));
+    std::memcpy(b2, s2 + j, r * sizeof(std::int32_t));
+    std::memcpy(b12, s12 + j, r * sizeof(std::int32_t));
+    AccumulateCol(b1, b2, b12, hn::FirstN(d, r), gl, table, a);
+  }
+  acc[0] += hn::GetLane(hn::SumOfLanes(di, a.num_log));
+  acc[1] += hn::GetLane(hn::SumOfLanes(di, a.den_log));
+  acc[2] += hn::GetLane(hn::SumOfLanes(di, a.num_non_log));
+  acc[3] += hn::GetLane(hn::SumOfLanes(di, a.den_non_log));
+}
+
+// ---------------------------------------------------------------------------
 // The exported entry points: the filter width picks the instantiation.
 #define VMAFX_VIF_TAPS(taps, call)          \
   switch (taps) {                           \
@@ -423,6 +561,7 @@ HWY_EXPORT(StatH);
 HWY_EXPORT(SubV8);
 HWY_EXPORT(SubV16);
 HWY_EXPORT(SubH);
+HWY_EXPORT(AccumulateRow);
 
 namespace {
 
@@ -494,6 +633,30 @@ void sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
   HWY_DYNAMIC_DISPATCH(SubH)(t_ref, t_dis, c, taps, ow, o_ref, o_dis);
 }
 
+
+namespace {
+// The log2 table, then 3 zero entries: a 64-bit load at any entry stays
+// inside (AccumulateRow's gather).
+const std::int64_t* log2_table_padded() {
+  struct Padded {
+    alignas(64) std::uint16_t v[VMAFX_VIF_LOG2_SIZE + 4];
+  };
+  static const Padded p = [] {
+    Padded q{};
+    std::memcpy(q.v, vmafx_vif_log2_table, sizeof(vmafx_vif_log2_table));
+    return q;
+  }();
+  return reinterpret_cast<const std::int64_t*>(p.v);
+}
+}  // namespace
+
+bool accumulate_supports(double gain_limit) { return std::fabs(gain_limit) <= 1024.0; }
+
+void accumulate_row(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12, int w,
+                    double gain_limit, std::int64_t* acc) {
+  HWY_DYNAMIC_DISPATCH(AccumulateRow)(s1, s2, s12, w, gain_limit, log2_table_padded(), acc);
+}
+
 }  // namespace vmafx::vif::simd
 #endif  // HWY_ONCE
 
@@ -530,6 +693,11 @@ void sub_vertical(const std::uint16_t* const*, const std::uint16_t* const*, cons
 }
 void sub_horizontal(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int, int,
                     std::uint16_t*, std::uint16_t*) {
+  std::abort();
+}
+bool accumulate_supports(double) { return false; }
+void accumulate_row(const std::int32_t*, const std::int32_t*, const std::int32_t*, int, double,
+                    std::int64_t*) {
   std::abort();
 }
 }  // namespace vmafx::vif::simd
