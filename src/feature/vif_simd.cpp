@@ -73,7 +73,7 @@ void SubH(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int,
   HWY_ABORT("vif simd: no SIMD target");
 }
 void AccumulateRow(const std::int32_t*, const std::int32_t*, const std::int32_t*, int, double,
-                   const std::int64_t*, std::int64_t*) {
+                   const std::uint16_t*, std::int64_t*) {
   HWY_ABORT("vif simd: no SIMD target");
 }
 #else
@@ -415,9 +415,8 @@ void SubHT(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::ui
 // v >> k is the leading one followed by the next 15 bits of v, which are the
 // top 15 bits of the double's fraction field (bits 51..37: the fraction holds
 // all bits of v below the leading one, v being exact); so the table index
-// (v >> k) - 32768 is (bits >> 37) & 0x7FFF. Table values are uint16: a
-// 64-bit load at byte offset 2 * index of a copy padded by 3 zero entries,
-// masked to its low 16 bits (little endian), is the entry.
+// (v >> k) - 32768 is (bits >> 37) & 0x7FFF. log2_q11(v) = table[index] +
+// 2048 * E - 2048 * 1038; the table part is looked up by a scalar loop.
 //
 // Sums: every per-pixel term is an integer; the four int64 sums are order
 // free. Lanes outside the row (the tail) and lanes not in a branch add 0.
@@ -429,28 +428,43 @@ using VD = hn::Vec<DD>;
 using VDI = hn::Vec<DDI>;
 using MD = hn::Mask<DD>;
 
-// log2_q11 of integer-valued doubles in [2^17, 2^53) (other lanes: garbage,
-// but the gather stays inside the padded table).
-HWY_INLINE VDI Log2Q11(VD v, const std::int64_t* table) {
+// log2_q11's two parts for integer-valued doubles in [2^17, 2^53): the table
+// index, and 2048 * E (E the biased exponent; 2048 * k = 2048 * E - 2048 * 1038).
+HWY_INLINE void Log2Parts(VD v, VDI& index, VDI& e2048) {
   const DDU du;
   const DDI di;
   const auto bits = hn::BitCast(du, v);
-  const VDI off = hn::BitCast(di, hn::And(hn::ShiftRight<36>(bits), hn::Set(du, 0xFFFEu)));
-  const VDI entry = hn::And(hn::GatherOffset(di, table, off), hn::Set(di, 0xFFFF));
-  const VDI k = hn::BitCast(di, hn::ShiftLeft<11>(hn::ShiftRight<52>(bits)));  // 2048 * E
-  return hn::Sub(hn::Add(entry, k), hn::Set(di, std::int64_t{2048} * 1038));
+  index = hn::BitCast(di, hn::And(hn::ShiftRight<37>(bits), hn::Set(du, 0x7FFFu)));
+  e2048 = hn::BitCast(di, hn::ShiftLeft<11>(hn::ShiftRight<52>(bits)));
 }
 
 struct AccLanes {
   VDI num_log, den_log, num_non_log, den_non_log;
 };
 
+// The table look-ups are left to a scalar loop (gathers are slow on some
+// CPUs): each column stores the three table indices it needs, or kNoEntry
+// (an extra zero entry of the padded table) where its branch does not take
+// that term. The sums of the exponent parts stay in the lanes.
+constexpr std::int64_t kNoEntry = VMAFX_VIF_LOG2_SIZE;
+struct AccIndex {
+  std::uint16_t* den;    // + table[den]
+  std::uint16_t* total;  // + table[total]
+  std::uint16_t* noise;  // - table[noise]
+};
+
 HWY_INLINE void AccumulateCol(const std::int32_t* s1p, const std::int32_t* s2p,
-                              const std::int32_t* s12p, MD valid, VD gl,
-                              const std::int64_t* table, AccLanes& a) {
+                              const std::int32_t* s12p, MD valid, VD gl, const AccIndex& ix,
+                              std::size_t at, AccLanes& a) {
   const DD d;
   const DDI di;
   const DD32 d32;
+  const hn::Rebind<std::uint16_t, DD> d16;
+  const DDU du;
+  const auto store = [&](VDI index, std::uint16_t* p) {
+    hn::StoreU(hn::TruncateTo(d16, hn::BitCast(du, index)), d16, p + at);
+  };
+  const VDI none = hn::Set(di, kNoEntry);
   const auto s2i = hn::Max(hn::LoadU(d32, s2p), hn::Zero(d32));
   const VD s1 = hn::PromoteTo(d, hn::LoadU(d32, s1p));
   const VD s2 = hn::PromoteTo(d, s2i);
@@ -462,13 +476,25 @@ HWY_INLINE void AccumulateCol(const std::int32_t* s1p, const std::int32_t* s2p,
   const auto flat_i = hn::RebindMask(di, flat);
   a.num_non_log = hn::Add(a.num_non_log, hn::IfThenElseZero(flat_i, hn::PromoteTo(di, s2i)));
   a.den_non_log = hn::Sub(a.den_non_log, hn::VecFromMask(di, flat_i));
-  if (hn::AllFalse(d, logm)) return;
+  if (hn::AllFalse(d, logm)) {
+    store(none, ix.den);
+    store(none, ix.total);
+    store(none, ix.noise);
+    return;
+  }
+  // Denominator: log2_q11(s1 + 2^17) - 2048 * 17.
   const auto log_i = hn::RebindMask(di, logm);
-  a.den_log = hn::Add(a.den_log, hn::IfThenElseZero(log_i, hn::Sub(Log2Q11(hn::Add(s1, nsq), table),
-                                                                    hn::Set(di, 2048 * 17))));
+  VDI idx, e;
+  Log2Parts(hn::Add(s1, nsq), idx, e);
+  store(hn::IfThenElse(log_i, idx, none), ix.den);
+  a.den_log = hn::Add(a.den_log, hn::IfThenElseZero(log_i, hn::Sub(e, hn::Set(di, 2048 * (1038 + 17)))));
   const VD zero = hn::Zero(d);
   const MD numm = hn::And(logm, hn::And(hn::Gt(s12, zero), hn::Gt(s2, zero)));
-  if (hn::AllFalse(d, numm)) return;
+  if (hn::AllFalse(d, numm)) {
+    store(none, ix.total);
+    store(none, ix.noise);
+    return;
+  }
   const double eps = 65536 * 1.0e-10;  // gain_terms()'s
   VD g = hn::Div(s12, hn::Add(s1, hn::Set(d, eps)));
   const VD x = hn::Sub(s2, hn::Mul(g, s12));
@@ -476,32 +502,53 @@ HWY_INLINE void AccumulateCol(const std::int32_t* s1p, const std::int32_t* s2p,
   const VD noise = hn::Add(sv, nsq);
   g = hn::IfThenElse(hn::Lt(g, gl), g, gl);
   const VD total = hn::Add(hn::Trunc(hn::Mul(hn::Mul(g, g), s1)), noise);
-  a.num_log = hn::Add(a.num_log, hn::IfThenElseZero(hn::RebindMask(di, numm),
-                                                    hn::Sub(Log2Q11(total, table), Log2Q11(noise, table))));
+  // Numerator: log2_q11(total) - log2_q11(noise); the 2048 * 1038 cancel.
+  const auto num_i = hn::RebindMask(di, numm);
+  VDI it, et, in, en;
+  Log2Parts(total, it, et);
+  Log2Parts(noise, in, en);
+  store(hn::IfThenElse(num_i, it, none), ix.total);
+  store(hn::IfThenElse(num_i, in, none), ix.noise);
+  a.num_log = hn::Add(a.num_log, hn::IfThenElseZero(num_i, hn::Sub(et, en)));
 }
 
 void AccumulateRow(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12,
-                   int width, double gain_limit, const std::int64_t* table, std::int64_t* acc) {
+                   int width, double gain_limit, const std::uint16_t* table, std::int64_t* acc) {
   const DD d;
   const DDI di;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width);
   const VD gl = hn::Set(d, gain_limit);
   AccLanes a{hn::Zero(di), hn::Zero(di), hn::Zero(di), hn::Zero(di)};
   const MD all = hn::FirstN(d, n);
-  std::size_t j = 0;
-  for (; j + n <= w; j += n) AccumulateCol(s1 + j, s2 + j, s12 + j, all, gl, table, a);
-  if (j < w) {
-    // The tail in zero-filled copies; lanes past it are masked out.
-    constexpr std::size_t kMaxD = HWY_LANES(double);
-    HWY_ALIGN std::int32_t b1[kMaxD] = {}, b2[kMaxD] = {}, b12[kMaxD] = {};
-    const std::size_t r = w - j;
-    std::memcpy(b1, s1 + j, r * sizeof(std::int32_t));
-    std::memcpy(b2, s2 + j, r * sizeof(std::int32_t));
-    std::memcpy(b12, s12 + j, r * sizeof(std::int32_t));
-    AccumulateCol(b1, b2, b12, hn::FirstN(d, r), gl, table, a);
+  constexpr std::size_t kChunk = 256;  // columns per round of table look-ups
+  constexpr std::size_t kMaxD = HWY_LANES(double);
+  HWY_ALIGN std::uint16_t ibuf[3][kChunk + kMaxD];
+  const AccIndex ix{ibuf[0], ibuf[1], ibuf[2]};
+  std::int64_t num_tab = 0, den_tab = 0;
+  for (std::size_t c0 = 0; c0 < w; c0 += kChunk) {
+    const std::size_t cw = std::min(kChunk, w - c0);
+    std::size_t j = 0;
+    for (; j + n <= cw; j += n) AccumulateCol(s1 + c0 + j, s2 + c0 + j, s12 + c0 + j, all, gl, ix, j, a);
+    if (j < cw) {
+      // The tail in zero-filled copies; lanes past it are masked out.
+      HWY_ALIGN std::int32_t b1[kMaxD] = {}, b2[kMaxD] = {}, b12[kMaxD] = {};
+      const std::size_t r = cw - j;
+      std::memcpy(b1, s1 + c0 + j, r * sizeof(std::int32_t));
+      std::memcpy(b2, s2 + c0 + j, r * sizeof(std::int32_t));
+      std::memcpy(b12, s12 + c0 + j, r * sizeof(std::int32_t));
+      AccumulateCol(b1, b2, b12, hn::FirstN(d, r), gl, ix, j, a);
+    }
+    for (std::size_t i = 0; i < cw; ++i) {
+      den_tab += table[ix.den[i]];
+      num_tab += table[ix.total[i]];
+      num_tab -= table[ix.noise[i]];
+      // Keeps GCC from vectorizing this loop into emulated gathers (slower
+      // than plain loads); changes nothing else.
+      asm("" : "+r"(den_tab), "+r"(num_tab));
+    }
   }
-  acc[0] += hn::GetLane(hn::SumOfLanes(di, a.num_log));
-  acc[1] += hn::GetLane(hn::SumOfLanes(di, a.den_log));
+  acc[0] += hn::GetLane(hn::SumOfLanes(di, a.num_log)) + num_tab;
+  acc[1] += hn::GetLane(hn::SumOfLanes(di, a.den_log)) + den_tab;
   acc[2] += hn::GetLane(hn::SumOfLanes(di, a.num_non_log));
   acc[3] += hn::GetLane(hn::SumOfLanes(di, a.den_non_log));
 }
@@ -633,20 +680,18 @@ void sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
   HWY_DYNAMIC_DISPATCH(SubH)(t_ref, t_dis, c, taps, ow, o_ref, o_dis);
 }
 
-
 namespace {
-// The log2 table, then 3 zero entries: a 64-bit load at any entry stays
-// inside (AccumulateRow's gather).
-const std::int64_t* log2_table_padded() {
+// The log2 table, then a zero entry (AccumulateRow's kNoEntry).
+const std::uint16_t* log2_table_padded() {
   struct Padded {
-    alignas(64) std::uint16_t v[VMAFX_VIF_LOG2_SIZE + 4];
+    alignas(64) std::uint16_t v[VMAFX_VIF_LOG2_SIZE + 1];
   };
   static const Padded p = [] {
     Padded q{};
     std::memcpy(q.v, vmafx_vif_log2_table, sizeof(vmafx_vif_log2_table));
     return q;
   }();
-  return reinterpret_cast<const std::int64_t*>(p.v);
+  return p.v;
 }
 }  // namespace
 
