@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "feature/vif_tables.h"
 
@@ -57,7 +58,7 @@ void StatV16(const std::uint16_t* const*, const std::uint16_t* const*, const std
   HWY_ABORT("vif simd: no SIMD target");
 }
 void StatH(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*,
-           std::int32_t*, std::int32_t*) {
+           std::int32_t*, std::int32_t*, double*, std::size_t) {
   HWY_ABORT("vif simd: no SIMD target");
 }
 void SubV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int,
@@ -234,56 +235,120 @@ void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
 
 // ---------------------------------------------------------------------------
 // statistic, horizontal: the five rows filtered at columns j .. j+N-1, then
-// the sigmas. All sums in uint64 (the mean sums' low 32 bits are vif.cpp's
-// wrapped uint32 sums).
+// the sigmas. The filters are symmetric (c[k] == c[TAPS-1-k]) and each sums to
+// 65536 (vif_tables.h; the unit test VifSimdSupport.FilterShape checks both).
+// Why the shortcuts below give vif.cpp's integers for any uint32 rows:
+//
+// - Means (mu1, mu2): vif.cpp's uint32 sum of c[k] * t[x] wraps, i.e. it is
+//   the sum in the integers mod 2^32, where c*a + c*b == c*(a + b) whatever a
+//   and b are (a + b may wrap too). So the taps k and TAPS-1-k are paired, in
+//   uint32 lanes with the wrapping 32-bit multiply: the same value mod 2^32.
+// - Moments (xx, yy, xy): vif.cpp's uint64 sum of c[k] * t[x] with t < 2^32
+//   is at most 65536 * (2^32 - 1) < 2^48, so it does not wrap. In double lanes
+//   t is exact (< 2^32), a pair sum t + t' < 2^33 is exact, c * (t + t') <
+//   2^49 is exact, and since all terms are >= 0 every partial sum is an
+//   integer no larger than the whole sum (< 2^48): every Add and Mul is exact,
+//   whatever their order, and the result X is vif.cpp's integer.
+//   uint32((X + 32768) >> 16): X + (2^52 + 32768) is an integer in [2^52,
+//   2^53), exact, and the low 52 bits of such a double's encoding are its value
+//   minus 2^52; so the encoding shifted right by 16 holds (X + 32768) >> 16 in
+//   its low 36 bits (the exponent lies above them). That value is < 2^32
+//   (X + 32768 < 2^48): the low 32 bits are vif.cpp's uint32.
+// - Sigmas: (x_f - sq(mu, mu)) mod 2^32 from the low 32 bits of each, per
+//   column in uint64 lanes.
+//
+// The moment rows come as doubles (td, converted once per row: each value is
+// read by TAPS columns). Columns j .. j+N-1 are done as two halves of N/2
+// double lanes each.
+using DDH = hn::ScalableTag<double>;  // N/2 double lanes
+using DUH = hn::Rebind<std::uint32_t, DDH>;
+using VDH = hn::Vec<DDH>;
+
+// uint32 -> double, exact: 2^52 + u has u as its fraction bits (u < 2^52).
+HWY_INLINE VDH U32ToDouble(hn::Vec<DUH> v) {
+  const DDH dd;
+  const D64 d64;
+  const V64 u = hn::PromoteTo(d64, v);
+  return hn::Sub(hn::BitCast(dd, hn::Or(u, hn::Set(d64, 0x4330000000000000ull))),
+                 hn::Set(dd, 4503599627370496.0));
+}
+
 template <int TAPS>
-HWY_INLINE void StatHCol(const std::uint32_t* const* t, const std::uint16_t* c, std::size_t j,
-                         std::uint32_t* const* out) {
+HWY_INLINE void StatHCol(const std::uint32_t* const* t, const double* const* td,
+                         const std::uint16_t* c, std::size_t j, std::uint32_t* const* out) {
   constexpr int half = TAPS / 2;
   const D d;
   const D64 d64;
-  V64 e[5], o[5];
-  for (int q = 0; q < 5; ++q) e[q] = o[q] = hn::Zero(d64);
-  for (int k = 0; k < TAPS; ++k) {
-    const V ck = hn::Set(d, c[k]);
-    const std::ptrdiff_t x = std::ptrdiff_t(j) - half + k;
-    for (int q = 0; q < 5; ++q) {
-      const V v = hn::LoadU(d, t[q] + x);
-      e[q] = e[q] + hn::MulEven(ck, v);
-      o[q] = o[q] + hn::MulEven(ck, Odd(v));
-    }
+  const DDH dd;
+  const DUH dh;
+  const hn::Half<D> dhalf;
+  V mu[2];
+  for (int q = 0; q < 2; ++q) {
+    const std::uint32_t* r = t[q] + j;
+    V acc = hn::Set(d, c[half]) * hn::LoadU(d, r);
+    for (int k = 0; k < half; ++k)
+      acc = acc + hn::Set(d, c[k]) * (hn::LoadU(d, r - half + k) + hn::LoadU(d, r + half - k));
+    mu[q] = acc;
   }
-  const V64 r16 = hn::Set(d64, 32768u), r31 = hn::Set(d64, 0x80000000u);
-  // sq(a, b) of vif.cpp from the low 32 bits of a and b (MulEven reads only
-  // those): (uint64{a} * b + 2^31) >> 32.
+  const std::size_t nd = hn::Lanes(dd);
+  const V64 r31 = hn::Set(d64, 0x80000000u);
+  const VDH magic = hn::Set(dd, 4503599627370496.0 + 32768.0);  // 2^52 + 32768
+  // sq(a, b) of vif.cpp, (uint64{a} * b + 2^31) >> 32, a and b in the low
+  // halves of uint64 lanes.
   const auto sq = [&](V64 a, V64 b) {
     return hn::ShiftRight<32>(hn::MulEven(hn::BitCast(d, a), hn::BitCast(d, b)) + r31);
   };
-  // Per parity: (x + 32768) >> 16 minus the squared mean; only the low 32
-  // bits are kept, which is vif.cpp's uint32 difference (read as int32).
-  const auto sig = [&](const V64* s, V64& s1, V64& s2, V64& s12) {
-    s1 = hn::ShiftRight<16>(s[2] + r16) - sq(s[0], s[0]);
-    s2 = hn::ShiftRight<16>(s[3] + r16) - sq(s[1], s[1]);
-    s12 = hn::ShiftRight<16>(s[4] + r16) - sq(s[0], s[1]);
-  };
-  V64 s1e, s2e, s12e, s1o, s2o, s12o;
-  sig(e, s1e, s2e, s12e);
-  sig(o, s1o, s2o, s12o);
-  hn::StoreU(Merge(s1e, s1o), d, out[0] + j);
-  hn::StoreU(Merge(s2e, s2o), d, out[1] + j);
-  hn::StoreU(Merge(s12e, s12o), d, out[2] + j);
+  for (std::size_t h = 0; h < 2; ++h) {
+    const std::size_t jj = j + h * nd;
+    V64 xf[3];
+    for (int q = 0; q < 3; ++q) {
+      const double* r = td[q] + jj;
+      VDH acc = hn::Mul(hn::Set(dd, double(c[half])), hn::LoadU(dd, r));
+      for (int k = 0; k < half; ++k)
+        acc = hn::Add(acc, hn::Mul(hn::Set(dd, double(c[k])),
+                                   hn::Add(hn::LoadU(dd, r - half + k), hn::LoadU(dd, r + half - k))));
+      xf[q] = hn::ShiftRight<16>(hn::BitCast(d64, hn::Add(acc, magic)));
+    }
+    const V64 m1 = hn::PromoteTo(d64, h == 0 ? hn::LowerHalf(dhalf, mu[0]) : hn::UpperHalf(dhalf, mu[0]));
+    const V64 m2 = hn::PromoteTo(d64, h == 0 ? hn::LowerHalf(dhalf, mu[1]) : hn::UpperHalf(dhalf, mu[1]));
+    hn::StoreU(hn::TruncateTo(dh, xf[0] - sq(m1, m1)), dh, out[0] + jj);
+    hn::StoreU(hn::TruncateTo(dh, xf[1] - sq(m2, m2)), dh, out[1] + jj);
+    hn::StoreU(hn::TruncateTo(dh, xf[2] - sq(m1, m2)), dh, out[2] + jj);
+  }
+}
+
+// Rows of at least N columns; scratch holds 3 rows of stride doubles
+// (stride >= w + 2 * kMaxHalf).
+template <int TAPS>
+HWY_INLINE void StatHRows(const std::uint32_t* const* t, const std::uint16_t* c, std::size_t w,
+                          std::uint32_t* const* out, double* scratch, std::size_t stride) {
+  constexpr int half = TAPS / 2;
+  const DDH dd;
+  const DUH dh;
+  const std::size_t nd = hn::Lanes(dd), cnt = w + 2 * half;  // cnt >= N > nd
+  const double* td[3];
+  for (int q = 0; q < 3; ++q) {
+    double* dst = scratch + q * stride + kMaxHalf - half;
+    const std::uint32_t* src = t[2 + q] - half;
+    for (std::size_t x = 0; x < cnt; x += nd) {
+      const std::size_t x0 = std::min(x, cnt - nd);
+      hn::StoreU(U32ToDouble(hn::LoadU(dh, src + x0)), dd, dst + x0);
+    }
+    td[q] = dst + half;
+  }
+  ForColumns(w, hn::Lanes(D()), [&](std::size_t j) { StatHCol<TAPS>(t, td, c, j, out); });
 }
 
 template <int TAPS>
 void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, std::int32_t* s1,
-            std::int32_t* s2, std::int32_t* s12) {
+            std::int32_t* s2, std::int32_t* s12, double* scratch, std::size_t stride) {
   constexpr int half = TAPS / 2;
   const std::size_t n = hn::Lanes(D()), w = std::size_t(width);
   // int32 and uint32 may alias each other.
   std::uint32_t* out[3] = {reinterpret_cast<std::uint32_t*>(s1), reinterpret_cast<std::uint32_t*>(s2),
                            reinterpret_cast<std::uint32_t*>(s12)};
   if (w >= n) {
-    ForColumns(w, n, [&](std::size_t j) { StatHCol<TAPS>(t, c, j, out); });
+    StatHRows<TAPS>(t, c, w, out, scratch, stride);
     return;
   }
   HWY_ALIGN std::uint32_t tbuf[5][kMaxN + 2 * kMaxHalf] = {};
@@ -294,7 +359,7 @@ void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, st
     tp[q] = tbuf[q] + half;
   }
   std::uint32_t* op[3] = {obuf[0], obuf[1], obuf[2]};
-  StatHCol<TAPS>(tp, c, 0, op);
+  StatHRows<TAPS>(tp, c, n, op, scratch, stride);
   for (int q = 0; q < 3; ++q) std::memcpy(out[q], obuf[q], w * sizeof(std::uint32_t));
 }
 
@@ -573,8 +638,8 @@ void StatV16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, con
   VMAFX_VIF_TAPS(taps, StatV16T<K>(rr, dr, c, w, s, t))
 }
 void StatH(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1,
-           std::int32_t* s2, std::int32_t* s12) {
-  VMAFX_VIF_TAPS(taps, StatHT<K>(t, c, w, s1, s2, s12))
+           std::int32_t* s2, std::int32_t* s12, double* scratch, std::size_t stride) {
+  VMAFX_VIF_TAPS(taps, StatHT<K>(t, c, w, s1, s2, s12, scratch, stride))
 }
 void SubV8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
            int taps, int w, std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref,
@@ -662,7 +727,11 @@ void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* d
 }
 void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w,
                      std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
-  HWY_DYNAMIC_DISPATCH(StatH)(t, c, taps, w, s1, s2, s12);
+  // Per-thread rows of doubles for the moments (StatHRows), grown once.
+  thread_local std::vector<double> scratch;
+  const std::size_t stride = std::size_t(std::max(w, 64)) + 16;
+  if (scratch.size() < 3 * stride) scratch.resize(3 * stride);
+  HWY_DYNAMIC_DISPATCH(StatH)(t, c, taps, w, s1, s2, s12, scratch.data(), stride);
 }
 void sub_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
                   const std::uint16_t* c, int taps, int w, std::uint32_t mu_round, int mu_shift,

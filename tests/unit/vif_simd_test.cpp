@@ -467,6 +467,21 @@ TEST(VifSimdSupport, EpsMatters) {
   }
 }
 
+// stat_horizontal's proof (vif_simd.cpp) rests on the filters' shape: each
+// symmetric, each summing to 65536.
+TEST(VifSimdSupport, FilterShape) {
+  for (int s = 0; s < 4; ++s) {
+    const int taps = vmafx_vif_filter_width[s];
+    ASSERT_EQ(taps, kTaps[s]);
+    std::uint32_t sum = 0;
+    for (int k = 0; k < taps; ++k) {
+      EXPECT_EQ(vmafx_vif_filter[s][k], vmafx_vif_filter[s][taps - 1 - k]) << "scale " << s << " tap " << k;
+      sum += vmafx_vif_filter[s][k];
+    }
+    EXPECT_EQ(sum, 65536u) << "scale " << s;
+  }
+}
+
 TEST(VifSimdSupport, GainLimitRange) {
   if (simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
   EXPECT_TRUE(simd::accumulate_supports(1.0));
