@@ -58,7 +58,7 @@ void StatV16(const std::uint16_t* const*, const std::uint16_t* const*, const std
   HWY_ABORT("vif simd: no SIMD target");
 }
 void StatH(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*,
-           std::int32_t*, std::int32_t*, double*, std::size_t) {
+           std::int32_t*, std::int32_t*, std::uint32_t*, std::size_t) {
   HWY_ABORT("vif simd: no SIMD target");
 }
 void SubV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int,
@@ -235,113 +235,96 @@ void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
 
 // ---------------------------------------------------------------------------
 // statistic, horizontal: the five rows filtered at columns j .. j+N-1, then
-// the sigmas. The filters are symmetric (c[k] == c[TAPS-1-k]) and each sums to
-// 65536 (vif_tables.h; the unit test VifSimdSupport.FilterShape checks both).
-// Why the shortcuts below give vif.cpp's integers for any uint32 rows:
+// the sigmas, all in uint32 lanes. The filters are symmetric (c[k] ==
+// c[TAPS-1-k]) and each sums to 65536 (vif_tables.h; the unit test
+// VifSimdSupport.FilterShape checks both). Why this gives vif.cpp's integers
+// for any uint32 rows:
 //
-// - Means (mu1, mu2): vif.cpp's uint32 sum of c[k] * t[x] wraps, i.e. it is
-//   the sum in the integers mod 2^32, where c*a + c*b == c*(a + b) whatever a
-//   and b are (a + b may wrap too). So the taps k and TAPS-1-k are paired, in
-//   uint32 lanes with the wrapping 32-bit multiply: the same value mod 2^32.
-// - Moments (xx, yy, xy): vif.cpp's uint64 sum of c[k] * t[x] with t < 2^32
-//   is at most 65536 * (2^32 - 1) < 2^48, so it does not wrap. In double lanes
-//   t is exact (< 2^32), a pair sum t + t' < 2^33 is exact, c * (t + t') <
-//   2^49 is exact, and since all terms are >= 0 every partial sum is an
-//   integer no larger than the whole sum (< 2^48): every Add and Mul is exact,
-//   whatever their order, and the result X is vif.cpp's integer.
-//   uint32((X + 32768) >> 16): X + (2^52 + 32768) is an integer in [2^52,
-//   2^53), exact, and the low 52 bits of such a double's encoding are its value
-//   minus 2^52; so the encoding shifted right by 16 holds (X + 32768) >> 16 in
-//   its low 36 bits (the exponent lies above them). That value is < 2^32
-//   (X + 32768 < 2^48): the low 32 bits are vif.cpp's uint32.
-// - Sigmas: (x_f - sq(mu, mu)) mod 2^32 from the low 32 bits of each, per
-//   column in uint64 lanes.
+// F(r) below is c[half] * r[j] + sum over k < half of c[k] * (r[j-half+k] +
+// r[j+half-k]), in uint32 lanes with the wrapping 32-bit multiply and add:
+// the value mod 2^32 of sum_k c[k] * r[j-half+k] (in the integers mod 2^32
+// c*a + c*b == c*(a + b), whatever wraps on the way).
+// - Means: vif.cpp's uint32 sums wrap, they are those sums mod 2^32: F(t_mu).
+// - Moments: vif.cpp's uint64 sum X of c[k] * t[x] (t < 2^32) is at most
+//   65536 * (2^32 - 1) < 2^48 and does not wrap. With t = 2^16 * hi + lo
+//   (hi, lo < 2^16), X = 2^16 * H + L, H and L the sums of c[k] * hi and
+//   c[k] * lo; each is at most 65536 * 65535 < 2^32, so F gives them exactly.
+//   Then (X + 32768) >> 16 = H + ((L + 32768) >> 16) (2^16 * H does not
+//   touch the low 16 bits), where L + 32768 < 2^32 does not wrap; the value
+//   is < 2^32 (X + 32768 < 2^48), so the wrapping uint32 add gives it, and it
+//   is vif.cpp's uint32.
+// - Sigmas: (x_f - sq(mu, mu)) mod 2^32, sq from the 64-bit products of the
+//   even and odd columns (MulEven).
 //
-// The moment rows come as doubles (td, converted once per row: each value is
-// read by TAPS columns). Columns j .. j+N-1 are done as two halves of N/2
-// double lanes each.
-using DDH = hn::ScalableTag<double>;  // N/2 double lanes
-using DUH = hn::Rebind<std::uint32_t, DDH>;
-using VDH = hn::Vec<DDH>;
-
-// uint32 -> double, exact: 2^52 + u has u as its fraction bits (u < 2^52).
-HWY_INLINE VDH U32ToDouble(hn::Vec<DUH> v) {
-  const DDH dd;
-  const D64 d64;
-  const V64 u = hn::PromoteTo(d64, v);
-  return hn::Sub(hn::BitCast(dd, hn::Or(u, hn::Set(d64, 0x4330000000000000ull))),
-                 hn::Set(dd, 4503599627370496.0));
+// The moment rows are split into lo and hi rows once per row (each value is
+// read by TAPS columns), in the scratch rows sp[0..5] (xx, yy, xy; lo, hi).
+template <int TAPS>
+HWY_INLINE V FilterPaired(const std::uint32_t* r, const std::uint16_t* c) {
+  constexpr int half = TAPS / 2;
+  const D d;
+  V acc = hn::Set(d, c[half]) * hn::LoadU(d, r);
+  for (int k = 0; k < half; ++k)
+    acc = acc + hn::Set(d, c[k]) * (hn::LoadU(d, r - half + k) + hn::LoadU(d, r + half - k));
+  return acc;
 }
 
 template <int TAPS>
-HWY_INLINE void StatHCol(const std::uint32_t* const* t, const double* const* td,
+HWY_INLINE void StatHCol(const std::uint32_t* const* t, const std::uint32_t* const* sp,
                          const std::uint16_t* c, std::size_t j, std::uint32_t* const* out) {
-  constexpr int half = TAPS / 2;
   const D d;
   const D64 d64;
-  const DDH dd;
-  const DUH dh;
-  const hn::Half<D> dhalf;
-  V mu[2];
-  for (int q = 0; q < 2; ++q) {
-    const std::uint32_t* r = t[q] + j;
-    V acc = hn::Set(d, c[half]) * hn::LoadU(d, r);
-    for (int k = 0; k < half; ++k)
-      acc = acc + hn::Set(d, c[k]) * (hn::LoadU(d, r - half + k) + hn::LoadU(d, r + half - k));
-    mu[q] = acc;
+  const V mu1 = FilterPaired<TAPS>(t[0] + j, c);
+  const V mu2 = FilterPaired<TAPS>(t[1] + j, c);
+  const V r16 = hn::Set(d, 32768u);
+  V xf[3];
+  for (int q = 0; q < 3; ++q) {
+    const V lo = FilterPaired<TAPS>(sp[2 * q] + j, c);
+    const V hi = FilterPaired<TAPS>(sp[2 * q + 1] + j, c);
+    xf[q] = hi + hn::ShiftRight<16>(lo + r16);
   }
-  const std::size_t nd = hn::Lanes(dd);
+  // sq(a, b) of vif.cpp, (uint64{a} * b + 2^31) >> 32, per column: even
+  // columns in the low halves of the uint64 lanes, odd ones moved there.
   const V64 r31 = hn::Set(d64, 0x80000000u);
-  const VDH magic = hn::Set(dd, 4503599627370496.0 + 32768.0);  // 2^52 + 32768
-  // sq(a, b) of vif.cpp, (uint64{a} * b + 2^31) >> 32, a and b in the low
-  // halves of uint64 lanes.
-  const auto sq = [&](V64 a, V64 b) {
-    return hn::ShiftRight<32>(hn::MulEven(hn::BitCast(d, a), hn::BitCast(d, b)) + r31);
+  const V64 hi32 = hn::Set(d64, 0xFFFFFFFF00000000ull);
+  const auto sq = [&](V a, V b) {
+    const V64 e = hn::ShiftRight<32>(hn::MulEven(a, b) + r31);
+    const V64 o = hn::And(hn::MulEven(Odd(a), Odd(b)) + r31, hi32);
+    return hn::BitCast(d, hn::Or(e, o));
   };
-  for (std::size_t h = 0; h < 2; ++h) {
-    const std::size_t jj = j + h * nd;
-    V64 xf[3];
-    for (int q = 0; q < 3; ++q) {
-      const double* r = td[q] + jj;
-      VDH acc = hn::Mul(hn::Set(dd, double(c[half])), hn::LoadU(dd, r));
-      for (int k = 0; k < half; ++k)
-        acc = hn::Add(acc, hn::Mul(hn::Set(dd, double(c[k])),
-                                   hn::Add(hn::LoadU(dd, r - half + k), hn::LoadU(dd, r + half - k))));
-      xf[q] = hn::ShiftRight<16>(hn::BitCast(d64, hn::Add(acc, magic)));
-    }
-    const V64 m1 = hn::PromoteTo(d64, h == 0 ? hn::LowerHalf(dhalf, mu[0]) : hn::UpperHalf(dhalf, mu[0]));
-    const V64 m2 = hn::PromoteTo(d64, h == 0 ? hn::LowerHalf(dhalf, mu[1]) : hn::UpperHalf(dhalf, mu[1]));
-    hn::StoreU(hn::TruncateTo(dh, xf[0] - sq(m1, m1)), dh, out[0] + jj);
-    hn::StoreU(hn::TruncateTo(dh, xf[1] - sq(m2, m2)), dh, out[1] + jj);
-    hn::StoreU(hn::TruncateTo(dh, xf[2] - sq(m1, m2)), dh, out[2] + jj);
-  }
+  hn::StoreU(xf[0] - sq(mu1, mu1), d, out[0] + j);
+  hn::StoreU(xf[1] - sq(mu2, mu2), d, out[1] + j);
+  hn::StoreU(xf[2] - sq(mu1, mu2), d, out[2] + j);
 }
 
-// Rows of at least N columns; scratch holds 3 rows of stride doubles
+// Rows of at least N columns; scratch holds 6 rows of stride uint32
 // (stride >= w + 2 * kMaxHalf).
 template <int TAPS>
 HWY_INLINE void StatHRows(const std::uint32_t* const* t, const std::uint16_t* c, std::size_t w,
-                          std::uint32_t* const* out, double* scratch, std::size_t stride) {
+                          std::uint32_t* const* out, std::uint32_t* scratch, std::size_t stride) {
   constexpr int half = TAPS / 2;
-  const DDH dd;
-  const DUH dh;
-  const std::size_t nd = hn::Lanes(dd), cnt = w + 2 * half;  // cnt >= N > nd
-  const double* td[3];
+  const D d;
+  const std::size_t n = hn::Lanes(d), cnt = w + 2 * half;  // cnt >= N
+  const V m16 = hn::Set(d, 0xFFFFu);
+  const std::uint32_t* sp[6];
   for (int q = 0; q < 3; ++q) {
-    double* dst = scratch + q * stride + kMaxHalf - half;
+    std::uint32_t* lo = scratch + (2 * q) * stride + kMaxHalf - half;
+    std::uint32_t* hi = scratch + (2 * q + 1) * stride + kMaxHalf - half;
     const std::uint32_t* src = t[2 + q] - half;
-    for (std::size_t x = 0; x < cnt; x += nd) {
-      const std::size_t x0 = std::min(x, cnt - nd);
-      hn::StoreU(U32ToDouble(hn::LoadU(dh, src + x0)), dd, dst + x0);
+    for (std::size_t x = 0; x < cnt; x += n) {
+      const std::size_t x0 = std::min(x, cnt - n);
+      const V v = hn::LoadU(d, src + x0);
+      hn::StoreU(hn::And(v, m16), d, lo + x0);
+      hn::StoreU(hn::ShiftRight<16>(v), d, hi + x0);
     }
-    td[q] = dst + half;
+    sp[2 * q] = lo + half;
+    sp[2 * q + 1] = hi + half;
   }
-  ForColumns(w, hn::Lanes(D()), [&](std::size_t j) { StatHCol<TAPS>(t, td, c, j, out); });
+  ForColumns(w, n, [&](std::size_t j) { StatHCol<TAPS>(t, sp, c, j, out); });
 }
 
 template <int TAPS>
 void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, std::int32_t* s1,
-            std::int32_t* s2, std::int32_t* s12, double* scratch, std::size_t stride) {
+            std::int32_t* s2, std::int32_t* s12, std::uint32_t* scratch, std::size_t stride) {
   constexpr int half = TAPS / 2;
   const std::size_t n = hn::Lanes(D()), w = std::size_t(width);
   // int32 and uint32 may alias each other.
@@ -638,7 +621,7 @@ void StatV16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, con
   VMAFX_VIF_TAPS(taps, StatV16T<K>(rr, dr, c, w, s, t))
 }
 void StatH(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1,
-           std::int32_t* s2, std::int32_t* s12, double* scratch, std::size_t stride) {
+           std::int32_t* s2, std::int32_t* s12, std::uint32_t* scratch, std::size_t stride) {
   VMAFX_VIF_TAPS(taps, StatHT<K>(t, c, w, s1, s2, s12, scratch, stride))
 }
 void SubV8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
@@ -727,10 +710,10 @@ void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* d
 }
 void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w,
                      std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
-  // Per-thread rows of doubles for the moments (StatHRows), grown once.
-  thread_local std::vector<double> scratch;
+  // Per-thread rows for the split moments (StatHRows), grown once.
+  thread_local std::vector<std::uint32_t> scratch;
   const std::size_t stride = std::size_t(std::max(w, 64)) + 16;
-  if (scratch.size() < 3 * stride) scratch.resize(3 * stride);
+  if (scratch.size() < 6 * stride) scratch.resize(6 * stride);
   HWY_DYNAMIC_DISPATCH(StatH)(t, c, taps, w, s1, s2, s12, scratch.data(), stride);
 }
 void sub_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
