@@ -58,7 +58,7 @@ void StatV16(const std::uint16_t* const*, const std::uint16_t* const*, const std
   HWY_ABORT("vif simd: no SIMD target");
 }
 void StatH(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*,
-           std::int32_t*, std::int32_t*, std::uint32_t*, std::size_t) {
+           std::int32_t*, std::int32_t*, std::int16_t*, std::size_t) {
   HWY_ABORT("vif simd: no SIMD target");
 }
 void SubV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int,
@@ -234,115 +234,217 @@ void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
 }
 
 // ---------------------------------------------------------------------------
-// statistic, horizontal: the five rows filtered at columns j .. j+N-1, then
-// the sigmas, all in uint32 lanes. The filters are symmetric (c[k] ==
-// c[TAPS-1-k]) and each sums to 65536 (vif_tables.h; the unit test
-// VifSimdSupport.FilterShape checks both). Why this gives vif.cpp's integers
-// for any uint32 rows:
+// statistic, horizontal: the five rows filtered at the row's columns, then
+// the sigmas. The filters are symmetric and each sums to 65536 (vif_tables.h;
+// the unit test VifSimdSupport.FilterShape checks both). The mean rows t[0],
+// t[1] hold uint16 values (vif.cpp's vertical pass truncates them so); the
+// moment rows t[2..4] any uint32.
 //
-// F(r) below is c[half] * r[j] + sum over k < half of c[k] * (r[j-half+k] +
-// r[j+half-k]), in uint32 lanes with the wrapping 32-bit multiply and add:
-// the value mod 2^32 of sum_k c[k] * r[j-half+k] (in the integers mod 2^32
-// c*a + c*b == c*(a + b), whatever wraps on the way).
-// - Means: vif.cpp's uint32 sums wrap, they are those sums mod 2^32: F(t_mu).
-// - Moments: vif.cpp's uint64 sum X of c[k] * t[x] (t < 2^32) is at most
-//   65536 * (2^32 - 1) < 2^48 and does not wrap. With t = 2^16 * hi + lo
-//   (hi, lo < 2^16), X = 2^16 * H + L, H and L the sums of c[k] * hi and
-//   c[k] * lo; each is at most 65536 * 65535 < 2^32, so F gives them exactly.
-//   Then (X + 32768) >> 16 = H + ((L + 32768) >> 16) (2^16 * H does not
-//   touch the low 16 bits), where L + 32768 < 2^32 does not wrap; the value
-//   is < 2^32 (X + 32768 < 2^48), so the wrapping uint32 add gives it, and it
-//   is vif.cpp's uint32.
-// - Sigmas: (x_f - sq(mu, mu)) mod 2^32, sq from the 64-bit products of the
-//   even and odd columns (MulEven).
+// Filters of 5, 9 and 17 taps (every tap below 2^15): 16-bit multiply-add.
+// Each row is first written as int16 rows in the scratch: a mean row as
+// v - 32768, a moment row t = 2^16 * hi + lo as two rows, lo - 32768 and
+// hi - 32768 (all in [-32768, 32767]). ReorderWidenMulAccumulate (x86's
+// pmaddwd; with RearrangeToOddPlusEven the same result on any target) adds
+// a[2i] * b[2i] + a[2i+1] * b[2i+1] into int32 lane i: with b two taps and
+// a loaded from the right column, lane i gets two taps of one column (the
+// even and odd columns from the same loads, see MaddRow). So for each row of
+// 16-bit values v the even and odd columns' sums S' = sum_k c[k] * (v_k -
+// 32768) are formed in int32 lanes (no pmaddwd pair overflows: |a * b| <=
+// 32768 * 32767) that wrap, i.e. mod 2^32, and S = sum_k c[k] * v_k = S' +
+// 32768 * 65536 = S' + 2^31 (mod 2^32). Each S is below 65536 * 65536 = 2^32,
+// so the uint32 lane S' + 2^31 is S exactly:
+// - Means: vif.cpp's uint32 sum is S (it cannot wrap: S < 2^32).
+// - Moments: vif.cpp's uint64 sum X of c[k] * t (t < 2^32) is 2^16 * H + L,
+//   H and L the sums S of the hi and lo rows (X < 2^48, no wrap). Then
+//   (X + 32768) >> 16 = H + ((L + 32768) >> 16) (2^16 * H does not touch the
+//   low 16 bits), where L + 32768 <= 2^32 - 2^15 does not wrap; the value is
+//   < 2^32 (X + 32768 < 2^48), so the wrapping uint32 add gives it, and it is
+//   vif.cpp's uint32.
+// - Sigmas: (x_f - sq(mu, mu)) mod 2^32, sq from 64-bit products (MulEven),
+//   per column, then the even and odd columns stored interleaved.
 //
-// The moment rows are split into lo and hi rows once per row (each value is
-// read by TAPS columns), in the scratch rows sp[0..5] (xx, yy, xy; lo, hi).
-template <int TAPS>
-HWY_INLINE V FilterPaired(const std::uint32_t* r, const std::uint16_t* c) {
-  constexpr int half = TAPS / 2;
-  const D d;
-  V acc = hn::Set(d, c[half]) * hn::LoadU(d, r);
-  for (int k = 0; k < half; ++k)
-    acc = acc + hn::Set(d, c[k]) * (hn::LoadU(d, r - half + k) + hn::LoadU(d, r + half - k));
-  return acc;
-}
+// The 3-tap filter (its middle tap 43728 >= 2^15) runs in uint32 lanes:
+// F(r) = c[1] * r[x] + c[0] * (r[x-1] + r[x+1]) with the wrapping 32-bit
+// multiply is the sum mod 2^32 (c*a + c*b == c*(a + b) mod 2^32), and the
+// moment rows are split into 16-bit halves as above (H, L < 2^32, exact).
+using D16 = hn::ScalableTag<std::int16_t>;
+using DI32 = hn::Repartition<std::int32_t, D16>;  // = N uint32 lanes
+using VI16 = hn::Vec<D16>;
+using VI32 = hn::Vec<DI32>;
+constexpr std::size_t kMaxN16 = HWY_LANES(std::int16_t);
 
-template <int TAPS>
-HWY_INLINE void StatHCol(const std::uint32_t* const* t, const std::uint32_t* const* sp,
-                         const std::uint16_t* c, std::size_t j, std::uint32_t* const* out) {
+// sq(a, b) of vif.cpp, (uint64{a} * b + 2^31) >> 32, per uint32 lane.
+HWY_INLINE V SqRound(V a, V b) {
   const D d;
   const D64 d64;
-  const V mu1 = FilterPaired<TAPS>(t[0] + j, c);
-  const V mu2 = FilterPaired<TAPS>(t[1] + j, c);
-  const V r16 = hn::Set(d, 32768u);
-  V xf[3];
-  for (int q = 0; q < 3; ++q) {
-    const V lo = FilterPaired<TAPS>(sp[2 * q] + j, c);
-    const V hi = FilterPaired<TAPS>(sp[2 * q + 1] + j, c);
-    xf[q] = hi + hn::ShiftRight<16>(lo + r16);
-  }
-  // sq(a, b) of vif.cpp, (uint64{a} * b + 2^31) >> 32, per column: even
-  // columns in the low halves of the uint64 lanes, odd ones moved there.
   const V64 r31 = hn::Set(d64, 0x80000000u);
-  const V64 hi32 = hn::Set(d64, 0xFFFFFFFF00000000ull);
-  const auto sq = [&](V a, V b) {
-    const V64 e = hn::ShiftRight<32>(hn::MulEven(a, b) + r31);
-    const V64 o = hn::And(hn::MulEven(Odd(a), Odd(b)) + r31, hi32);
-    return hn::BitCast(d, hn::Or(e, o));
-  };
-  hn::StoreU(xf[0] - sq(mu1, mu1), d, out[0] + j);
-  hn::StoreU(xf[1] - sq(mu2, mu2), d, out[1] + j);
-  hn::StoreU(xf[2] - sq(mu1, mu2), d, out[2] + j);
+  const V64 e = hn::ShiftRight<32>(hn::MulEven(a, b) + r31);
+  const V64 o = hn::And(hn::MulEven(Odd(a), Odd(b)) + r31, hn::Set(d64, 0xFFFFFFFF00000000ull));
+  return hn::BitCast(d, hn::Or(e, o));
 }
 
-// Rows of at least N columns; scratch holds 6 rows of stride uint32
-// (stride >= w + 2 * kMaxHalf).
+// The even and odd columns' S of one biased int16 row, r at column j (even
+// columns j + 2i, odd j + 2i + 1). One set of loads serves both: L_m, loaded
+// at column j - half + 2m, has columns j + 2i - half + 2m and one more in
+// lanes 2i, 2i+1; for the even column j + 2i those are the taps 2m and 2m+1
+// (ce[m] = c[2m], c[2m+1]), for the odd column j + 2i + 1 the taps 2m-1 and
+// 2m (co[m] = c[2m-1], c[2m]), m = 0 .. half, with c[-1] = c[TAPS] = 0.
 template <int TAPS>
-HWY_INLINE void StatHRows(const std::uint32_t* const* t, const std::uint16_t* c, std::size_t w,
-                          std::uint32_t* const* out, std::uint32_t* scratch, std::size_t stride) {
+HWY_INLINE void MaddRow(const std::int16_t* r, const VI16* ce, const VI16* co, V& even, V& odd) {
+  constexpr int half = TAPS / 2;
+  const D16 d16;
+  const DI32 d32;
+  const D d;
+  VI32 e0 = hn::Zero(d32), e1 = e0, o0 = e0, o1 = e0;
+  for (int m = 0; m <= half; ++m) {
+    const VI16 l = hn::LoadU(d16, r - half + 2 * m);
+    e0 = hn::ReorderWidenMulAccumulate(d32, l, ce[m], e0, e1);
+    o0 = hn::ReorderWidenMulAccumulate(d32, l, co[m], o0, o1);
+  }
+  const V bias = hn::Set(d, 0x80000000u);
+  even = hn::BitCast(d, hn::RearrangeToOddPlusEven(e0, e1)) + bias;
+  odd = hn::BitCast(d, hn::RearrangeToOddPlusEven(o0, o1)) + bias;
+}
+
+// Columns j .. j+N16-1. r16: the 8 int16 rows (mu1, mu2, then lo, hi of xx,
+// yy, xy).
+template <int TAPS>
+HWY_INLINE void StatHColMadd(const std::int16_t* const* r16, const VI16* ce, const VI16* co,
+                             std::size_t j, std::uint32_t* const* out) {
+  const D d;
+  V mu1[2], mu2[2], xf[3][2];
+  MaddRow<TAPS>(r16[0] + j, ce, co, mu1[0], mu1[1]);
+  MaddRow<TAPS>(r16[1] + j, ce, co, mu2[0], mu2[1]);
+  const V r16c = hn::Set(d, 32768u);
+  for (int q = 0; q < 3; ++q) {
+    V lo[2], hi[2];
+    MaddRow<TAPS>(r16[2 + 2 * q] + j, ce, co, lo[0], lo[1]);
+    MaddRow<TAPS>(r16[3 + 2 * q] + j, ce, co, hi[0], hi[1]);
+    for (int p = 0; p < 2; ++p) xf[q][p] = hi[p] + hn::ShiftRight<16>(lo[p] + r16c);
+  }
+  V s[3][2];
+  for (int p = 0; p < 2; ++p) {
+    s[0][p] = xf[0][p] - SqRound(mu1[p], mu1[p]);
+    s[1][p] = xf[1][p] - SqRound(mu2[p], mu2[p]);
+    s[2][p] = xf[2][p] - SqRound(mu1[p], mu2[p]);
+  }
+  for (int q = 0; q < 3; ++q) hn::StoreInterleaved2(s[q][0], s[q][1], d, out[q] + j);
+}
+
+// Rows of at least N16 columns. scratch: 8 rows of stride int16 (stride >=
+// w + 2 * kMaxHalf).
+template <int TAPS>
+HWY_INLINE void StatHRowsMadd(const std::uint32_t* const* t, const std::uint16_t* c, std::size_t w,
+                              std::uint32_t* const* out, std::int16_t* scratch, std::size_t stride) {
   constexpr int half = TAPS / 2;
   const D d;
-  const std::size_t n = hn::Lanes(d), cnt = w + 2 * half;  // cnt >= N
+  const hn::Rebind<std::uint16_t, D> dh;  // N uint16 lanes
+  const std::size_t n = hn::Lanes(d), cnt = w + 2 * half;  // cnt >= N16 > N
+  const auto bias16 = hn::Set(dh, std::uint16_t{0x8000});
+  const V m16 = hn::Set(d, 0xFFFFu);
+  std::int16_t* rows[8];
+  for (int q = 0; q < 8; ++q) rows[q] = scratch + q * stride + kMaxHalf;
+  const auto put = [&](std::int16_t* row, std::size_t x, V v) {  // 16-bit value, biased
+    hn::StoreU(hn::BitCast(hn::Rebind<std::int16_t, D>(), hn::Xor(hn::TruncateTo(dh, v), bias16)),
+               hn::Rebind<std::int16_t, D>(), row - half + x);
+  };
+  for (std::size_t x = 0; x < cnt; x += n) {
+    const std::size_t x0 = std::min(x, cnt - n);
+    put(rows[0], x0, hn::LoadU(d, t[0] - half + x0));
+    put(rows[1], x0, hn::LoadU(d, t[1] - half + x0));
+    for (int q = 0; q < 3; ++q) {
+      const V v = hn::LoadU(d, t[2 + q] - half + x0);
+      put(rows[2 + 2 * q], x0, hn::And(v, m16));
+      put(rows[3 + 2 * q], x0, hn::ShiftRight<16>(v));
+    }
+  }
+  // Tap pairs (MaddRow), c[-1] = c[TAPS] = 0; the low int16 of each int32 is
+  // the even lane.
+  const auto tap = [&](int k) -> std::uint32_t { return k >= 0 && k < TAPS ? c[k] : 0; };
+  VI16 ce[half + 1], co[half + 1];
+  for (int m = 0; m <= half; ++m) {
+    ce[m] = hn::BitCast(D16(), hn::Set(DI32(), std::int32_t(tap(2 * m) | tap(2 * m + 1) << 16)));
+    co[m] = hn::BitCast(D16(), hn::Set(DI32(), std::int32_t(tap(2 * m - 1) | tap(2 * m) << 16)));
+  }
+  const std::int16_t* r16[8] = {rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6], rows[7]};
+  ForColumns(w, hn::Lanes(D16()), [&](std::size_t j) { StatHColMadd<TAPS>(r16, ce, co, j, out); });
+}
+
+// The 3-tap filter in uint32 lanes (see above).
+HWY_INLINE V FilterPaired3(const std::uint32_t* r, const std::uint16_t* c) {
+  const D d;
+  return hn::Set(d, c[1]) * hn::LoadU(d, r) + hn::Set(d, c[0]) * (hn::LoadU(d, r - 1) + hn::LoadU(d, r + 1));
+}
+
+HWY_INLINE void StatHCol3(const std::uint32_t* const* t, const std::uint32_t* const* sp,
+                          const std::uint16_t* c, std::size_t j, std::uint32_t* const* out) {
+  const D d;
+  const V mu1 = FilterPaired3(t[0] + j, c);
+  const V mu2 = FilterPaired3(t[1] + j, c);
+  const V r16 = hn::Set(d, 32768u);
+  V xf[3];
+  for (int q = 0; q < 3; ++q)
+    xf[q] = FilterPaired3(sp[2 * q + 1] + j, c) + hn::ShiftRight<16>(FilterPaired3(sp[2 * q] + j, c) + r16);
+  hn::StoreU(xf[0] - SqRound(mu1, mu1), d, out[0] + j);
+  hn::StoreU(xf[1] - SqRound(mu2, mu2), d, out[1] + j);
+  hn::StoreU(xf[2] - SqRound(mu1, mu2), d, out[2] + j);
+}
+
+// Rows of at least N16 columns; scratch: 6 rows of stride uint32 (stride >=
+// w + 2 * kMaxHalf).
+HWY_INLINE void StatHRows3(const std::uint32_t* const* t, const std::uint16_t* c, std::size_t w,
+                           std::uint32_t* const* out, std::uint32_t* scratch, std::size_t stride) {
+  const D d;
+  const std::size_t n = hn::Lanes(d), cnt = w + 2;  // cnt >= N
   const V m16 = hn::Set(d, 0xFFFFu);
   const std::uint32_t* sp[6];
   for (int q = 0; q < 3; ++q) {
-    std::uint32_t* lo = scratch + (2 * q) * stride + kMaxHalf - half;
-    std::uint32_t* hi = scratch + (2 * q + 1) * stride + kMaxHalf - half;
-    const std::uint32_t* src = t[2 + q] - half;
+    std::uint32_t* lo = scratch + (2 * q) * stride + kMaxHalf;
+    std::uint32_t* hi = scratch + (2 * q + 1) * stride + kMaxHalf;
+    const std::uint32_t* src = t[2 + q];
     for (std::size_t x = 0; x < cnt; x += n) {
       const std::size_t x0 = std::min(x, cnt - n);
-      const V v = hn::LoadU(d, src + x0);
-      hn::StoreU(hn::And(v, m16), d, lo + x0);
-      hn::StoreU(hn::ShiftRight<16>(v), d, hi + x0);
+      const V v = hn::LoadU(d, src - 1 + x0);
+      hn::StoreU(hn::And(v, m16), d, lo - 1 + x0);
+      hn::StoreU(hn::ShiftRight<16>(v), d, hi - 1 + x0);
     }
-    sp[2 * q] = lo + half;
-    sp[2 * q + 1] = hi + half;
+    sp[2 * q] = lo;
+    sp[2 * q + 1] = hi;
   }
-  ForColumns(w, n, [&](std::size_t j) { StatHCol<TAPS>(t, sp, c, j, out); });
+  ForColumns(w, n, [&](std::size_t j) { StatHCol3(t, sp, c, j, out); });
 }
 
+// scratch: 12 rows of stride int16, stride >= max(w, N16) + 2 * kMaxHalf + 1.
 template <int TAPS>
 void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, std::int32_t* s1,
-            std::int32_t* s2, std::int32_t* s12, std::uint32_t* scratch, std::size_t stride) {
+            std::int32_t* s2, std::int32_t* s12, std::int16_t* scratch, std::size_t stride) {
   constexpr int half = TAPS / 2;
-  const std::size_t n = hn::Lanes(D()), w = std::size_t(width);
+  const std::size_t n16 = hn::Lanes(D16()), w = std::size_t(width);
   // int32 and uint32 may alias each other.
   std::uint32_t* out[3] = {reinterpret_cast<std::uint32_t*>(s1), reinterpret_cast<std::uint32_t*>(s2),
                            reinterpret_cast<std::uint32_t*>(s12)};
-  if (w >= n) {
-    StatHRows<TAPS>(t, c, w, out, scratch, stride);
+  const auto rows = [&](const std::uint32_t* const* tt, std::size_t ww, std::uint32_t* const* oo) {
+    if constexpr (TAPS == 3) {
+      // The scratch seen as uint32 rows (Highway loads and stores only).
+      StatHRows3(tt, c, ww, oo, reinterpret_cast<std::uint32_t*>(scratch), stride);
+    } else {
+      StatHRowsMadd<TAPS>(tt, c, ww, oo, scratch, stride);
+    }
+  };
+  if (w >= n16) {
+    rows(t, w, out);
     return;
   }
-  HWY_ALIGN std::uint32_t tbuf[5][kMaxN + 2 * kMaxHalf] = {};
-  HWY_ALIGN std::uint32_t obuf[3][kMaxN] = {};
+  // A row narrower than N16 columns: zero-filled copies, N16 columns done.
+  HWY_ALIGN std::uint32_t tbuf[5][kMaxN16 + 2 * kMaxHalf] = {};
+  HWY_ALIGN std::uint32_t obuf[3][kMaxN16] = {};
   const std::uint32_t* tp[5];
   for (int q = 0; q < 5; ++q) {
     std::memcpy(tbuf[q], t[q] - half, (w + 2 * half) * sizeof(std::uint32_t));
     tp[q] = tbuf[q] + half;
   }
   std::uint32_t* op[3] = {obuf[0], obuf[1], obuf[2]};
-  StatHRows<TAPS>(tp, c, n, op, scratch, stride);
+  rows(tp, n16, op);
   for (int q = 0; q < 3; ++q) std::memcpy(out[q], obuf[q], w * sizeof(std::uint32_t));
 }
 
@@ -621,7 +723,7 @@ void StatV16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, con
   VMAFX_VIF_TAPS(taps, StatV16T<K>(rr, dr, c, w, s, t))
 }
 void StatH(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1,
-           std::int32_t* s2, std::int32_t* s12, std::uint32_t* scratch, std::size_t stride) {
+           std::int32_t* s2, std::int32_t* s12, std::int16_t* scratch, std::size_t stride) {
   VMAFX_VIF_TAPS(taps, StatHT<K>(t, c, w, s1, s2, s12, scratch, stride))
 }
 void SubV8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
@@ -710,10 +812,11 @@ void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* d
 }
 void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w,
                      std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
-  // Per-thread rows for the split moments (StatHRows), grown once.
-  thread_local std::vector<std::uint32_t> scratch;
-  const std::size_t stride = std::size_t(std::max(w, 64)) + 16;
-  if (scratch.size() < 6 * stride) scratch.resize(6 * stride);
+  // Per-thread int16 rows for StatHT, grown once: 8 rows of int16 or 6 of
+  // uint32 (the 3-tap filter), stride entries each.
+  thread_local std::vector<std::int16_t> scratch;
+  const std::size_t stride = std::size_t(std::max(w, 64)) + 32;
+  if (scratch.size() < 12 * stride) scratch.resize(12 * stride);
   HWY_DYNAMIC_DISPATCH(StatH)(t, c, taps, w, s1, s2, s12, scratch.data(), stride);
 }
 void sub_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,

@@ -51,8 +51,10 @@ void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* d
                    std::uint32_t* const* t);
 
 // statistic's horizontal pass: t[0..4] are the vertical rows, mirror-padded
-// by taps/2 on each side. Writes the per-pixel sigma1_sq, sigma2_sq, sigma12
-// (before accumulate's clamps) for columns [0, w).
+// by taps/2 on each side; the mean rows t[0], t[1] hold uint16 values (as
+// vif.cpp's vertical pass writes them), the moment rows any uint32. Writes the
+// per-pixel sigma1_sq, sigma2_sq, sigma12 (before accumulate's clamps) for
+// columns [0, w). Uses per-thread scratch (grown once).
 void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w,
                      std::int32_t* s1, std::int32_t* s2, std::int32_t* s12);
 

@@ -219,14 +219,22 @@ TEST_F(VifSimd, StatHorizontalEqualsScalar) {
       for (int s = 0; s < 4; ++s) {
         const int taps = kTaps[s];
         const std::uint16_t* c = vmafx_vif_filter[s];
-        // Padded rows, arbitrary uint32 (wider than the pipeline ever makes
-        // them: the 32-bit mean sums and the sigma differences wrap). Every
-        // third row uses realistic ranges (16-bit means) instead.
+        // Padded rows: the means uint16 (stat_horizontal's contract: the
+        // vertical pass truncates them so), the moments arbitrary uint32
+        // (wider than the pipeline makes them; the sigma differences wrap).
+        // Some rows lean to the extremes (0, 65535, 2^32 - 1), and every fifth
+        // width has every value at its maximum (the largest sums).
         std::vector<std::uint32_t> rows[5];
         const std::uint32_t* tp[5];
         for (int q = 0; q < 5; ++q) {
           rows[q].resize(std::size_t(w) + 2 * kPad);
-          for (auto& v : rows[q]) v = (w % 3 == 0 && q < 2) ? (rng() & 0xFFFF) : std::uint32_t(rng());
+          const std::uint32_t top = q < 2 ? 0xFFFFu : 0xFFFFFFFFu;
+          for (auto& v : rows[q]) {
+            const std::uint32_t r = rng();
+            if (w % 5 == 0) v = top;
+            else if (w % 3 == 1 && r % 4 == 0) v = (r & 8) ? top : 0;
+            else v = r & top;
+          }
           tp[q] = rows[q].data() + kPad;
         }
         std::vector<std::int32_t> want[3], got[3];
