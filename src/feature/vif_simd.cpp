@@ -450,17 +450,21 @@ void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, st
 
 // ---------------------------------------------------------------------------
 // subsample, vertical: means only, uint32 lanes (vif.cpp's uint32 products
-// and sums, wrapping alike).
+// and sums, wrapping alike). The filters are symmetric (c[k] == c[TAPS-1-k],
+// VifSimdSupport.FilterShape): rows k and TAPS-1-k are added first, c * a +
+// c * b == c * (a + b) in the integers mod 2^32 whatever wraps.
 template <int TAPS, class T>
 HWY_INLINE void SubVCol(const T* const* rr, const T* const* dr, const std::uint16_t* c,
                         std::size_t j, V mu_round, int mu_shift, std::uint32_t* const* t) {
+  constexpr int half = TAPS / 2;
   const D d;
   const hn::Rebind<T, D> dt;
-  V a = hn::Zero(d), b = hn::Zero(d);
-  for (int k = 0; k < TAPS; ++k) {
+  const auto row = [&](const T* const* r, int k) { return hn::PromoteTo(d, hn::LoadU(dt, r[k] + j)); };
+  V a = hn::Set(d, c[half]) * row(rr, half), b = hn::Set(d, c[half]) * row(dr, half);
+  for (int k = 0; k < half; ++k) {
     const V ck = hn::Set(d, c[k]);
-    a = a + ck * hn::PromoteTo(d, hn::LoadU(dt, rr[k] + j));
-    b = b + ck * hn::PromoteTo(d, hn::LoadU(dt, dr[k] + j));
+    a = a + ck * (row(rr, k) + row(rr, TAPS - 1 - k));
+    b = b + ck * (row(dr, k) + row(dr, TAPS - 1 - k));
   }
   const V m16 = hn::Set(d, 0xFFFFu);
   hn::StoreU(hn::And(hn::ShiftRightSame(a + mu_round, mu_shift), m16), d, t[0] + j);
@@ -489,12 +493,17 @@ HWY_INLINE void SubHCol(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
   const D d;
   const D64 d64;
   const hn::Rebind<std::uint16_t, D64> d16;
-  V64 a = hn::Zero(d64), b = hn::Zero(d64);
-  for (int k = 0; k < TAPS; ++k) {
+  // Symmetric taps paired (see SubVCol): only the low 32 bits of the sums
+  // are used, and MulEven's low 32 bits are those of c times the wrapped
+  // uint32 pair sum.
+  const std::ptrdiff_t x0 = 2 * std::ptrdiff_t(jo);
+  const V ch = hn::Set(d, c[half]);
+  V64 a = hn::MulEven(ch, hn::LoadU(d, t_ref + x0)), b = hn::MulEven(ch, hn::LoadU(d, t_dis + x0));
+  for (int k = 0; k < half; ++k) {
     const V ck = hn::Set(d, c[k]);
-    const std::ptrdiff_t x = 2 * std::ptrdiff_t(jo) - half + k;
-    a = a + hn::MulEven(ck, hn::LoadU(d, t_ref + x));
-    b = b + hn::MulEven(ck, hn::LoadU(d, t_dis + x));
+    const std::ptrdiff_t x = x0 - half + k, y = x0 + half - k;
+    a = a + hn::MulEven(ck, hn::LoadU(d, t_ref + x) + hn::LoadU(d, t_ref + y));
+    b = b + hn::MulEven(ck, hn::LoadU(d, t_dis + x) + hn::LoadU(d, t_dis + y));
   }
   // uint16((a + 32768) >> 16) with a and a + 32768 wrapping in 32 bits.
   const V64 lo = hn::Set(d64, 0xFFFFFFFFu), r16 = hn::Set(d64, 32768u);
