@@ -221,18 +221,6 @@ void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const
                      std::uint32_t* const* o) { StatV8Col<TAPS>(r, q, c, j, mr, s.mu_shift, o); });
 }
 
-template <int TAPS>
-void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
-              const std::uint16_t* c, int w, const Shift& s, std::uint32_t* const* t) {
-  const V mr = hn::Set(D(), s.mu_round);
-  const V64 sr = hn::Set(D64(), s.sq_round);
-  Vertical<TAPS>(rr, dr, w, 5, t,
-                 [&](const std::uint16_t* const* r, const std::uint16_t* const* q, std::size_t j,
-                     std::uint32_t* const* o) {
-                   StatV16Col<TAPS>(r, q, c, j, mr, s.mu_shift, sr, s.sq_shift, o);
-                 });
-}
-
 // ---------------------------------------------------------------------------
 // statistic, horizontal: the five rows filtered at the row's columns, then
 // the sigmas. The filters are symmetric and each sums to 65536 (vif_tables.h;
@@ -446,6 +434,98 @@ void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, st
   std::uint32_t* op[3] = {obuf[0], obuf[1], obuf[2]};
   rows(tp, n16, op);
   for (int q = 0; q < 3; ++q) std::memcpy(out[q], obuf[q], w * sizeof(std::uint32_t));
+}
+
+// ---------------------------------------------------------------------------
+// statistic, vertical, 16-bit samples, filters of 5, 9 and 17 taps (every
+// tap below 2^15): 16-bit multiply-add on pairs of rows. For the rows k0 =
+// 2m and k1 = 2m+1 (the last row of an odd count is paired with itself and a
+// zero tap) each uint32 lane gets the two samples of its column, a[k0] in
+// the low and a[k1] in the high uint16; so ReorderWidenMulAccumulate with
+// the taps (c[k0], c[k1]) adds both taps of the column (see the horizontal
+// pass above for the bias and the wrap):
+// - Means: S = sum_k c[k] * a_k from the rows biased by -32768 (S' + 2^31);
+//   vif.cpp's uint32 sum of c * a is S (below 65536 * 65536, no wrap).
+// - Moments: a product P = a * b < 2^32 is 2^16 * hi + lo with hi and lo the
+//   unsigned high and low 16 bits of the uint16 multiply (MulHigh, Mul), both
+//   in the same lanes; H and L, the sums of c * hi and c * lo, are each below
+//   2^32 and exact (as S). vif.cpp's uint64 sum of uint64{c * a} * b is X =
+//   2^16 * H + L, and it stores uint32((X + r) >> s) with s <= 16 and r =
+//   2^(s-1) or 0. L + r < 2^32 does not wrap, 2^16 * H is divisible by 2^s,
+//   so (X + r) >> s = (H << (16 - s)) + ((L + r) >> s) exactly, and its value
+//   mod 2^32 is that sum formed with wrapping uint32 shifts and add.
+template <int TAPS>
+HWY_INLINE void StatV16MaddCol(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
+                               const VI16* cp, std::size_t j, V mu_round, int mu_shift, V sq_round,
+                               int sq_shift, std::uint32_t* const* t) {
+  constexpr int pairs = (TAPS + 1) / 2;
+  const D d;
+  const DI32 d32;
+  const D16 d16;
+  const hn::RebindToUnsigned<D16> du16;
+  const hn::Rebind<std::uint16_t, D> dh;
+  const auto bias = hn::Set(du16, std::uint16_t{0x8000});
+  VI32 acc[8][2];
+  for (auto& a : acc) a[0] = a[1] = hn::Zero(d32);
+  const auto add = [&](int q, hn::Vec<decltype(du16)> v, VI16 c2) {
+    acc[q][0] = hn::ReorderWidenMulAccumulate(d32, hn::BitCast(d16, hn::Xor(v, bias)), c2, acc[q][0], acc[q][1]);
+  };
+  for (int m = 0; m < pairs; ++m) {
+    const int k0 = 2 * m, k1 = 2 * m + 1 < TAPS ? 2 * m + 1 : 2 * m;
+    const auto pack = [&](const std::uint16_t* const* r) {
+      const V lo = hn::PromoteTo(d, hn::LoadU(dh, r[k0] + j));
+      const V hi = hn::PromoteTo(d, hn::LoadU(dh, r[k1] + j));
+      return hn::BitCast(du16, hn::Or(lo, hn::ShiftLeft<16>(hi)));
+    };
+    const auto a = pack(rr), b = pack(dr);
+    add(0, a, cp[m]);
+    add(1, b, cp[m]);
+    add(2, hn::Mul(a, a), cp[m]);
+    add(3, hn::MulHigh(a, a), cp[m]);
+    add(4, hn::Mul(b, b), cp[m]);
+    add(5, hn::MulHigh(b, b), cp[m]);
+    add(6, hn::Mul(a, b), cp[m]);
+    add(7, hn::MulHigh(a, b), cp[m]);
+  }
+  const V b31 = hn::Set(d, 0x80000000u);
+  V sum[8];
+  for (int q = 0; q < 8; ++q) sum[q] = hn::BitCast(d, hn::RearrangeToOddPlusEven(acc[q][0], acc[q][1])) + b31;
+  const V m16 = hn::Set(d, 0xFFFFu);
+  hn::StoreU(hn::And(hn::ShiftRightSame(sum[0] + mu_round, mu_shift), m16), d, t[0] + j);
+  hn::StoreU(hn::And(hn::ShiftRightSame(sum[1] + mu_round, mu_shift), m16), d, t[1] + j);
+  for (int q = 0; q < 3; ++q) {
+    const V lo = sum[2 + 2 * q], hi = sum[3 + 2 * q];
+    hn::StoreU(hn::ShiftLeftSame(hi, 16 - sq_shift) + hn::ShiftRightSame(lo + sq_round, sq_shift), d,
+               t[2 + q] + j);
+  }
+}
+
+template <int TAPS>
+void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
+              const std::uint16_t* c, int w, const Shift& s, std::uint32_t* const* t) {
+  const V mr = hn::Set(D(), s.mu_round);
+  if constexpr (TAPS == 3) {  // the 3-tap filter's middle tap is >= 2^15
+    const V64 sr = hn::Set(D64(), s.sq_round);
+    Vertical<TAPS>(rr, dr, w, 5, t,
+                   [&](const std::uint16_t* const* r, const std::uint16_t* const* q, std::size_t j,
+                       std::uint32_t* const* o) {
+                     StatV16Col<TAPS>(r, q, c, j, mr, s.mu_shift, sr, s.sq_shift, o);
+                   });
+  } else {
+    HWY_ASSERT(s.sq_shift >= 0 && s.sq_shift <= 16 && s.sq_round < 65536);
+    constexpr int pairs = (TAPS + 1) / 2;
+    VI16 cp[pairs];
+    for (int m = 0; m < pairs; ++m) {
+      const std::uint32_t lo = c[2 * m], hi = 2 * m + 1 < TAPS ? c[2 * m + 1] : 0;
+      cp[m] = hn::BitCast(D16(), hn::Set(DI32(), std::int32_t(lo | hi << 16)));
+    }
+    const V sr = hn::Set(D(), std::uint32_t(s.sq_round));
+    Vertical<TAPS>(rr, dr, w, 5, t,
+                   [&](const std::uint16_t* const* r, const std::uint16_t* const* q, std::size_t j,
+                       std::uint32_t* const* o) {
+                     StatV16MaddCol<TAPS>(r, q, cp, j, mr, s.mu_shift, sr, s.sq_shift, o);
+                   });
+  }
 }
 
 // ---------------------------------------------------------------------------
