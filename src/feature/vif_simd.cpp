@@ -211,16 +211,6 @@ HWY_INLINE void Vertical(const T* const* rr, const T* const* dr, int width, int 
   for (int q = 0; q < nout; ++q) std::memcpy(t[q], obuf[q], w * sizeof(std::uint32_t));
 }
 
-template <int TAPS>
-void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
-             int w, const Shift& s, std::uint32_t* const* t) {
-  HWY_ASSERT(s.sq_round == 0 && s.sq_shift == 0);  // see StatV8Col's proof
-  const V mr = hn::Set(D(), s.mu_round);
-  Vertical<TAPS>(rr, dr, w, 5, t,
-                 [&](const std::uint8_t* const* r, const std::uint8_t* const* q, std::size_t j,
-                     std::uint32_t* const* o) { StatV8Col<TAPS>(r, q, c, j, mr, s.mu_shift, o); });
-}
-
 // ---------------------------------------------------------------------------
 // statistic, horizontal: the five rows filtered at the row's columns, then
 // the sigmas. The filters are symmetric and each sums to 65536 (vif_tables.h;
@@ -454,16 +444,20 @@ void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, st
 //   2^(s-1) or 0. L + r < 2^32 does not wrap, 2^16 * H is divisible by 2^s,
 //   so (X + r) >> s = (H << (16 - s)) + ((L + r) >> s) exactly, and its value
 //   mod 2^32 is that sum formed with wrapping uint32 shifts and add.
-template <int TAPS>
-HWY_INLINE void StatV16MaddCol(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
-                               const VI16* cp, std::size_t j, V mu_round, int mu_shift, V sq_round,
-                               int sq_shift, std::uint32_t* const* t) {
+//
+// 8-bit samples (the same with T = uint8_t): a product is below 2^16 (255^2),
+// its high half is 0 and H = 0, so only the low halves are summed.
+template <int TAPS, class T>
+HWY_INLINE void StatVMaddCol(const T* const* rr, const T* const* dr, const VI16* cp, std::size_t j,
+                             V mu_round, int mu_shift, V sq_round, int sq_shift,
+                             std::uint32_t* const* t) {
   constexpr int pairs = (TAPS + 1) / 2;
+  constexpr bool kWide = sizeof(T) == 2;  // products need their high halves
   const D d;
   const DI32 d32;
   const D16 d16;
   const hn::RebindToUnsigned<D16> du16;
-  const hn::Rebind<std::uint16_t, D> dh;
+  const hn::Rebind<T, D> dt;
   const auto bias = hn::Set(du16, std::uint16_t{0x8000});
   VI32 acc[8][2];
   for (auto& a : acc) a[0] = a[1] = hn::Zero(d32);
@@ -472,31 +466,44 @@ HWY_INLINE void StatV16MaddCol(const std::uint16_t* const* rr, const std::uint16
   };
   for (int m = 0; m < pairs; ++m) {
     const int k0 = 2 * m, k1 = 2 * m + 1 < TAPS ? 2 * m + 1 : 2 * m;
-    const auto pack = [&](const std::uint16_t* const* r) {
-      const V lo = hn::PromoteTo(d, hn::LoadU(dh, r[k0] + j));
-      const V hi = hn::PromoteTo(d, hn::LoadU(dh, r[k1] + j));
+    const auto pack = [&](const T* const* r) {
+      const V lo = hn::PromoteTo(d, hn::LoadU(dt, r[k0] + j));
+      const V hi = hn::PromoteTo(d, hn::LoadU(dt, r[k1] + j));
       return hn::BitCast(du16, hn::Or(lo, hn::ShiftLeft<16>(hi)));
     };
     const auto a = pack(rr), b = pack(dr);
     add(0, a, cp[m]);
     add(1, b, cp[m]);
     add(2, hn::Mul(a, a), cp[m]);
-    add(3, hn::MulHigh(a, a), cp[m]);
     add(4, hn::Mul(b, b), cp[m]);
-    add(5, hn::MulHigh(b, b), cp[m]);
     add(6, hn::Mul(a, b), cp[m]);
-    add(7, hn::MulHigh(a, b), cp[m]);
+    if constexpr (kWide) {
+      add(3, hn::MulHigh(a, a), cp[m]);
+      add(5, hn::MulHigh(b, b), cp[m]);
+      add(7, hn::MulHigh(a, b), cp[m]);
+    }
   }
   const V b31 = hn::Set(d, 0x80000000u);
-  V sum[8];
-  for (int q = 0; q < 8; ++q) sum[q] = hn::BitCast(d, hn::RearrangeToOddPlusEven(acc[q][0], acc[q][1])) + b31;
+  const auto sum = [&](int q) {
+    return hn::BitCast(d, hn::RearrangeToOddPlusEven(acc[q][0], acc[q][1])) + b31;
+  };
   const V m16 = hn::Set(d, 0xFFFFu);
-  hn::StoreU(hn::And(hn::ShiftRightSame(sum[0] + mu_round, mu_shift), m16), d, t[0] + j);
-  hn::StoreU(hn::And(hn::ShiftRightSame(sum[1] + mu_round, mu_shift), m16), d, t[1] + j);
+  hn::StoreU(hn::And(hn::ShiftRightSame(sum(0) + mu_round, mu_shift), m16), d, t[0] + j);
+  hn::StoreU(hn::And(hn::ShiftRightSame(sum(1) + mu_round, mu_shift), m16), d, t[1] + j);
   for (int q = 0; q < 3; ++q) {
-    const V lo = sum[2 + 2 * q], hi = sum[3 + 2 * q];
+    const V lo = sum(2 + 2 * q);
+    const V hi = kWide ? sum(3 + 2 * q) : hn::Zero(d);
     hn::StoreU(hn::ShiftLeftSame(hi, 16 - sq_shift) + hn::ShiftRightSame(lo + sq_round, sq_shift), d,
                t[2 + q] + j);
+  }
+}
+
+// The filter's tap pairs for StatVMaddCol.
+template <int TAPS>
+HWY_INLINE void TapPairs(const std::uint16_t* c, VI16* cp) {
+  for (int m = 0; m < (TAPS + 1) / 2; ++m) {
+    const std::uint32_t lo = c[2 * m], hi = 2 * m + 1 < TAPS ? c[2 * m + 1] : 0;
+    cp[m] = hn::BitCast(D16(), hn::Set(DI32(), std::int32_t(lo | hi << 16)));
   }
 }
 
@@ -513,17 +520,34 @@ void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
                    });
   } else {
     HWY_ASSERT(s.sq_shift >= 0 && s.sq_shift <= 16 && s.sq_round < 65536);
-    constexpr int pairs = (TAPS + 1) / 2;
-    VI16 cp[pairs];
-    for (int m = 0; m < pairs; ++m) {
-      const std::uint32_t lo = c[2 * m], hi = 2 * m + 1 < TAPS ? c[2 * m + 1] : 0;
-      cp[m] = hn::BitCast(D16(), hn::Set(DI32(), std::int32_t(lo | hi << 16)));
-    }
+    VI16 cp[(TAPS + 1) / 2];
+    TapPairs<TAPS>(c, cp);
     const V sr = hn::Set(D(), std::uint32_t(s.sq_round));
     Vertical<TAPS>(rr, dr, w, 5, t,
                    [&](const std::uint16_t* const* r, const std::uint16_t* const* q, std::size_t j,
                        std::uint32_t* const* o) {
-                     StatV16MaddCol<TAPS>(r, q, cp, j, mr, s.mu_shift, sr, s.sq_shift, o);
+                     StatVMaddCol<TAPS>(r, q, cp, j, mr, s.mu_shift, sr, s.sq_shift, o);
+                   });
+  }
+}
+
+template <int TAPS>
+void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
+             int w, const Shift& s, std::uint32_t* const* t) {
+  HWY_ASSERT(s.sq_round == 0 && s.sq_shift == 0);  // see StatV8Col's proof
+  const V mr = hn::Set(D(), s.mu_round);
+  if constexpr (TAPS == 3) {  // the 3-tap filter's middle tap is >= 2^15
+    Vertical<TAPS>(rr, dr, w, 5, t,
+                   [&](const std::uint8_t* const* r, const std::uint8_t* const* q, std::size_t j,
+                       std::uint32_t* const* o) { StatV8Col<TAPS>(r, q, c, j, mr, s.mu_shift, o); });
+  } else {
+    VI16 cp[(TAPS + 1) / 2];
+    TapPairs<TAPS>(c, cp);
+    const V zero = hn::Zero(D());
+    Vertical<TAPS>(rr, dr, w, 5, t,
+                   [&](const std::uint8_t* const* r, const std::uint8_t* const* q, std::size_t j,
+                       std::uint32_t* const* o) {
+                     StatVMaddCol<TAPS>(r, q, cp, j, mr, s.mu_shift, zero, 0, o);
                    });
   }
 }
