@@ -91,22 +91,22 @@ struct Scratch {
   std::vector<std::uint16_t> level[2][2];  // [buffer][ref, dis] of scales >= 1
   std::vector<std::int32_t> sig[3];        // SIMD path: one row of sigma1_sq, sigma2_sq, sigma12
 
+  // The buffers only grow (the scales alternate between sizes; shrinking
+  // and growing again would zero-fill the regrown part every frame).
+  template <class V>
+  static auto* at_least(V& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+    return v.data();
+  }
   // rows()[y] for y in [-kPad, h + kPad): the plane row that padded row y reads.
   const int* row_map(int h) {
-    rows.resize(std::size_t(h) + 2 * kPad);
-    int* m = rows.data() + kPad;
+    int* m = at_least(rows, std::size_t(h) + 2 * kPad) + kPad;
     for (int y = 0; y < h; ++y) m[y] = y;
     mirror_pad(m, h, kPad);
     return m;
   }
-  std::uint32_t* tmp(int k, int w) {
-    t[k].resize(std::size_t(w) + 2 * kPad);
-    return t[k].data() + kPad;
-  }
-  std::int32_t* sigma(int k, int w) {
-    sig[k].resize(std::size_t(w));
-    return sig[k].data();
-  }
+  std::uint32_t* tmp(int k, int w) { return at_least(t[k], std::size_t(w) + 2 * kPad) + kPad; }
+  std::int32_t* sigma(int k, int w) { return at_least(sig[k], std::size_t(w)); }
 };
 
 Scratch& scratch() {
@@ -303,7 +303,8 @@ std::array<ScaleResult, 4> compute(const PlaneView& r, const PlaneView& d, int b
   // Scales 1..3 alternate between two buffers.
   const std::size_t n1 = std::size_t(r.width / 2) * (r.height / 2);
   for (auto& b : s.level)
-    for (auto& p : b) p.resize(n1);
+    for (auto& p : b)
+      if (p.size() < n1) p.resize(n1);
   subsample_any<T>(ref0, dis0, 0, bpc, s.level[0][0].data(), s.level[0][1].data(), s);
   for (int scale = 1; scale < 4; ++scale) {
     const int w = r.width >> scale, h = r.height >> scale;
