@@ -1,23 +1,35 @@
 // SIMD row passes of the integer VIF; see vif_simd.hpp for the contract and
-// feature/vif.cpp (statistic, subsample) for the scalar reference each one
-// reproduces. Compiled once per Highway target (foreach_target) and chosen at
-// run time (HWY_DYNAMIC_DISPATCH).
+// feature/vif.cpp (statistic, subsample, accumulate) for the scalar reference
+// each one reproduces. Compiled once per Highway target (foreach_target) and
+// chosen at run time (HWY_DYNAMIC_DISPATCH).
 //
-// Lane layout. 32-bit quantities (samples, means, the vertical rows) sit in
-// uint32 lanes, one column each. 64-bit sums use MulEven, which multiplies the
-// even uint32 lanes into full uint64 products: a vector of N columns is split
-// into its even columns (the vector as is) and its odd columns (each uint64
-// lane shifted right by 32), accumulated in two uint64 vectors, and put back
-// in column order at the end (low 32 bits of each, even | odd << 32).
-// Where vif.cpp keeps a 32-bit sum that may wrap, the uint64 sum is kept and
-// only its low 32 bits are used: they are the wrapped sum, since the low 32
-// bits of a sum or product depend only on the low 32 bits of the operands.
+// Three kinds of lane arithmetic, each with its proof next to the code:
+// - uint32 lanes (one column each) with wrapping multiplies and adds, where
+//   vif.cpp's sum is a uint32 that may wrap (the means), or where a sum is
+//   known to stay below 2^32. Symmetric taps are added before multiplying
+//   (c*a + c*b == c*(a + b) mod 2^32).
+// - 16-bit multiply-add (ReorderWidenMulAccumulate, x86's pmaddwd) on values
+//   biased into int16, for the filters whose taps are below 2^15 (5, 9 and 17
+//   taps): the 48-bit moment sums are formed as two exact 32-bit sums of the
+//   16-bit halves of their terms. The 3-tap filter (middle tap 43728) keeps
+//   the uint32 and MulEven forms.
+// - 64-bit sums through MulEven (the 3-tap vertical pass), which multiplies
+//   the even uint32 lanes into full uint64 products: a vector of N columns is
+//   split into its even columns (the vector as is) and its odd columns (each
+//   uint64 lane shifted right by 32), accumulated in two uint64 vectors, and
+//   put back in column order at the end (low 32 bits of each). Where vif.cpp
+//   keeps a 32-bit sum that may wrap, only the low 32 bits are used: they are
+//   the wrapped sum, since the low 32 bits of a sum or product depend only on
+//   the low 32 bits of the operands.
+// accumulate() runs in double lanes, one column each, replaying its IEEE
+// operations; its log2 table look-ups are plain loads.
 //
-// Row ends: when a row has at least N columns the last vector is moved back
-// to end at the last column (columns are independent, so recomputing a few
-// gives the same values); a row narrower than one vector is copied into
-// zero-filled buffers first. Nothing is read outside what the scalar loop
-// reads.
+// Row ends: when a row has at least one vector of columns the last vector is
+// moved back to end at the last column (columns are independent, so
+// recomputing a few gives the same values); a row narrower than one vector is
+// copied into zero-filled buffers first (accumulate_row, whose sums are not
+// idempotent, masks its tail instead). Nothing is read outside what the
+// scalar loop reads.
 #include "feature/vif_simd.hpp"
 
 #if VMAFX_HAVE_HWY
@@ -105,7 +117,9 @@ HWY_INLINE void ForColumns(std::size_t w, std::size_t n, F&& col) {
 }
 
 // ---------------------------------------------------------------------------
-// statistic, vertical, 8-bit samples (scale 0 of 8-bit video).
+// statistic, vertical, 8-bit samples (scale 0 of 8-bit video), the plain
+// per-tap form: since the multiply-add form below (StatVMaddCol) it runs only
+// for the 3-tap filter (the unit tests reach it; the pipeline does not).
 //
 // Everything stays in uint32 lanes. Proof that no lane wraps where vif.cpp's
 // uint64 sums would not: a, b <= 255 and c[k] <= 65535, so c*a <= 16711425;
@@ -141,7 +155,8 @@ HWY_INLINE void StatV8Col(const std::uint8_t* const* rr, const std::uint8_t* con
 }
 
 // statistic, vertical, 16-bit samples (scale 0 above 8 bits, every later
-// scale): uint64 moment sums through MulEven, as vif.cpp's uint64_t.
+// scale): uint64 moment sums through MulEven, as vif.cpp's uint64_t. Used for
+// the 3-tap filter (scale 3); the others take StatVMaddCol.
 template <int TAPS>
 HWY_INLINE void StatV16Col(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
                            const std::uint16_t* c, std::size_t j, V mu_round, int mu_shift,
