@@ -13,7 +13,8 @@
 //
 // The loops below are the plain C++ reference. When feature/vif_simd.cpp has
 // a SIMD target for this CPU (and VMAFX_SIMD is not "off") the row passes run
-// there instead, computing the same integers; accumulate() stays here.
+// there instead, computing the same integers, and so does accumulate() (a row
+// at a time, simd::accumulate_row).
 #include "feature/vif.hpp"
 
 #include <algorithm>
@@ -90,22 +91,22 @@ struct Scratch {
   std::vector<std::uint16_t> level[2][2];  // [buffer][ref, dis] of scales >= 1
   std::vector<std::int32_t> sig[3];        // SIMD path: one row of sigma1_sq, sigma2_sq, sigma12
 
+  // The buffers only grow (the scales alternate between sizes; shrinking
+  // and growing again would zero-fill the regrown part every frame).
+  template <class V>
+  static auto* at_least(V& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+    return v.data();
+  }
   // rows()[y] for y in [-kPad, h + kPad): the plane row that padded row y reads.
   const int* row_map(int h) {
-    rows.resize(std::size_t(h) + 2 * kPad);
-    int* m = rows.data() + kPad;
+    int* m = at_least(rows, std::size_t(h) + 2 * kPad) + kPad;
     for (int y = 0; y < h; ++y) m[y] = y;
     mirror_pad(m, h, kPad);
     return m;
   }
-  std::uint32_t* tmp(int k, int w) {
-    t[k].resize(std::size_t(w) + 2 * kPad);
-    return t[k].data() + kPad;
-  }
-  std::int32_t* sigma(int k, int w) {
-    sig[k].resize(std::size_t(w));
-    return sig[k].data();
-  }
+  std::uint32_t* tmp(int k, int w) { return at_least(t[k], std::size_t(w) + 2 * kPad) + kPad; }
+  std::int32_t* sigma(int k, int w) { return at_least(sig[k], std::size_t(w)); }
 };
 
 Scratch& scratch() {
@@ -134,6 +135,9 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
   std::int32_t* const s1 = fast ? s.sigma(0, w) : nullptr;
   std::int32_t* const s2 = fast ? s.sigma(1, w) : nullptr;
   std::int32_t* const s12 = fast ? s.sigma(2, w) : nullptr;
+  // The SIMD accumulate sums into row_acc (Accum's order), added to acc below.
+  const bool fast_acc = fast && simd::accumulate_supports(gain_limit);
+  std::int64_t row_acc[4] = {0, 0, 0, 0};
 
   for (int i = 0; i < h; ++i) {
     const T* rr[TAPS];
@@ -172,7 +176,11 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
 
     if (fast) {
       simd::stat_horizontal(tv, c, TAPS, w, s1, s2, s12);
-      for (int j = 0; j < w; ++j) accumulate(acc, s1[j], s2[j], s12[j], gain_limit);
+      if (fast_acc) {
+        simd::accumulate_row(s1, s2, s12, w, gain_limit, row_acc);
+      } else {
+        for (int j = 0; j < w; ++j) accumulate(acc, s1[j], s2[j], s12[j], gain_limit);
+      }
       continue;
     }
     for (int j = 0; j < w; ++j) {
@@ -198,6 +206,10 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
                  std::int32_t(xy_f - sq(mu1, mu2)), gain_limit);
     }
   }
+  acc.num_log += row_acc[0];
+  acc.den_log += row_acc[1];
+  acc.num_non_log += row_acc[2];
+  acc.den_non_log += row_acc[3];
   return acc;
 }
 
@@ -291,7 +303,8 @@ std::array<ScaleResult, 4> compute(const PlaneView& r, const PlaneView& d, int b
   // Scales 1..3 alternate between two buffers.
   const std::size_t n1 = std::size_t(r.width / 2) * (r.height / 2);
   for (auto& b : s.level)
-    for (auto& p : b) p.resize(n1);
+    for (auto& p : b)
+      if (p.size() < n1) p.resize(n1);
   subsample_any<T>(ref0, dis0, 0, bpc, s.level[0][0].data(), s.level[0][1].data(), s);
   for (int scale = 1; scale < 4; ++scale) {
     const int w = r.width >> scale, h = r.height >> scale;
@@ -338,7 +351,9 @@ GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_
   std::int32_t sv_sq = trunc_to_int32(double(sigma2_sq) - g * double(sigma12));
   if (sv_sq < 0) sv_sq = 0;
   g = g < gain_limit ? g : gain_limit;
-  const std::uint32_t noise = std::uint32_t(sv_sq + kSigmaNsq);
+  // sv_sq + kSigmaNsq as uint32 (libvmaf adds in int32, which can pass
+  // INT32_MAX for sv_sq near it; the uint32 sum is the value it wraps to).
+  const std::uint32_t noise = std::uint32_t(sv_sq) + std::uint32_t(kSigmaNsq);
   const std::int64_t total = std::int64_t(g * g * double(sigma1_sq)) + noise;
   return {noise, total};
 }

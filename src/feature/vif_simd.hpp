@@ -51,8 +51,10 @@ void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* d
                    std::uint32_t* const* t);
 
 // statistic's horizontal pass: t[0..4] are the vertical rows, mirror-padded
-// by taps/2 on each side. Writes the per-pixel sigma1_sq, sigma2_sq, sigma12
-// (before accumulate's clamps) for columns [0, w).
+// by taps/2 on each side; the mean rows t[0], t[1] hold uint16 values (as
+// vif.cpp's vertical pass writes them), the moment rows any uint32. Writes the
+// per-pixel sigma1_sq, sigma2_sq, sigma12 (before accumulate's clamps) for
+// columns [0, w). Uses per-thread scratch (grown once).
 void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w,
                      std::int32_t* s1, std::int32_t* s2, std::int32_t* s12);
 
@@ -69,5 +71,14 @@ void sub_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr
 void sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
                     const std::uint16_t* c, int taps, int ow, std::uint16_t* o_ref,
                     std::uint16_t* o_dis);
+
+// accumulate() of vif.cpp over one row: adds to acc[0..3] (num_log, den_log,
+// num_non_log, den_non_log, Accum's order) exactly what the w calls
+// accumulate(acc, s1[j], s2[j], s12[j], gain_limit), j < w, add.
+// Requires accumulate_supports(gain_limit) (the exactness proof in
+// vif_simd.cpp needs |gain_limit| <= 1024; vmaf's option allows 1 to 100).
+bool accumulate_supports(double gain_limit);
+void accumulate_row(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12, int w,
+                    double gain_limit, std::int64_t* acc);
 
 }  // namespace vmafx::vif::simd

@@ -3,6 +3,8 @@
 // on random rows (every filter width, bit depths 8/10/12/16, widths 1..300 so
 // that every row-end case of every vector width is hit, full-range inputs
 // where vif.cpp's 32-bit sums wrap), on every SIMD target this CPU runs; and
+// accumulate_row against accumulate() on rows of sigmas (random, edge and
+// limit values, the noise term's truncation cases, several gain limits); and
 // whole planes through compute_scales with the SIMD path off and on.
 // Without Highway (or on a CPU without a SIMD target) the tests skip.
 #include <gtest/gtest.h>
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -127,12 +130,20 @@ void ref_sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis, 
 class VifSimd : public test::SimdTargets {};
 
 // Rows of random samples below 2^bits, each its own exact-size allocation.
+// For every fourth width the samples lean to the extremes (half of them 0 or
+// the largest value), and every seventh width has all of them at the largest
+// value: the largest sums the proofs in vif_simd.cpp bound.
 template <class T>
 std::vector<std::vector<T>> random_rows(std::mt19937& rng, int n, int w, int bits) {
   std::vector<std::vector<T>> rows(n, std::vector<T>(w));
   const std::uint32_t mask = (std::uint32_t{1} << bits) - 1;
   for (auto& r : rows)
-    for (auto& v : r) v = T(rng() & mask);
+    for (auto& v : r) {
+      const std::uint32_t x = rng();
+      if (w % 7 == 0) v = T(mask);
+      else if (w % 4 == 0 && (x >> 30) < 2) v = T((x >> 30) ? mask : 0);
+      else v = T(x & mask);
+    }
   return rows;
 }
 
@@ -216,14 +227,22 @@ TEST_F(VifSimd, StatHorizontalEqualsScalar) {
       for (int s = 0; s < 4; ++s) {
         const int taps = kTaps[s];
         const std::uint16_t* c = vmafx_vif_filter[s];
-        // Padded rows, arbitrary uint32 (wider than the pipeline ever makes
-        // them: the 32-bit mean sums and the sigma differences wrap). Every
-        // third row uses realistic ranges (16-bit means) instead.
+        // Padded rows: the means uint16 (stat_horizontal's contract: the
+        // vertical pass truncates them so), the moments arbitrary uint32
+        // (wider than the pipeline makes them; the sigma differences wrap).
+        // Some rows lean to the extremes (0, 65535, 2^32 - 1), and every fifth
+        // width has every value at its maximum (the largest sums).
         std::vector<std::uint32_t> rows[5];
         const std::uint32_t* tp[5];
         for (int q = 0; q < 5; ++q) {
           rows[q].resize(std::size_t(w) + 2 * kPad);
-          for (auto& v : rows[q]) v = (w % 3 == 0 && q < 2) ? (rng() & 0xFFFF) : std::uint32_t(rng());
+          const std::uint32_t top = q < 2 ? 0xFFFFu : 0xFFFFFFFFu;
+          for (auto& v : rows[q]) {
+            const std::uint32_t r = rng();
+            if (w % 5 == 0) v = top;
+            else if (w % 3 == 1 && r % 4 == 0) v = (r & 8) ? top : 0;
+            else v = r & top;
+          }
           tp[q] = rows[q].data() + kPad;
         }
         std::vector<std::int32_t> want[3], got[3];
@@ -270,6 +289,226 @@ TEST_F(VifSimd, SubsampleHorizontalEqualsScalar) {
   });
 }
 
+// accumulate_row against w calls of vif.cpp's accumulate(), every int64 sum.
+// The sigma rows mix full-range int32 values, values at the branch edges and
+// the INT32 limits, realistic ranges, and pixels built so that the noise
+// term's truncation hits its edge cases; the test also counts (with the
+// scalar formulas) that every branch and edge case was reached.
+namespace acc_test {
+
+struct Coverage {
+  long flat = 0, den_only = 0, num = 0, sv_neg = 0, sv_low_out = 0, sv_big = 0, limited = 0,
+       noise_wrap = 0, frac_x = 0;
+};
+
+void note(Coverage& cv, std::int32_t s1, std::int32_t s2, std::int32_t s12, double limit) {
+  if (s1 < vif::kSigmaNsq) {
+    ++cv.flat;
+    return;
+  }
+  if (!(s12 > 0 && s2 > 0)) {
+    ++cv.den_only;
+    return;
+  }
+  ++cv.num;
+  const double g = double(s12) / (double(s1) + 65536 * 1.0e-10);
+  const double x = double(s2) - g * double(s12);
+  if (x < 0) ++cv.sv_neg;
+  if (x <= -2147483649.0) ++cv.sv_low_out;
+  if (x >= 2147483647.0 - vif::kSigmaNsq) ++cv.noise_wrap;  // int32 sv + 2^17 passes INT32_MAX
+  if (x > 1 << 30) ++cv.sv_big;
+  if (x != double(std::int64_t(x)) && x > 0) ++cv.frac_x;
+  if (!(g < limit)) ++cv.limited;
+}
+
+std::int32_t edge_value(std::mt19937& rng) {
+  static const std::int32_t v[] = {INT32_MIN, INT32_MIN + 1, -131072, -1, 0, 1, 2, 131071, 131072, 131073,
+                                   262143, 262144, 1 << 24, (1 << 30) + 12345, INT32_MAX - 131072,
+                                   INT32_MAX - 131071, INT32_MAX - 1, INT32_MAX};
+  return v[rng() % (sizeof v / sizeof v[0])];
+}
+
+// One pixel, by kind.
+void pixel(std::mt19937& rng, int kind, std::int32_t& s1, std::int32_t& s2, std::int32_t& s12) {
+  const auto u = [&](std::uint32_t lo, std::uint32_t hi) {  // uniform in [lo, hi]
+    return lo + std::uint32_t(std::uint64_t(rng()) % (std::uint64_t(hi) - lo + 1));
+  };
+  switch (kind) {
+    case 0:  // any int32
+      s1 = std::int32_t(rng());
+      s2 = std::int32_t(rng());
+      s12 = std::int32_t(rng());
+      break;
+    case 1:  // edges and limits
+      s1 = edge_value(rng);
+      s2 = edge_value(rng);
+      s12 = edge_value(rng);
+      break;
+    case 2:  // realistic 8-bit-scale moments: variances up to 2^30
+      s1 = std::int32_t(u(0, 1u << 30)) - (1 << 16);
+      s2 = std::int32_t(u(0, 1u << 30)) - (1 << 16);
+      s12 = std::int32_t(u(0, 1u << 30)) - (1 << 28);
+      break;
+    case 3: {  // sigma2 close to g * sigma12: x near 0, truncation of small values
+      s1 = std::int32_t(u(131072, 1u << 28));
+      s12 = std::int32_t(u(1, 1u << 28));
+      const double g = double(s12) / (double(s1) + 65536 * 1.0e-10);
+      const double p = g * double(s12);
+      s2 = p < 2147483000.0 ? std::int32_t(p) + std::int32_t(u(0, 4)) - 2 : INT32_MAX;
+      break;
+    }
+    case 4:  // big gains (noise estimate far below -2^31, the gain limit active)
+      s1 = std::int32_t(u(131072, 1u << 20));
+      s12 = std::int32_t(u(1u << 29, 0x7FFFFFFFu));
+      s2 = std::int32_t(u(1, 1u << 20));
+      break;
+    default:  // noise near INT32_MAX: sigma2 large, sigma12 tiny
+      s1 = std::int32_t(u(131072, 0x7FFFFFFFu));
+      s12 = std::int32_t(u(1, 1000));
+      s2 = std::int32_t(u(0x7FFFFFFFu - 200000, 0x7FFFFFFFu));
+      break;
+  }
+}
+
+}  // namespace acc_test
+
+TEST_F(VifSimd, AccumulateRowEqualsScalar) {
+  const double limits[] = {100.0, 1.0, 1.5, 37.3, 2.0 / 3.0, 0.0, 1024.0, 1e-300, 99.99999999999999};
+  acc_test::Coverage cv;
+  each_target([&] {
+    std::mt19937 rng(6);
+    for (int w = 1; w <= 300; ++w)
+      for (int kind = 0; kind < 7; ++kind) {
+        const double limit = limits[(w + kind) % (sizeof limits / sizeof limits[0])];
+        std::vector<std::int32_t> s1(w), s2(w), s12(w);
+        for (int j = 0; j < w; ++j) {
+          // kind 6: every pixel of its own kind
+          acc_test::pixel(rng, kind == 6 ? int(rng() % 6) : kind, s1[j], s2[j], s12[j]);
+          acc_test::note(cv, s1[j], s2[j], s12[j], limit);
+        }
+        vif::Accum want;
+        want.num_log = 11;  // start from nonzero sums: the row's terms are added
+        want.den_log = -22;
+        want.num_non_log = 33;
+        want.den_non_log = 44;
+        std::int64_t got[4] = {want.num_log, want.den_log, want.num_non_log, want.den_non_log};
+        for (int j = 0; j < w; ++j) vif::accumulate(want, s1[j], s2[j], s12[j], limit);
+        ASSERT_TRUE(simd::accumulate_supports(limit));
+        simd::accumulate_row(s1.data(), s2.data(), s12.data(), w, limit, got);
+        ASSERT_EQ(got[0], want.num_log) << "w " << w << " kind " << kind << " limit " << limit;
+        ASSERT_EQ(got[1], want.den_log) << "w " << w << " kind " << kind << " limit " << limit;
+        ASSERT_EQ(got[2], want.num_non_log) << "w " << w << " kind " << kind << " limit " << limit;
+        ASSERT_EQ(got[3], want.den_non_log) << "w " << w << " kind " << kind << " limit " << limit;
+      }
+  });
+  // Every case the proof distinguishes was met (counted over all targets).
+  EXPECT_GT(cv.flat, 1000);
+  EXPECT_GT(cv.den_only, 1000);
+  EXPECT_GT(cv.num, 1000);
+  EXPECT_GT(cv.sv_neg, 100);
+  EXPECT_GT(cv.sv_low_out, 100);
+  EXPECT_GT(cv.sv_big, 100);
+  EXPECT_GT(cv.limited, 100);
+  EXPECT_GT(cv.noise_wrap, 100);
+  EXPECT_GT(cv.frac_x, 100);
+}
+
+// Single pixels at hand-picked edges, one per call (every row-end path of
+// a one-column row) and the same pixel repeated across a row.
+TEST_F(VifSimd, AccumulateRowEdgePixels) {
+  struct P {
+    std::int32_t s1, s2, s12;
+  };
+  const P ps[] = {
+      {131071, 5, 5},                     // just flat
+      {131072, 5, 5},                     // just log
+      {131072, INT32_MAX, INT32_MAX},     // g near 2^14, then limited
+      {INT32_MAX, INT32_MAX, INT32_MAX},  // g just below 1
+      {INT32_MAX, INT32_MAX, 1},          // noise near INT32_MAX + 2^17
+      {131072, 1, INT32_MAX},             // x far below -2^31 (INT32_MIN, clamped to 0)
+      {INT32_MIN, INT32_MIN, INT32_MIN},  // flat, sigma2 clamped
+      {INT32_MAX, 0, INT32_MAX},          // den only (sigma2 = 0)
+      {INT32_MAX, -7, 9},                 // den only (sigma2 < 0)
+      {200000, 900000, 0},                // den only (sigma12 = 0)
+      {200000, 900000, 400000},
+      {200000, 100000, 300000},
+      // eps moves the result (see EpsMatters below)
+      {399960, 9604967, 2318968},
+      {414951, 10141010, 2339932},
+      {451791, 7496786, 2643827},
+      {949044, 4100441, 2372609},
+      {925536, 15738153, 3814110},
+      {954748, 1028398, 954747},
+  };
+  each_target([&] {
+    for (double limit : {100.0, 1.0, 1.5, 1024.0})
+      for (const P& p : ps)
+        for (int w : {1, 2, 3, 7, 8, 9, 16, 17, 33}) {
+          vif::Accum want;
+          for (int j = 0; j < w; ++j) vif::accumulate(want, p.s1, p.s2, p.s12, limit);
+          const std::vector<std::int32_t> a(w, p.s1), b(w, p.s2), c(w, p.s12);
+          std::int64_t got[4] = {0, 0, 0, 0};
+          simd::accumulate_row(a.data(), b.data(), c.data(), w, limit, got);
+          ASSERT_EQ(got[0], want.num_log) << p.s1 << " " << p.s2 << " " << p.s12 << " w " << w;
+          ASSERT_EQ(got[1], want.den_log) << p.s1 << " " << p.s2 << " " << p.s12 << " w " << w;
+          ASSERT_EQ(got[2], want.num_non_log) << p.s1 << " " << p.s2 << " " << p.s12 << " w " << w;
+          ASSERT_EQ(got[3], want.den_non_log) << p.s1 << " " << p.s2 << " " << p.s12 << " w " << w;
+        }
+  });
+}
+
+// The last six pixels of AccumulateRowEdgePixels are there because gain_terms'
+// eps changes their numerator term (found by a random search; about one pixel
+// in four million does): without them dropping eps from the SIMD division
+// passes the other tests. Checked here with the formula written without eps.
+TEST(VifSimdSupport, EpsMatters) {
+  const auto trunc32 = [](double x) {
+    return x > -2147483649.0 && x < 2147483648.0 ? std::int32_t(x) : INT32_MIN;
+  };
+  const auto num_no_eps = [&](std::int32_t s1, std::int32_t s2, std::int32_t s12) {
+    double g = double(s12) / double(s1);
+    const std::int32_t sv = std::max(trunc32(double(s2) - g * double(s12)), 0);
+    g = g < 100.0 ? g : 100.0;
+    const std::uint32_t noise = std::uint32_t(sv) + std::uint32_t(vif::kSigmaNsq);
+    const std::int64_t total = std::int64_t(g * g * double(s1)) + noise;
+    return vif::log2_q11(std::uint64_t(total)) - vif::log2_q11(noise);
+  };
+  const std::int32_t ps[][3] = {{399960, 9604967, 2318968}, {414951, 10141010, 2339932},
+                                {451791, 7496786, 2643827}, {949044, 4100441, 2372609},
+                                {925536, 15738153, 3814110}, {954748, 1028398, 954747}};
+  for (const auto& p : ps) {
+    vif::Accum a;
+    vif::accumulate(a, p[0], p[1], p[2], 100.0);
+    EXPECT_NE(a.num_log, num_no_eps(p[0], p[1], p[2])) << p[0] << " " << p[1] << " " << p[2];
+  }
+}
+
+// stat_horizontal's proof (vif_simd.cpp) rests on the filters' shape: each
+// symmetric, each summing to 65536.
+TEST(VifSimdSupport, FilterShape) {
+  for (int s = 0; s < 4; ++s) {
+    const int taps = vmafx_vif_filter_width[s];
+    ASSERT_EQ(taps, kTaps[s]);
+    std::uint32_t sum = 0;
+    for (int k = 0; k < taps; ++k) {
+      EXPECT_EQ(vmafx_vif_filter[s][k], vmafx_vif_filter[s][taps - 1 - k]) << "scale " << s << " tap " << k;
+      sum += vmafx_vif_filter[s][k];
+    }
+    EXPECT_EQ(sum, 65536u) << "scale " << s;
+  }
+}
+
+TEST(VifSimdSupport, GainLimitRange) {
+  if (simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
+  EXPECT_TRUE(simd::accumulate_supports(1.0));
+  EXPECT_TRUE(simd::accumulate_supports(100.0));
+  EXPECT_TRUE(simd::accumulate_supports(1024.0));
+  EXPECT_FALSE(simd::accumulate_supports(1024.0000000000002));
+  EXPECT_FALSE(simd::accumulate_supports(1e300));
+  EXPECT_FALSE(simd::accumulate_supports(std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(simd::accumulate_supports(std::numeric_limits<double>::quiet_NaN()));
+}
+
 // Whole planes: compute_scales with the SIMD path off (vif.cpp's loops) and
 // on, on every target; num and den of every scale must be equal.
 TEST_F(VifSimd, WholePlanesEqualScalar) {
@@ -288,7 +527,7 @@ TEST_F(VifSimd, WholePlanesEqualScalar) {
   int n = 0;
   for (const Size& sz : sizes)
     for (int bpc : {8, 10, 12, 16}) {
-      Case cs{sz.w, sz.h, bpc, (n % 3 == 1) ? 1.0 : 100.0, n % 5 == 4, {}, {}};
+      Case cs{sz.w, sz.h, bpc, (n % 3 == 1) ? 1.0 : (n % 3 == 2) ? 1.37 : 100.0, n % 5 == 4, {}, {}};
       ++n;
       const std::size_t np = std::size_t(sz.w) * sz.h;
       cs.r.resize(np);
