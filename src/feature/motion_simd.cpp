@@ -1,0 +1,276 @@
+// SIMD twin of motion::sad; see motion_simd.hpp for the contract and
+// feature/motion.cpp (sad_impl) for the scalar reference. Compiled once per
+// Highway target (foreach_target) and chosen at run time.
+//
+// Lanes: one column per int32 lane in both passes.
+//
+// Value bounds (taps 3571, 16004, 26386, 16004, 3571, summing to 65536; the
+// filter is symmetric, so t0*d0 + t4*d4 = t0*(d0 + d4) exactly):
+// - a sample difference d has |d| <= 2^bpc - 1 <= 65535;
+// - the vertical sum acc = t0*(d0+d4) + t1*(d1+d3) + t2*d2 has
+//   |acc| <= 65536 * (2^bpc - 1), and each of its three products fits int32
+//   (16004 * 131070 = 2097644280 < 2^31 is the largest);
+// - the vertical result y = floor((acc + 2^(bpc-1)) / 2^bpc) has |y| <= 65535
+//   for every bpc <= 16, so the horizontal pass's products fit int32 the same
+//   way.
+// The whole sum fits int32 in the vertical pass for 8-bit samples
+// (65536 * 255 + 128), but not for 16-bit ones (any uint16 value is taken,
+// as the scalar code does, whatever bpc says), nor in the horizontal pass (up
+// to about 2^32). There it is formed exactly from the three int32 products by
+// FloorSum3 below.
+//
+// Samples above 2^bpc - 1 (a malformed 9..15-bit picture) can make |y|
+// larger (up to 65536 * 65535 / 2^9). The scalar code handles that in int64;
+// here each row's vertical values are checked and a row outside
+// [-65536, 65535] takes a scalar int64 horizontal pass (RowSumWide).
+#include "feature/motion_simd.hpp"
+
+#if VMAFX_HAVE_HWY
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "feature/motion_tables.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "feature/motion_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace vmafx::motion::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR
+std::uint64_t Sad(const std::uint8_t*, std::ptrdiff_t, const std::uint8_t*, std::ptrdiff_t, int,
+                  int, int) {
+  HWY_ABORT("motion simd: no SIMD target");
+}
+#else
+
+using D = hn::ScalableTag<std::int32_t>;
+using V = hn::Vec<D>;
+constexpr std::size_t kMaxN = HWY_LANES(std::int32_t);
+constexpr int kRadius = VMAFX_MOTION_RADIUS;
+static_assert(VMAFX_MOTION_TAPS == 5 && kRadius == 2);
+
+// floor((a + b + c + round) / 2^s) for int32 a, b, c whose exact sum may
+// not fit int32 (0 <= round < 2^s, s <= 16). With x = (x >> s) * 2^s +
+// (x & (2^s - 1)) for each term (arithmetic shift, two's complement), the sum
+// is H * 2^s + L with H the sum of the high parts and 0 <= L < 4 * 2^s the sum
+// of the low parts and the rounding; the floor is then H + (L >> s). Every
+// intermediate is far inside int32.
+HWY_INLINE V FloorSum3(V a, V b, V c, V round, V mask, int s) {
+  const V hi = hn::ShiftRightSame(a, s) + hn::ShiftRightSame(b, s) + hn::ShiftRightSame(c, s);
+  const V lo = hn::And(a, mask) + hn::And(b, mask) + hn::And(c, mask) + round;
+  return hi + hn::ShiftRightSame(lo, s);
+}
+
+struct Taps {
+  V t0, t1, t2;
+};
+
+// One row of sample differences: out[j] = p[j] - c[j] for j < w, in DT
+// (int16 for 8-bit samples, int32 for 16-bit ones: exact either way).
+template <class T, class DT>
+HWY_INLINE void DiffRow(const T* p, const T* c, std::size_t w, DT* out) {
+  const hn::ScalableTag<DT> dd;
+  const hn::Rebind<T, decltype(dd)> dt;
+  const std::size_t n = hn::Lanes(dd);
+  std::size_t j = 0;
+  for (; j + n <= w; j += n)
+    hn::StoreU(hn::Sub(hn::PromoteTo(dd, hn::LoadU(dt, p + j)), hn::PromoteTo(dd, hn::LoadU(dt, c + j))), dd, out + j);
+  for (; j < w; ++j) out[j] = DT(DT(p[j]) - DT(c[j]));
+}
+
+HWY_INLINE V LoadDiff(const std::int16_t* p) { return hn::PromoteTo(D(), hn::LoadU(hn::Rebind<std::int16_t, D>(), p)); }
+HWY_INLINE V LoadDiff(const std::int32_t* p) { return hn::LoadU(D(), p); }
+
+// Vertical pass for columns j .. j+N-1 of the difference rows r[k] (k < 5).
+// kSplit: the sum may not fit int32 (16-bit samples).
+template <bool kSplit, class DT>
+HWY_INLINE V VerticalCol(const DT* const* r, std::size_t j, const Taps& t, V round, V mask, int shift) {
+  const V a = (LoadDiff(r[0] + j) + LoadDiff(r[4] + j)) * t.t0;
+  const V b = (LoadDiff(r[1] + j) + LoadDiff(r[3] + j)) * t.t1;
+  const V m = LoadDiff(r[2] + j) * t.t2;
+  if constexpr (kSplit) return FloorSum3(a, b, m, round, mask, shift);
+  return hn::ShiftRightSame(a + b + m + round, shift);
+}
+
+// What a row's vertical values were: lo / hi are their lane-wise min / max
+// when kCheck, else lo is their OR and hi unused.
+template <bool kCheck>
+struct Seen {
+  V lo, hi;
+  Seen() : lo(hn::Zero(D())), hi(hn::Zero(D())) {}
+  HWY_INLINE void add(V v) {
+    if constexpr (kCheck) {
+      lo = hn::Min(lo, v);
+      hi = hn::Max(hi, v);
+    } else {
+      lo = hn::Or(lo, v);
+    }
+  }
+  // All values zero (the row filters to zero).
+  HWY_INLINE bool zero() const {
+    const D d;
+    if constexpr (kCheck) return hn::AllTrue(d, hn::And(hn::Eq(lo, hn::Zero(d)), hn::Eq(hi, hn::Zero(d))));
+    return hn::AllTrue(d, hn::Eq(lo, hn::Zero(d)));
+  }
+  // All values in [-65536, 65535], where HorizontalRowSum's products fit.
+  HWY_INLINE bool in_range() const {
+    if constexpr (!kCheck) return true;
+    const D d;
+    return hn::AllFalse(d, hn::Or(hn::Lt(lo, hn::Set(d, -65536)), hn::Gt(hi, hn::Set(d, 65535))));
+  }
+};
+
+// One row's vertical pass into y[0, w) (a last partial vector also writes
+// up to N - 1 values past w; the difference rows have as many readable
+// values past w). `seen` gets the values of columns [0, w).
+template <bool kSplit, bool kCheck, class DT>
+HWY_INLINE void VerticalRow(const DT* const* r, std::size_t w, const Taps& t, V round, V mask,
+                            int shift, std::int32_t* y, Seen<kCheck>& seen) {
+  const D d;
+  const std::size_t n = hn::Lanes(d);
+  std::size_t j = 0;
+  for (; j + n <= w; j += n) {
+    const V v = VerticalCol<kSplit>(r, j, t, round, mask, shift);
+    hn::StoreU(v, d, y + j);
+    seen.add(v);
+  }
+  if (j < w) {
+    const V v = VerticalCol<kSplit>(r, j, t, round, mask, shift);
+    hn::StoreU(v, d, y + j);
+    seen.add(hn::IfThenElseZero(hn::FirstN(d, w - j), v));
+  }
+}
+
+// Horizontal pass, |.| and the row's uint32 sum over columns [0, w) of
+// y[-2, w + 2) (mirrored ends filled in); y has N - 1 readable values beyond.
+// Needs every y in [-65536, 65535].
+HWY_INLINE std::uint32_t HorizontalRowSum(const std::int32_t* y, std::size_t w, const Taps& t) {
+  const D d;
+  const hn::RebindToUnsigned<D> du;
+  const std::size_t n = hn::Lanes(d);
+  const V round = hn::Set(d, VMAFX_MOTION_X_ROUND);
+  const V mask = hn::Set(d, (1 << VMAFX_MOTION_X_SHIFT) - 1);
+  const auto col = [&](std::size_t j) {
+    const std::int32_t* r = y + j - kRadius;
+    const V a = (hn::LoadU(d, r) + hn::LoadU(d, r + 4)) * t.t0;
+    const V b = (hn::LoadU(d, r + 1) + hn::LoadU(d, r + 3)) * t.t1;
+    const V m = hn::LoadU(d, r + 2) * t.t2;
+    return hn::Abs(FloorSum3(a, b, m, round, mask, VMAFX_MOTION_X_SHIFT));
+  };
+  // Each lane adds its columns' |values| modulo 2^32; the lanes' sum modulo
+  // 2^32 is then the scalar uint32 row sum.
+  auto sum = hn::Zero(du);
+  std::size_t j = 0;
+  for (; j + n <= w; j += n) sum = hn::Add(sum, hn::BitCast(du, col(j)));
+  if (j < w) sum = hn::Add(sum, hn::BitCast(du, hn::IfThenElseZero(hn::FirstN(d, w - j), col(j))));
+  return hn::GetLane(hn::SumOfLanes(du, sum));
+}
+
+// HorizontalRowSum for any int32 values, one column at a time in int64.
+std::uint32_t RowSumWide(const std::int32_t* y, std::size_t w) {
+  std::uint32_t sum = 0;
+  for (std::size_t j = 0; j < w; ++j) {
+    std::int64_t acc = 0;
+    for (int k = 0; k < 5; ++k) acc += std::int64_t(vmafx_motion_taps[k]) * y[std::ptrdiff_t(j) - kRadius + k];
+    const std::int32_t v = std::int32_t((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT);
+    sum += std::uint32_t(v < 0 ? -v : v);
+  }
+  return sum;
+}
+
+inline int Reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+
+template <bool kSplit, bool kCheck, class T, class DT>
+std::uint64_t SadT(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur,
+                   std::ptrdiff_t cs, int width, int height, int bpc) {
+  const D d;
+  const std::size_t w = std::size_t(width);
+  const Taps t{hn::Set(d, vmafx_motion_taps[0]), hn::Set(d, vmafx_motion_taps[1]),
+               hn::Set(d, vmafx_motion_taps[2])};
+  const V round = hn::Set(d, std::int32_t(1) << (bpc - 1));
+  const V mask = hn::Set(d, (std::int32_t(1) << bpc) - 1);
+
+  // The vertical row with kRadius mirrored values before and after it and
+  // room for a whole vector past the end (read, masked off).
+  thread_local std::vector<std::int32_t> ybuf;
+  const std::size_t need = w + 2 * kRadius + kMaxN;
+  if (ybuf.size() < need) ybuf.resize(need);
+  std::int32_t* y = ybuf.data() + kRadius;
+
+  // The difference rows of the 5-row window, picture row q in slot q % 5 (the
+  // rows of a window, mirrored or not, are at most 5 consecutive ones), each
+  // computed once, with a vector of readable values past w.
+  const std::size_t rs = w + kMaxN;
+  thread_local std::vector<DT> dbuf;
+  if (dbuf.size() < 5 * rs) dbuf.resize(5 * rs);
+  int held[5] = {-1, -1, -1, -1, -1};
+
+  std::uint64_t total = 0;
+  for (int i = 0; i < height; ++i) {
+    const DT* r[5];
+    for (int k = 0; k < 5; ++k) {
+      const int q = Reflect(i - kRadius + k, height);
+      DT* row = dbuf.data() + std::size_t(q % 5) * rs;
+      if (held[q % 5] != q) {
+        DiffRow(reinterpret_cast<const T*>(prev + q * ps), reinterpret_cast<const T*>(cur + q * cs), w, row);
+        held[q % 5] = q;
+      }
+      r[k] = row;
+    }
+    Seen<kCheck> seen;
+    VerticalRow<kSplit>(r, w, t, round, mask, bpc, y, seen);
+    // An all-zero row filters to zero: skipped as the scalar code does.
+    if (seen.zero()) continue;
+    y[-1] = y[1];
+    y[-2] = y[2];
+    y[w] = y[w - 2];
+    y[w + 1] = y[w - 3];
+    total += seen.in_range() ? HorizontalRowSum(y, w, t) : RowSumWide(y, w);
+  }
+  return total;
+}
+
+std::uint64_t Sad(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur,
+                  std::ptrdiff_t cs, int w, int h, int bpc) {
+  // 8-bit: |y| <= 65280. 16-bit: |y| <= 65535 for any sample. 9..15 bit:
+  // samples may exceed 2^bpc - 1, so the rows are checked.
+  if (bpc == 8) return SadT<false, false, std::uint8_t, std::int16_t>(prev, ps, cur, cs, w, h, bpc);
+  if (bpc == 16) return SadT<true, false, std::uint16_t, std::int32_t>(prev, ps, cur, cs, w, h, bpc);
+  return SadT<true, true, std::uint16_t, std::int32_t>(prev, ps, cur, cs, w, h, bpc);
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vmafx::motion::simd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace vmafx::motion::simd {
+
+HWY_EXPORT(Sad);
+
+std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc) {
+  return HWY_DYNAMIC_DISPATCH(Sad)(prev.data, prev.stride, cur.data, cur.stride, cur.width, cur.height,
+                                   bpc);
+}
+
+}  // namespace vmafx::motion::simd
+#endif  // HWY_ONCE
+
+#else  // !VMAFX_HAVE_HWY
+
+#include <cstdlib>
+
+namespace vmafx::motion::simd {
+std::uint64_t sad(const PlaneView&, const PlaneView&, int) { std::abort(); }
+}  // namespace vmafx::motion::simd
+
+#endif  // VMAFX_HAVE_HWY
