@@ -8,7 +8,10 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "feature/float_simd.hpp"
 #include "feature/float_vif.hpp"
+#include "feature/speed_simd.hpp"
+#include "feature/vif_simd.hpp"
 
 namespace vmafx {
 namespace speed {
@@ -263,9 +266,10 @@ void filter_and_downscale(const Params& p, const Dims& d, float* frame, Work& w)
   const int fw1 = filter_size(1, p.kernelscale);
   gaussian(filt, fw1, static_cast<float>(std::sqrt(static_cast<double>(kScales)) * fw1 / 5.0f));
   float* cur = w.cur.data();
-  flt::convolve(filt, fw1, frame, d.sw, d.sh, cur);
-  for (int i = 0; i < d.dh; ++i)
-    for (int j = 0; j < d.dw; ++j) frame[std::size_t(i) * d.dw + j] = cur[std::size_t(i) * 16 * d.sw + j * 16];
+  // Only every 16th sample of every 16th row of the filtered image is kept:
+  // those alone are computed (each with the full convolution's arithmetic).
+  flt::convolve_decimated(filt, fw1, frame, d.sw, d.sh, 1 << kScales, d.dw, d.dh, cur);
+  std::memcpy(frame, cur, sizeof(float) * std::size_t(d.dw) * d.dh);
   const int fw4 = filter_size(kScales, p.kernelscale);
   gaussian(filt, fw4, fw4 / 5.0f);
   flt::convolve(filt, fw4, frame, d.dw, d.dh, cur);
@@ -273,13 +277,10 @@ void filter_and_downscale(const Params& p, const Dims& d, float* frame, Work& w)
   for (std::size_t i = 0; i < n; ++i) frame[i] -= cur[i];
 }
 
-// Gaussian-scale-mixture fit on the 5x5 blocks of a dw x dh image.
-// Returns true when the covariance matrix could not be inverted.
-bool est_params(const Dims& d, const float* data, float sigma_nn, Work& w, float* ent, float* var) {
+// block_moments, the scalar reference.
+void block_moments_scalar(const Dims& d, const float* data, float* means, float* cov) {
   const int st = d.dw;
   const int B = kBlock, E = kBlockElems;
-  float* means = w.means.data();
-  float* cov = w.cov.data();
   const float count_f = static_cast<float>(std::size_t(d.subw) * std::size_t(d.subh));
   const double count_d = static_cast<double>(std::size_t(d.subw) * std::size_t(d.subh));
   for (int r = 0; r < B; ++r)
@@ -310,6 +311,15 @@ bool est_params(const Dims& d, const float* data, float sigma_nn, Work& w, float
       cov[xi * E + yi] = v;
       cov[yi * E + xi] = v;
     }
+}
+
+// Gaussian-scale-mixture fit on the 5x5 blocks of a dw x dh image.
+// Returns true when the covariance matrix could not be inverted.
+bool est_params(const Dims& d, const float* data, float sigma_nn, Work& w, float* ent, float* var) {
+  const int st = d.dw;
+  const int B = kBlock, E = kBlockElems;
+  float* cov = w.cov.data();
+  block_moments(d, data, w.means.data(), cov);
   float* eig = w.eig.data();
   eigenvalues(cov, E, eig);
 
@@ -400,6 +410,13 @@ float speed_score(const Dims& d, const float* er, const float* vr, const float* 
 }
 
 }  // namespace
+
+void block_moments(const Dims& d, const float* data, float* means, float* cov) {
+  if (vif::simd::enabled())
+    simd::block_moments(data, std::size_t(d.dw) * std::size_t(d.dh), d.dw, d.subw, d.subh, means, cov);
+  else
+    block_moments_scalar(d, data, means, cov);
+}
 
 void eigenvalues(const float* a_in, int n, float* out) {
   std::vector<float> a(a_in, a_in + std::size_t(n) * n);
@@ -571,6 +588,15 @@ Params read_params(std::string_view owner, const OptionSet& o, bool with_wvm) {
 template <class T>
 void copy_region(const PlaneView& pv, int bpc, int w, int h, float* dst) {
   const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+  if (vif::simd::enabled()) {
+    for (int y = 0; y < h; ++y, dst += w) {
+      if constexpr (sizeof(T) == 1)
+        flt::simd::to_float(pv.row<T>(y), w, -128.0f, dst);
+      else
+        flt::simd::to_float(pv.row<T>(y), w, scaler, -128.0f, dst);
+    }
+    return;
+  }
   for (int y = 0; y < h; ++y, dst += w) {
     const T* s = pv.row<T>(y);
     for (int x = 0; x < w; ++x) {
