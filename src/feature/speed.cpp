@@ -419,14 +419,23 @@ void block_moments(const Dims& d, const float* data, float* means, float* cov) {
 }
 
 void eigenvalues(const float* a_in, int n, float* out) {
-  std::vector<float> a(a_in, a_in + std::size_t(n) * n);
   if (n == 1) {
-    out[0] = a[0];
+    out[0] = a_in[0];
     return;
   }
-  std::vector<float> d(n), sd(n), v(n), x(n);
-  tridiagonalize(a.data(), n, d.data(), sd.data(), v.data(), x.data());
-  chop(d.data(), sd.data(), n);
+  // Per-thread work memory: the matrix, then d, sd, v, x.
+  thread_local std::vector<float> buf;
+  const std::size_t nn = std::size_t(n) * n;
+  if (buf.size() < nn + 4 * std::size_t(n)) buf.resize(nn + 4 * std::size_t(n));
+  float* a = buf.data();
+  std::copy(a_in, a_in + nn, a);
+  float* d = a + nn;
+  float* sd = d + n;
+  float* v = sd + n;
+  float* x = v + n;
+  std::fill(d, d + 4 * std::size_t(n), 0.0f);
+  tridiagonalize(a, n, d, sd, v, x);
+  chop(d, sd, n);
   int b = n - 1;
   int iter = 0;
   while (b > 0 && iter < kMaxIters) {
@@ -440,8 +449,8 @@ void eigenvalues(const float* a_in, int n, float* out) {
       --a0;
     }
     const int nblk = b - a0 + 1;
-    qr_step(d.data() + a0, sd.data() + a0, nblk);
-    chop(d.data() + a0, sd.data() + a0, nblk);
+    qr_step(d + a0, sd + a0, nblk);
+    chop(d + a0, sd + a0, nblk);
     ++iter;
   }
   for (int i = 0; i < n; ++i) out[i] = d[i];
