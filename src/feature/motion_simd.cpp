@@ -99,57 +99,97 @@ HWY_INLINE V VerticalCol(const DT* const* r, std::size_t j, const Taps& t, V rou
   return hn::ShiftRightSame(a + b + m + round, shift);
 }
 
-// What a row's vertical values were: lo / hi are their lane-wise min / max
-// when kCheck, else lo is their OR and hi unused.
-template <bool kCheck>
+// The lane-wise min and max of a row's vertical values.
 struct Seen {
   V lo, hi;
   Seen() : lo(hn::Zero(D())), hi(hn::Zero(D())) {}
   HWY_INLINE void add(V v) {
-    if constexpr (kCheck) {
-      lo = hn::Min(lo, v);
-      hi = hn::Max(hi, v);
-    } else {
-      lo = hn::Or(lo, v);
-    }
+    lo = hn::Min(lo, v);
+    hi = hn::Max(hi, v);
   }
   // All values zero (the row filters to zero).
   HWY_INLINE bool zero() const {
     const D d;
-    if constexpr (kCheck) return hn::AllTrue(d, hn::And(hn::Eq(lo, hn::Zero(d)), hn::Eq(hi, hn::Zero(d))));
-    return hn::AllTrue(d, hn::Eq(lo, hn::Zero(d)));
+    return hn::AllTrue(d, hn::And(hn::Eq(lo, hn::Zero(d)), hn::Eq(hi, hn::Zero(d))));
   }
-  // All values in [-65536, 65535], where HorizontalRowSum's products fit.
-  HWY_INLINE bool in_range() const {
-    if constexpr (!kCheck) return true;
+  // All values in [a, b].
+  HWY_INLINE bool within(std::int32_t a, std::int32_t b) const {
     const D d;
-    return hn::AllFalse(d, hn::Or(hn::Lt(lo, hn::Set(d, -65536)), hn::Gt(hi, hn::Set(d, 65535))));
+    return hn::AllFalse(d, hn::Or(hn::Lt(lo, hn::Set(d, a)), hn::Gt(hi, hn::Set(d, b))));
   }
 };
 
-// One row's vertical pass into y[0, w) (a last partial vector also writes
-// up to N - 1 values past w; the difference rows have as many readable
-// values past w). `seen` gets the values of columns [0, w).
-template <bool kSplit, bool kCheck, class DT>
+// One row's vertical pass for columns [0, w), each vector of values handed
+// to out(j, v) (a last partial vector also covers up to N - 1 columns past
+// w, from the difference rows' readable values there); `seen` gets the
+// values of columns [0, w).
+template <bool kSplit, class DT, class Out>
 HWY_INLINE void VerticalRow(const DT* const* r, std::size_t w, const Taps& t, V round, V mask,
-                            int shift, std::int32_t* y, Seen<kCheck>& seen) {
+                            int shift, Seen& seen, Out out) {
   const D d;
   const std::size_t n = hn::Lanes(d);
   std::size_t j = 0;
   for (; j + n <= w; j += n) {
     const V v = VerticalCol<kSplit>(r, j, t, round, mask, shift);
-    hn::StoreU(v, d, y + j);
+    out(j, v);
     seen.add(v);
   }
   if (j < w) {
     const V v = VerticalCol<kSplit>(r, j, t, round, mask, shift);
-    hn::StoreU(v, d, y + j);
+    out(j, v);
     seen.add(hn::IfThenElseZero(hn::FirstN(d, w - j), v));
   }
 }
 
-// Horizontal pass, |.| and the row's uint32 sum over columns [0, w) of
-// y[-2, w + 2) (mirrored ends filled in); y has N - 1 readable values beyond.
+// Horizontal pass, |.| and the row's uint32 sum over columns [0, w) of int16
+// values y[-2, w + 2) (mirrored ends filled in); y has 2 N16 + 2 readable
+// values beyond (N16: int16 lanes). Needs every y in [-32768, 32767].
+//
+// Pairs of neighbouring int16 values times pairs of taps, summed into int32
+// lanes (x86's PMADDWD): lane m of the three products of y[j - 2 + 2m ..],
+// y[j + 2m ..] and y[j + 2 + 2m ..] with the tap pairs (t0, t1), (t2, t3),
+// (t4, 0) is column j + 2m's 5-tap sum; the same from y[j - 1 + 2m ..] gives
+// column j + 2m + 1. Every partial sum is at most 65536 * 32768 = 2^31 in
+// magnitude with the taps positive, and reaches +2^31 only for y = +32768,
+// which int16 cannot hold, so the int32 sums are exact, and so is
+// (sum + 2^15) >> 16. The row sum does not depend on the column order.
+HWY_INLINE std::uint32_t HorizontalRowSum16(const std::int16_t* y, std::size_t w) {
+  const D d;
+  const hn::RebindToUnsigned<D> du;
+  const hn::Repartition<std::int16_t, D> d16;
+  const std::size_t n16 = hn::Lanes(d16), n = hn::Lanes(d);
+  const auto pair = [&](int k) {
+    const std::uint32_t lo = vmafx_motion_taps[k], hi = k + 1 < 5 ? vmafx_motion_taps[k + 1] : 0u;
+    return hn::BitCast(d16, hn::Set(du, lo | (hi << 16)));
+  };
+  const auto c01 = pair(0), c23 = pair(2), c40 = pair(4);
+  const V round = hn::Set(d, VMAFX_MOTION_X_ROUND);
+  // |5-tap sum| of the columns j0 + 2m (from = y + j0 - 2) or j0 + 2m + 1
+  // (from = y + j0 - 1).
+  const auto half = [&](const std::int16_t* from) {
+    V s1 = hn::Zero(d);
+    V s0 = hn::ReorderWidenMulAccumulate(d, hn::LoadU(d16, from), c01, hn::Zero(d), s1);
+    s0 = hn::ReorderWidenMulAccumulate(d, hn::LoadU(d16, from + 2), c23, s0, s1);
+    s0 = hn::ReorderWidenMulAccumulate(d, hn::LoadU(d16, from + 4), c40, s0, s1);
+    return hn::Abs(hn::ShiftRight<VMAFX_MOTION_X_SHIFT>(hn::RearrangeToOddPlusEven(s0, s1) + round));
+  };
+  auto sum = hn::Zero(du);
+  std::size_t j = 0;
+  for (; j + n16 <= w; j += n16) {
+    sum = hn::Add(sum, hn::BitCast(du, half(y + j - 2)));
+    sum = hn::Add(sum, hn::BitCast(du, half(y + j - 1)));
+  }
+  if (j < w) {
+    const std::size_t rem = w - j;  // columns j + 2m < w, then j + 2m + 1 < w
+    sum = hn::Add(sum, hn::BitCast(du, hn::IfThenElseZero(hn::FirstN(d, (rem + 1) / 2), half(y + j - 2))));
+    sum = hn::Add(sum, hn::BitCast(du, hn::IfThenElseZero(hn::FirstN(d, rem / 2), half(y + j - 1))));
+  }
+  (void)n;
+  return hn::GetLane(hn::SumOfLanes(du, sum));
+}
+
+// Horizontal pass, |.| and the row's uint32 sum over columns [0, w) of int32
+// values y[-2, w + 2) (mirrored ends filled in); y has N - 1 readable values beyond.
 // Needs every y in [-65536, 65535].
 HWY_INLINE std::uint32_t HorizontalRowSum(const std::int32_t* y, std::size_t w, const Taps& t) {
   const D d;
@@ -187,22 +227,27 @@ std::uint32_t RowSumWide(const std::int32_t* y, std::size_t w) {
 
 inline int Reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
-template <bool kSplit, bool kCheck, class T, class DT>
+template <bool kSplit, class T, class DT>
 std::uint64_t SadT(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur,
                    std::ptrdiff_t cs, int width, int height, int bpc) {
   const D d;
+  const hn::Rebind<std::int16_t, D> d16h;  // int16 lanes, as many as D has
   const std::size_t w = std::size_t(width);
   const Taps t{hn::Set(d, vmafx_motion_taps[0]), hn::Set(d, vmafx_motion_taps[1]),
                hn::Set(d, vmafx_motion_taps[2])};
   const V round = hn::Set(d, std::int32_t(1) << (bpc - 1));
   const V mask = hn::Set(d, (std::int32_t(1) << bpc) - 1);
 
-  // The vertical row with kRadius mirrored values before and after it and
-  // room for a whole vector past the end (read, masked off).
-  thread_local std::vector<std::int32_t> ybuf;
-  const std::size_t need = w + 2 * kRadius + kMaxN;
-  if (ybuf.size() < need) ybuf.resize(need);
-  std::int32_t* y = ybuf.data() + kRadius;
+  // The vertical row, as int16 (saturated; used when every value fits) and,
+  // for rows where some do not, as int32; each with kRadius mirrored values
+  // before and after it and room for the reads past the end (masked off).
+  thread_local std::vector<std::int16_t> ybuf16;
+  thread_local std::vector<std::int32_t> ybuf32;
+  const std::size_t need = w + 2 * kRadius + 2 * kMaxN;
+  if (ybuf16.size() < need + 2 * kMaxN) ybuf16.resize(need + 2 * kMaxN);
+  if (ybuf32.size() < need) ybuf32.resize(need);
+  std::int16_t* y16 = ybuf16.data() + kRadius;
+  std::int32_t* y = ybuf32.data() + kRadius;
 
   // The difference rows of the 5-row window, picture row q in slot q % 5 (the
   // rows of a window, mirrored or not, are at most 5 consecutive ones), each
@@ -211,6 +256,13 @@ std::uint64_t SadT(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8
   thread_local std::vector<DT> dbuf;
   if (dbuf.size() < 5 * rs) dbuf.resize(5 * rs);
   int held[5] = {-1, -1, -1, -1, -1};
+
+  const auto mirror_ends = [w](auto* row) {
+    row[-1] = row[1];
+    row[-2] = row[2];
+    row[w] = row[w - 2];
+    row[w + 1] = row[w - 3];
+  };
 
   std::uint64_t total = 0;
   for (int i = 0; i < height; ++i) {
@@ -224,15 +276,21 @@ std::uint64_t SadT(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8
       }
       r[k] = row;
     }
-    Seen<kCheck> seen;
-    VerticalRow<kSplit>(r, w, t, round, mask, bpc, y, seen);
+    Seen seen;
+    VerticalRow<kSplit>(r, w, t, round, mask, bpc, seen,
+                        [&](std::size_t j, V v) { hn::StoreU(hn::DemoteTo(d16h, v), d16h, y16 + j); });
     // An all-zero row filters to zero: skipped as the scalar code does.
     if (seen.zero()) continue;
-    y[-1] = y[1];
-    y[-2] = y[2];
-    y[w] = y[w - 2];
-    y[w + 1] = y[w - 3];
-    total += seen.in_range() ? HorizontalRowSum(y, w, t) : RowSumWide(y, w);
+    if (seen.within(-32768, 32767)) {
+      mirror_ends(y16);
+      total += HorizontalRowSum16(y16, w);
+      continue;
+    }
+    // Larger values (large differences): the row again in int32.
+    Seen again;
+    VerticalRow<kSplit>(r, w, t, round, mask, bpc, again, [&](std::size_t j, V v) { hn::StoreU(v, d, y + j); });
+    mirror_ends(y);
+    total += again.within(-65536, 65535) ? HorizontalRowSum(y, w, t) : RowSumWide(y, w);
   }
   return total;
 }
@@ -241,9 +299,8 @@ std::uint64_t Sad(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_
                   std::ptrdiff_t cs, int w, int h, int bpc) {
   // 8-bit: |y| <= 65280. 16-bit: |y| <= 65535 for any sample. 9..15 bit:
   // samples may exceed 2^bpc - 1, so the rows are checked.
-  if (bpc == 8) return SadT<false, false, std::uint8_t, std::int16_t>(prev, ps, cur, cs, w, h, bpc);
-  if (bpc == 16) return SadT<true, false, std::uint16_t, std::int32_t>(prev, ps, cur, cs, w, h, bpc);
-  return SadT<true, true, std::uint16_t, std::int32_t>(prev, ps, cur, cs, w, h, bpc);
+  if (bpc == 8) return SadT<false, std::uint8_t, std::int16_t>(prev, ps, cur, cs, w, h, bpc);
+  return SadT<true, std::uint16_t, std::int32_t>(prev, ps, cur, cs, w, h, bpc);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR

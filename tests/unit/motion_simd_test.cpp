@@ -148,6 +148,35 @@ TEST_F(MotionSimd, SamplesAboveTheBitDepth) {
   check(pairs);
 }
 
+// Uniform differences that put the vertical values exactly at the int16
+// limits of the SIMD horizontal pass: D * 2^(16 - bpc) = -32768 (taken in
+// int16, the 5-tap sum is then exactly -2^31), 32767, and 32768 (int32 path).
+TEST_F(MotionSimd, VerticalValuesAtTheInt16Limits) {
+  std::vector<Pair> pairs;
+  for (int bpc : {8, 10, 16}) {
+    const int unit = 1 << (bpc - 8);  // a difference of D * unit gives y = 256 * D
+    for (int diff : {-128 * unit, 128 * unit, 128 * unit - 1, -128 * unit + 1, 127 * unit})
+      for (int w : {3, 16, 45}) {
+        Pair p{Plane(w, 6, bpc), Plane(w, 6, bpc)};
+        const std::uint32_t base = diff < 0 ? std::uint32_t(-diff) : 0;  // a - b = diff
+        for (int y = 0; y < 6; ++y)
+          for (int x = 0; x < w; ++x) {
+            // Rows 4 and 5 differ a little, for rows mixing the limit and less.
+            const int e = y >= 4 ? (x % 3) : 0;
+            if (diff < 0) {
+              p.a.set(x, y, 0);
+              p.b.set(x, y, base - std::uint32_t(e));
+            } else {
+              p.a.set(x, y, std::uint32_t(diff - e));
+              p.b.set(x, y, 0);
+            }
+          }
+        pairs.push_back(std::move(p));
+      }
+  }
+  check(pairs);
+}
+
 // Identical planes (every row skipped) and a single differing sample.
 TEST_F(MotionSimd, ZeroRows) {
   std::vector<Pair> pairs;
