@@ -2,7 +2,12 @@
 // feature/motion.cpp (sad_impl) for the scalar reference. Compiled once per
 // Highway target (foreach_target) and chosen at run time.
 //
-// Lanes: one column per int32 lane in both passes.
+// Steps per picture row: the sample differences of each row once (int16 for
+// 8-bit samples, int32 for 16-bit ones), the vertical pass in int32 lanes
+// (one column each), and the horizontal pass, |.| and the row sum: in int16
+// pairs (HorizontalRowSum16) when every vertical value of the row fits int16,
+// as on real content; else the row's vertical pass again, kept in int32
+// (HorizontalRowSum), or, outside [-65536, 65535], in a scalar int64 loop.
 //
 // Value bounds (taps 3571, 16004, 26386, 16004, 3571, summing to 65536; the
 // filter is symmetric, so t0*d0 + t4*d4 = t0*(d0 + d4) exactly):
@@ -21,8 +26,8 @@
 //
 // Samples above 2^bpc - 1 (a malformed 9..15-bit picture) can make |y|
 // larger (up to 65536 * 65535 / 2^9). The scalar code handles that in int64;
-// here each row's vertical values are checked and a row outside
-// [-65536, 65535] takes a scalar int64 horizontal pass (RowSumWide).
+// here each row's vertical values are checked (min and max) and a row
+// outside [-65536, 65535] takes a scalar int64 horizontal pass (RowSumWide).
 #include "feature/motion_simd.hpp"
 
 #if VMAFX_HAVE_HWY
