@@ -256,11 +256,13 @@ Work& work(const Dims& d) {
 bool almost_one(double x) { return std::fabs(x - 1.0) < 1.0e-3; }
 
 // Prescale, antialias Gaussian, decimate by 16, remove the local mean.
-// `frame` holds ow x oh packed on entry, dw x dh packed on return.
+// `frame` holds ow x oh packed on entry, dw x dh packed on return (the
+// prescaled image goes to w.frame_tmp).
 void filter_and_downscale(const Params& p, const Dims& d, float* frame, Work& w) {
+  const float* src = frame;  // the sw x sh image to filter
   if (!almost_one(p.prescale)) {
-    std::memcpy(w.frame_tmp.data(), frame, sizeof(float) * std::size_t(d.ow) * d.oh);
-    flt::scale_frame(p.method, w.frame_tmp.data(), d.ow, d.oh, frame, d.sw, d.sh);
+    flt::scale_frame(p.method, frame, d.ow, d.oh, w.frame_tmp.data(), d.sw, d.sh);
+    src = w.frame_tmp.data();
   }
   float filt[128];
   const int fw1 = filter_size(1, p.kernelscale);
@@ -268,7 +270,7 @@ void filter_and_downscale(const Params& p, const Dims& d, float* frame, Work& w)
   float* cur = w.cur.data();
   // Only every 16th sample of every 16th row of the filtered image is kept:
   // those alone are computed (each with the full convolution's arithmetic).
-  flt::convolve_decimated(filt, fw1, frame, d.sw, d.sh, 1 << kScales, d.dw, d.dh, cur);
+  flt::convolve_decimated(filt, fw1, src, d.sw, d.sh, 1 << kScales, d.dw, d.dh, cur);
   std::memcpy(frame, cur, sizeof(float) * std::size_t(d.dw) * d.dh);
   const int fw4 = filter_size(kScales, p.kernelscale);
   gaussian(filt, fw4, fw4 / 5.0f);
