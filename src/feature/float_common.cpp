@@ -5,7 +5,9 @@
 
 #include "core/error.hpp"
 #include "feature/float_adm_tables.h"
+#include "feature/float_simd.hpp"
 #include "feature/float_vif_tables.h"
+#include "feature/vif_simd.hpp"
 
 namespace vmafx::flt {
 
@@ -27,6 +29,15 @@ namespace {
 
 template <class T>
 void copy_plane(const PlaneView& p, float scaler, float offset, float* dst) {
+  if (vif::simd::enabled()) {
+    for (int y = 0; y < p.height; ++y, dst += p.width) {
+      if constexpr (sizeof(T) == 1)
+        simd::to_float(p.row<T>(y), p.width, offset, dst);
+      else
+        simd::to_float(p.row<T>(y), p.width, scaler, offset, dst);
+    }
+    return;
+  }
   for (int y = 0; y < p.height; ++y, dst += p.width) {
     const T* s = p.row<T>(y);
     if constexpr (sizeof(T) == 1) {
@@ -55,11 +66,41 @@ float* scratch(int slot, std::size_t n) {
   return b.data();
 }
 
+namespace {
+
+constexpr int kMaxSimdTaps = 256;
+
+// Row `y`'s vertical pass (tap-ordered sum from 0, mirrored rows) into tmp.
+void vertical_row(const float* filt, int fw, const float* src, int w, int h, int y, float* tmp) {
+  const int r = fw / 2;
+  if (fw <= kMaxSimdTaps && vif::simd::enabled()) {
+    const float* rows[kMaxSimdTaps];
+    for (int k = 0; k < fw; ++k) rows[k] = src + std::size_t(mirror(y - r + k, h)) * w;
+    simd::vertical(filt, fw, rows, w, tmp);
+    return;
+  }
+  for (int j = 0; j < w; ++j) tmp[j] = 0.0f;
+  for (int k = 0; k < fw; ++k) {
+    const float c = filt[k];
+    const float* s = src + std::size_t(mirror(y - r + k, h)) * w;
+    for (int j = 0; j < w; ++j) tmp[j] += c * s[j];
+  }
+}
+
+}  // namespace
+
 void convolve_row(const float* filt, int fw, const float* row, int w, float* out) {
   const int r = fw / 2;
   // Row with r mirrored samples on each side, so that every output is the
   // same tap-ordered sum without index tests.
   float* pad = scratch(11, std::size_t(w) + 2 * r);
+  if (vif::simd::enabled()) {
+    for (int j = -r; j < 0; ++j) pad[j + r] = row[mirror(j, w)];
+    std::memcpy(pad + r, row, sizeof(float) * std::size_t(w));
+    for (int j = w; j < w + r; ++j) pad[j + r] = row[mirror(j, w)];
+    simd::horizontal(filt, fw, pad, w, out);
+    return;
+  }
   for (int j = -r; j < w + r; ++j) pad[j + r] = row[mirror(j, w)];
   for (int j = 0; j < w; ++j) out[j] = 0.0f;
   for (int k = 0; k < fw; ++k) {
@@ -70,16 +111,26 @@ void convolve_row(const float* filt, int fw, const float* row, int w, float* out
 }
 
 void convolve(const float* filt, int fw, const float* src, int w, int h, float* dst) {
-  const int r = fw / 2;
   float* tmp = scratch(10, std::size_t(w));
   for (int i = 0; i < h; ++i) {
-    for (int j = 0; j < w; ++j) tmp[j] = 0.0f;
-    for (int k = 0; k < fw; ++k) {
-      const float c = filt[k];
-      const float* s = src + std::size_t(mirror(i - r + k, h)) * w;
-      for (int j = 0; j < w; ++j) tmp[j] += c * s[j];
-    }
+    vertical_row(filt, fw, src, w, h, i, tmp);
     convolve_row(filt, fw, tmp, w, dst + std::size_t(i) * w);
+  }
+}
+
+void convolve_decimated(const float* filt, int fw, const float* src, int w, int h, int step, int dw,
+                        int dh, float* dst) {
+  const int r = fw / 2;
+  float* tmp = scratch(10, std::size_t(w));
+  for (int i = 0; i < dh; ++i) {
+    vertical_row(filt, fw, src, w, h, step * i, tmp);
+    float* out = dst + std::size_t(i) * dw;
+    for (int j = 0; j < dw; ++j) {
+      const int x = step * j;
+      float acc = 0.0f;
+      for (int k = 0; k < fw; ++k) acc += filt[k] * tmp[mirror(x - r + k, w)];
+      out[j] = acc;
+    }
   }
 }
 

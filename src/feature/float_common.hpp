@@ -42,6 +42,14 @@ inline int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : 
 // convolution_f32_c_s compute the same thing.)
 void convolve(const float* filt, int fw, const float* src, int w, int h, float* dst);
 
+// `convolve` followed by keeping every step-th sample of every step-th row:
+// dst[i * dw + j] is convolve's output at row step * i, column step * j, for
+// i < dh, j < dw (step * (dh - 1) < h, step * (dw - 1) < w), computed with
+// the same per-output arithmetic but only where it is kept. dst may not
+// alias src.
+void convolve_decimated(const float* filt, int fw, const float* src, int w, int h, int step, int dw,
+                        int dh, float* dst);
+
 // The 1-D horizontal pass of `convolve` for one row: `row` holds the
 // vertical sums of one image row; out[j] for j < w.
 void convolve_row(const float* filt, int fw, const float* row, int w, float* out);

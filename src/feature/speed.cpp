@@ -9,7 +9,10 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "feature/float_simd.hpp"
 #include "feature/float_vif.hpp"
+#include "feature/speed_simd.hpp"
+#include "feature/vif_simd.hpp"
 
 namespace vmafx {
 namespace speed {
@@ -254,19 +257,22 @@ Work& work(const Dims& d) {
 bool almost_one(double x) { return std::fabs(x - 1.0) < 1.0e-3; }
 
 // Prescale, antialias Gaussian, decimate by 16, remove the local mean.
-// `frame` holds ow x oh packed on entry, dw x dh packed on return.
+// `frame` holds ow x oh packed on entry, dw x dh packed on return (the
+// prescaled image goes to w.frame_tmp).
 void filter_and_downscale(const Params& p, const Dims& d, float* frame, Work& w) {
+  const float* src = frame;  // the sw x sh image to filter
   if (!almost_one(p.prescale)) {
-    std::memcpy(w.frame_tmp.data(), frame, sizeof(float) * std::size_t(d.ow) * d.oh);
-    flt::scale_frame(p.method, w.frame_tmp.data(), d.ow, d.oh, frame, d.sw, d.sh);
+    flt::scale_frame(p.method, frame, d.ow, d.oh, w.frame_tmp.data(), d.sw, d.sh);
+    src = w.frame_tmp.data();
   }
   float filt[128];
   const int fw1 = filter_size(1, p.kernelscale);
   gaussian(filt, fw1, static_cast<float>(std::sqrt(static_cast<double>(kScales)) * fw1 / 5.0f));
   float* cur = w.cur.data();
-  flt::convolve(filt, fw1, frame, d.sw, d.sh, cur);
-  for (int i = 0; i < d.dh; ++i)
-    for (int j = 0; j < d.dw; ++j) frame[std::size_t(i) * d.dw + j] = cur[std::size_t(i) * 16 * d.sw + j * 16];
+  // Only every 16th sample of every 16th row of the filtered image is kept:
+  // those alone are computed (each with the full convolution's arithmetic).
+  flt::convolve_decimated(filt, fw1, src, d.sw, d.sh, 1 << kScales, d.dw, d.dh, cur);
+  std::memcpy(frame, cur, sizeof(float) * std::size_t(d.dw) * d.dh);
   const int fw4 = filter_size(kScales, p.kernelscale);
   gaussian(filt, fw4, fw4 / 5.0f);
   flt::convolve(filt, fw4, frame, d.dw, d.dh, cur);
@@ -274,13 +280,10 @@ void filter_and_downscale(const Params& p, const Dims& d, float* frame, Work& w)
   for (std::size_t i = 0; i < n; ++i) frame[i] -= cur[i];
 }
 
-// Gaussian-scale-mixture fit on the 5x5 blocks of a dw x dh image.
-// Returns true when the covariance matrix could not be inverted.
-bool est_params(const Dims& d, const float* data, float sigma_nn, Work& w, float* ent, float* var) {
+// block_moments, the scalar reference.
+void block_moments_scalar(const Dims& d, const float* data, float* means, float* cov) {
   const int st = d.dw;
   const int B = kBlock, E = kBlockElems;
-  float* means = w.means.data();
-  float* cov = w.cov.data();
   const float count_f = static_cast<float>(std::size_t(d.subw) * std::size_t(d.subh));
   const double count_d = static_cast<double>(std::size_t(d.subw) * std::size_t(d.subh));
   for (int r = 0; r < B; ++r)
@@ -311,6 +314,15 @@ bool est_params(const Dims& d, const float* data, float sigma_nn, Work& w, float
       cov[xi * E + yi] = v;
       cov[yi * E + xi] = v;
     }
+}
+
+// Gaussian-scale-mixture fit on the 5x5 blocks of a dw x dh image.
+// Returns true when the covariance matrix could not be inverted.
+bool est_params(const Dims& d, const float* data, float sigma_nn, Work& w, float* ent, float* var) {
+  const int st = d.dw;
+  const int B = kBlock, E = kBlockElems;
+  float* cov = w.cov.data();
+  block_moments(d, data, w.means.data(), cov);
   float* eig = w.eig.data();
   eigenvalues(cov, E, eig);
 
@@ -402,15 +414,31 @@ float speed_score(const Dims& d, const float* er, const float* vr, const float* 
 
 }  // namespace
 
+void block_moments(const Dims& d, const float* data, float* means, float* cov) {
+  if (vif::simd::enabled())
+    simd::block_moments(data, std::size_t(d.dw) * std::size_t(d.dh), d.dw, d.subw, d.subh, means, cov);
+  else
+    block_moments_scalar(d, data, means, cov);
+}
+
 void eigenvalues(const float* a_in, int n, float* out) {
-  std::vector<float> a(a_in, a_in + std::size_t(n) * n);
   if (n == 1) {
-    out[0] = a[0];
+    out[0] = a_in[0];
     return;
   }
-  std::vector<float> d(n), sd(n), v(n), x(n);
-  tridiagonalize(a.data(), n, d.data(), sd.data(), v.data(), x.data());
-  chop(d.data(), sd.data(), n);
+  // Per-thread work memory: the matrix, then d, sd, v, x.
+  thread_local std::vector<float> buf;
+  const std::size_t nn = std::size_t(n) * n;
+  if (buf.size() < nn + 4 * std::size_t(n)) buf.resize(nn + 4 * std::size_t(n));
+  float* a = buf.data();
+  std::copy(a_in, a_in + nn, a);
+  float* d = a + nn;
+  float* sd = d + n;
+  float* v = sd + n;
+  float* x = v + n;
+  std::fill(d, d + 4 * std::size_t(n), 0.0f);
+  tridiagonalize(a, n, d, sd, v, x);
+  chop(d, sd, n);
   int b = n - 1;
   int iter = 0;
   while (b > 0 && iter < kMaxIters) {
@@ -424,8 +452,8 @@ void eigenvalues(const float* a_in, int n, float* out) {
       --a0;
     }
     const int nblk = b - a0 + 1;
-    qr_step(d.data() + a0, sd.data() + a0, nblk);
-    chop(d.data() + a0, sd.data() + a0, nblk);
+    qr_step(d + a0, sd + a0, nblk);
+    chop(d + a0, sd + a0, nblk);
     ++iter;
   }
   for (int i = 0; i < n; ++i) out[i] = d[i];
@@ -572,6 +600,15 @@ Params read_params(std::string_view owner, const OptionSet& o, bool with_wvm) {
 template <class T>
 void copy_region(const PlaneView& pv, int bpc, int w, int h, float* dst) {
   const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+  if (vif::simd::enabled()) {
+    for (int y = 0; y < h; ++y, dst += w) {
+      if constexpr (sizeof(T) == 1)
+        flt::simd::to_float(pv.row<T>(y), w, -128.0f, dst);
+      else
+        flt::simd::to_float(pv.row<T>(y), w, scaler, -128.0f, dst);
+    }
+    return;
+  }
   for (int y = 0; y < h; ++y, dst += w) {
     const T* s = pv.row<T>(y);
     for (int x = 0; x < w; ++x) {

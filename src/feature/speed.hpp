@@ -59,6 +59,11 @@ void check(std::string_view owner, const Dims& d, const Params& p);
 // Returns true when a covariance matrix was singular (libvmaf's err flag).
 bool score(const Params& p, const Dims& d, float* ref, float* dis, float* out);
 
+// est_params' block statistics of a dw x dh image (rows of dw floats): the
+// 25 window means and the 25 x 25 covariance matrix (speed_simd.hpp gives the
+// arithmetic). The SIMD twin when vif::simd::enabled(), else the scalar loops.
+void block_moments(const Dims& d, const float* data, float* means, float* cov);
+
 // Eigenvalues of a symmetric n x n float matrix (libvmaf's order and rounding).
 void eigenvalues(const float* a, int n, float* out);
 // Solves A X = B (A n x n, B n x m) by Householder QR; false when R is singular.

@@ -1,0 +1,157 @@
+// SIMD rows of the shared float helpers; see float_simd.hpp for the contract
+// and feature/float_common.cpp (convolve, convolve_row, copy_plane) for the
+// scalar reference. Compiled once per Highway target (foreach_target) and
+// chosen at run time.
+//
+// One output column per float lane. Row ends: with at least N columns the
+// last vector is moved back to end at the last column (the columns it
+// recomputes get the same values); narrower rows run the scalar loop, which
+// is the same arithmetic.
+#include "feature/float_simd.hpp"
+
+#if VMAFX_HAVE_HWY
+
+#include <algorithm>
+#include <cstddef>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "feature/float_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace vmafx::flt::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D = hn::ScalableTag<float>;
+using V = hn::Vec<D>;
+
+// The scalar loops (rows narrower than a vector).
+void VerticalScalar(const float* f, int fw, const float* const* rows, std::size_t j0, std::size_t w,
+                    float* out) {
+  for (std::size_t j = j0; j < w; ++j) {
+    float acc = 0.0f;
+    for (int k = 0; k < fw; ++k) acc += f[k] * rows[k][j];
+    out[j] = acc;
+  }
+}
+
+void HorizontalScalar(const float* f, int fw, const float* pad, std::size_t j0, std::size_t w,
+                      float* out) {
+  for (std::size_t j = j0; j < w; ++j) {
+    float acc = 0.0f;
+    for (int k = 0; k < fw; ++k) acc += f[k] * pad[j + k];
+    out[j] = acc;
+  }
+}
+
+// Two vectors of columns per step (j, j + N), then one, then the last one
+// moved back. `src(k, j)` is the address of tap k's input at column j.
+template <class Src>
+HWY_INLINE void Columns(const float* f, int fw, std::size_t w, float* out, Src src) {
+  const D d;
+  const std::size_t n = hn::Lanes(d);
+  const auto one = [&](std::size_t j) {
+    V acc = hn::Zero(d);
+    for (int k = 0; k < fw; ++k) acc = hn::Add(acc, hn::Mul(hn::Set(d, f[k]), hn::LoadU(d, src(k, j))));
+    hn::StoreU(acc, d, out + j);
+  };
+  std::size_t j = 0;
+  for (; j + 2 * n <= w; j += 2 * n) {
+    V a0 = hn::Zero(d), a1 = hn::Zero(d);
+    for (int k = 0; k < fw; ++k) {
+      const V c = hn::Set(d, f[k]);
+      const float* s = src(k, j);
+      a0 = hn::Add(a0, hn::Mul(c, hn::LoadU(d, s)));
+      a1 = hn::Add(a1, hn::Mul(c, hn::LoadU(d, s + n)));
+    }
+    hn::StoreU(a0, d, out + j);
+    hn::StoreU(a1, d, out + j + n);
+  }
+  if (j + n <= w) {
+    one(j);
+    j += n;
+  }
+  if (j < w) one(w - n);
+}
+
+void Vertical(const float* f, int fw, const float* const* rows, int width, float* out) {
+  const std::size_t w = std::size_t(width);
+  if (w < hn::Lanes(D())) return VerticalScalar(f, fw, rows, 0, w, out);
+  Columns(f, fw, w, out, [rows](int k, std::size_t j) { return rows[k] + j; });
+}
+
+void Horizontal(const float* f, int fw, const float* pad, int width, float* out) {
+  const std::size_t w = std::size_t(width);
+  if (w < hn::Lanes(D())) return HorizontalScalar(f, fw, pad, 0, w, out);
+  Columns(f, fw, w, out, [pad](int k, std::size_t j) { return pad + j + std::size_t(k); });
+}
+
+// Integers below 2^24 convert to float exactly, as the scalar cast does.
+void ToFloat8(const std::uint8_t* src, int width, float offset, float* dst) {
+  const D d;
+  const hn::Rebind<std::int32_t, D> di;
+  const hn::Rebind<std::uint8_t, D> d8;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
+  const V off = hn::Set(d, offset);
+  std::size_t x = 0;
+  for (; x + n <= w; x += n)
+    hn::StoreU(hn::Add(hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d8, src + x))), off), d, dst + x);
+  for (; x < w; ++x) dst[x] = static_cast<float>(src[x]) + offset;
+}
+
+void ToFloat16(const std::uint16_t* src, int width, float scaler, float offset, float* dst) {
+  const D d;
+  const hn::Rebind<std::int32_t, D> di;
+  const hn::Rebind<std::uint16_t, D> d16;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
+  const V off = hn::Set(d, offset), sc = hn::Set(d, scaler);
+  std::size_t x = 0;
+  for (; x + n <= w; x += n) {
+    const V v = hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d16, src + x)));
+    hn::StoreU(hn::Add(hn::Div(v, sc), off), d, dst + x);
+  }
+  for (; x < w; ++x) dst[x] = static_cast<float>(src[x]) / scaler + offset;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vmafx::flt::simd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace vmafx::flt::simd {
+
+HWY_EXPORT(Vertical);
+HWY_EXPORT(Horizontal);
+HWY_EXPORT(ToFloat8);
+HWY_EXPORT(ToFloat16);
+
+void vertical(const float* f, int fw, const float* const* rows, int w, float* out) {
+  HWY_DYNAMIC_DISPATCH(Vertical)(f, fw, rows, w, out);
+}
+void horizontal(const float* f, int fw, const float* pad, int w, float* out) {
+  HWY_DYNAMIC_DISPATCH(Horizontal)(f, fw, pad, w, out);
+}
+void to_float(const std::uint8_t* src, int w, float offset, float* dst) {
+  HWY_DYNAMIC_DISPATCH(ToFloat8)(src, w, offset, dst);
+}
+void to_float(const std::uint16_t* src, int w, float scaler, float offset, float* dst) {
+  HWY_DYNAMIC_DISPATCH(ToFloat16)(src, w, scaler, offset, dst);
+}
+
+}  // namespace vmafx::flt::simd
+#endif  // HWY_ONCE
+
+#else  // !VMAFX_HAVE_HWY
+
+#include <cstdlib>
+
+namespace vmafx::flt::simd {
+void vertical(const float*, int, const float* const*, int, float*) { std::abort(); }
+void horizontal(const float*, int, const float*, int, float*) { std::abort(); }
+void to_float(const std::uint8_t*, int, float, float*) { std::abort(); }
+void to_float(const std::uint16_t*, int, float, float, float*) { std::abort(); }
+}  // namespace vmafx::flt::simd
+
+#endif  // VMAFX_HAVE_HWY

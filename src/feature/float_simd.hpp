@@ -1,0 +1,35 @@
+#pragma once
+// SIMD rows of the shared float helpers (feature/float_common.cpp): the two
+// passes of the separable float convolution and the sample-to-float
+// conversion, through Google Highway with runtime dispatch, like
+// feature/vif_simd.hpp.
+//
+// Vectorised across output columns only: every lane does, for its column, the
+// very float operations of the scalar loop in the same order (a sum started at
+// 0.0f, then + f[k] * x for k = 0, 1, ... as separate IEEE multiply and add;
+// the build has -ffp-contract=off, so nothing is fused), hence the same bits,
+// signed zeros and NaNs included. float_common.cpp uses these when
+// vif::simd::enabled() says so (VMAFX_SIMD=off turns all SIMD off); its
+// scalar loops stay the reference and the unit tests compare the two for ==
+// (bit patterns) on every target.
+//
+// Without Highway (VMAFX_HAVE_HWY undefined) vif::simd::enabled() is false and
+// these must not be called.
+#include <cstdint>
+
+namespace vmafx::flt::simd {
+
+// out[j] = (((0 + f[0] * rows[0][j]) + f[1] * rows[1][j]) + ...) over the fw
+// rows, for j < w.
+void vertical(const float* f, int fw, const float* const* rows, int w, float* out);
+
+// out[j] = (((0 + f[0] * pad[j]) + f[1] * pad[j + 1]) + ...) for j < w; pad
+// holds w + fw - 1 values.
+void horizontal(const float* f, int fw, const float* pad, int w, float* out);
+
+// dst[x] = float(src[x]) + offset, x < w.
+void to_float(const std::uint8_t* src, int w, float offset, float* dst);
+// dst[x] = float(src[x]) / scaler + offset, x < w.
+void to_float(const std::uint16_t* src, int w, float scaler, float offset, float* dst);
+
+}  // namespace vmafx::flt::simd

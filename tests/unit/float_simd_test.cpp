@@ -1,0 +1,280 @@
+// The SIMD rows of the shared float helpers (feature/float_simd.cpp) and of
+// SpEED's block statistics (feature/speed_simd.cpp) against the scalar loops,
+// for identical bits on every SIMD target this CPU runs:
+// - flt::simd::vertical / horizontal against the tap-ordered scalar sum, every
+//   width 1..300, filter widths 1..37, values over the whole float range with
+//   signed zeros, subnormals and infinities;
+// - flt::convolve_row, convolve, convolve_decimated and plane_to_float with
+//   the SIMD path on and off (and convolve_decimated against the kept samples
+//   of the full convolve);
+// - speed::block_moments (means and covariances) on and off, at the sizes the
+//   features produce and at the smallest ones;
+// - speed::score on and off.
+// Two NaNs compare equal whatever their payloads (inf - inf in both paths);
+// every other value must have the same bits. Without Highway (or on a CPU
+// without a SIMD target) the tests skip.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "feature/float_common.hpp"
+#include "feature/float_simd.hpp"
+#include "feature/speed.hpp"
+#include "feature/vif_simd.hpp"
+#include "simd_targets.hpp"
+
+namespace vmafx {
+namespace {
+
+bool same(float a, float b) {
+  if (std::isnan(a) && std::isnan(b)) return true;
+  std::uint32_t x, y;
+  std::memcpy(&x, &a, 4);
+  std::memcpy(&y, &b, 4);
+  return x == y;
+}
+
+// Index of the first differing value, or -1.
+long first_diff(const std::vector<float>& a, const std::vector<float>& b) {
+  if (a.size() != b.size()) return 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!same(a[i], b[i])) return long(i);
+  return -1;
+}
+
+// Mostly ordinary values, some of every special kind.
+float any_float(std::mt19937& rng) {
+  const unsigned k = rng() % 64;
+  const float inf = std::numeric_limits<float>::infinity();
+  switch (k) {
+    case 0: return 0.0f;
+    case 1: return -0.0f;
+    case 2: return inf;
+    case 3: return -inf;
+    case 4: return std::numeric_limits<float>::denorm_min() * float(rng() % 1000);
+    case 5: return -std::numeric_limits<float>::max() / float(1 + rng() % 4);
+    case 6: return std::numeric_limits<float>::max() / float(1 + rng() % 4);
+    default: break;
+  }
+  std::uint32_t bits = std::uint32_t(rng());
+  if (k < 20) {
+    float f;
+    bits &= 0xff7fffffu;  // any finite value (exponent below 255)
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  return (float(rng() % 2000001) - 1000000.0f) / 997.0f;
+}
+
+// Values as the features see them: samples - 128 and their filtered forms.
+float plain_float(std::mt19937& rng) { return float(int(rng() % 256) - 128) * (1.0f + float(rng() % 7) / 8.0f); }
+
+std::vector<float> filter(std::mt19937& rng, int fw) {
+  std::vector<float> f(static_cast<std::size_t>(fw));
+  float sum = 0;
+  for (float& v : f) sum += v = float(1 + rng() % 1000);
+  for (float& v : f) v /= sum;
+  return f;
+}
+
+class FloatSimd : public test::SimdTargets {
+ protected:
+  void TearDown() override {
+    vif::simd::reset_enabled();
+    test::SimdTargets::TearDown();
+  }
+};
+
+TEST_F(FloatSimd, RowPassesEqualTheTapOrderedSum) {
+  std::mt19937 rng(21);
+  struct Case {
+    int w, fw;
+    std::vector<float> f, in;  // in: fw rows of w values, or w + fw - 1 values
+  };
+  std::vector<Case> cases;
+  for (int w = 1; w <= 300; ++w) {
+    const int fw = 1 + 2 * int(rng() % 19);  // 1 .. 37
+    Case c{w, fw, filter(rng, fw), std::vector<float>(std::size_t(fw) * (w + fw))};
+    for (float& v : c.in) v = (w % 3 == 0) ? any_float(rng) : plain_float(rng);
+    if (w % 7 == 0) c.f[rng() % c.f.size()] = -c.f[0];  // a negative tap
+    cases.push_back(std::move(c));
+  }
+  std::vector<std::vector<float>> want_v, want_h;
+  for (const Case& c : cases) {
+    std::vector<float> v(std::size_t(c.w)), h(std::size_t(c.w));
+    for (int j = 0; j < c.w; ++j) {
+      float a = 0.0f, b = 0.0f;
+      for (int k = 0; k < c.fw; ++k) {
+        a += c.f[k] * c.in[std::size_t(k) * c.w + j];
+        b += c.f[k] * c.in[std::size_t(j + k)];
+      }
+      v[j] = a;
+      h[j] = b;
+    }
+    want_v.push_back(std::move(v));
+    want_h.push_back(std::move(h));
+  }
+  each_target([&] {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      std::vector<const float*> rows;
+      for (int k = 0; k < c.fw; ++k) rows.push_back(c.in.data() + std::size_t(k) * c.w);
+      std::vector<float> v(std::size_t(c.w)), h(std::size_t(c.w));
+      flt::simd::vertical(c.f.data(), c.fw, rows.data(), c.w, v.data());
+      flt::simd::horizontal(c.f.data(), c.fw, c.in.data(), c.w, h.data());
+      ASSERT_EQ(first_diff(v, want_v[i]), -1) << "vertical w " << c.w << " fw " << c.fw;
+      ASSERT_EQ(first_diff(h, want_h[i]), -1) << "horizontal w " << c.w << " fw " << c.fw;
+    }
+  });
+}
+
+// convolve_row / convolve / convolve_decimated with the SIMD path off (the
+// scalar loops) and on.
+TEST_F(FloatSimd, ConvolutionsEqualScalar) {
+  std::mt19937 rng(22);
+  struct Case {
+    int w, h, fw, step;
+    std::vector<float> f, img;
+  };
+  std::vector<Case> cases;
+  for (int w = 1; w <= 300; w += (w < 40 ? 1 : 7)) {
+    const int fw = 1 + 2 * int(rng() % 10);
+    if (fw / 2 > w - 1) continue;  // the mirror needs w > fw / 2
+    const int h = std::max(fw / 2 + 1, 2 + int(rng() % 20));
+    Case c{w, h, fw, 1 + int(rng() % 16), filter(rng, fw), std::vector<float>(std::size_t(w) * h)};
+    for (float& v : c.img) v = (w % 5 == 0) ? any_float(rng) : plain_float(rng);
+    cases.push_back(std::move(c));
+  }
+  const auto run = [&](const Case& c, std::vector<float>& row, std::vector<float>& full, std::vector<float>& dec) {
+    row.assign(std::size_t(c.w), 0.0f);
+    full.assign(c.img.size(), 0.0f);
+    const int dw = (c.w - 1) / c.step + 1, dh = (c.h - 1) / c.step + 1;
+    dec.assign(std::size_t(dw) * dh, 0.0f);
+    flt::convolve_row(c.f.data(), c.fw, c.img.data(), c.w, row.data());
+    flt::convolve(c.f.data(), c.fw, c.img.data(), c.w, c.h, full.data());
+    flt::convolve_decimated(c.f.data(), c.fw, c.img.data(), c.w, c.h, c.step, dw, dh, dec.data());
+    // The decimated output is the full one's kept samples.
+    for (int i = 0; i < dh; ++i)
+      for (int j = 0; j < dw; ++j)
+        ASSERT_TRUE(same(dec[std::size_t(i) * dw + j], full[std::size_t(i) * c.step * c.w + j * c.step]))
+            << c.w << "x" << c.h << " step " << c.step << " at " << i << "," << j;
+  };
+  vif::simd::set_enabled(false);
+  std::vector<std::vector<float>> rows(cases.size()), fulls(cases.size()), decs(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) run(cases[i], rows[i], fulls[i], decs[i]);
+  vif::simd::set_enabled(true);
+  each_target([&] {
+    ASSERT_TRUE(vif::simd::enabled());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      std::vector<float> row, full, dec;
+      run(cases[i], row, full, dec);
+      const Case& c = cases[i];
+      ASSERT_EQ(first_diff(row, rows[i]), -1) << "convolve_row " << c.w << " fw " << c.fw;
+      ASSERT_EQ(first_diff(full, fulls[i]), -1) << "convolve " << c.w << "x" << c.h << " fw " << c.fw;
+      ASSERT_EQ(first_diff(dec, decs[i]), -1) << "convolve_decimated " << c.w << "x" << c.h;
+    }
+  });
+}
+
+TEST_F(FloatSimd, PlaneToFloatEqualsScalar) {
+  std::mt19937 rng(23);
+  struct Case {
+    int w, bpc, offset;
+    std::vector<std::uint8_t> bytes;
+  };
+  std::vector<Case> cases;
+  for (int w = 1; w <= 300; ++w) {
+    constexpr int kDepths[] = {8, 10, 12, 16};
+    const int bpc = kDepths[w % 4];
+    Case c{w, bpc, (w % 2) ? -128 : 0, std::vector<std::uint8_t>(std::size_t(w) * 3 * (bpc == 8 ? 1 : 2))};
+    for (auto& b : c.bytes) b = std::uint8_t(rng());  // all 16 bits, beyond bpc too
+    cases.push_back(std::move(c));
+  }
+  const auto run = [](const Case& c) {
+    const int bytes = c.bpc == 8 ? 1 : 2;
+    const PlaneView v{c.bytes.data(), std::ptrdiff_t(c.w) * bytes, c.w, 3};
+    std::vector<float> out(std::size_t(c.w) * 3);
+    flt::plane_to_float(v, c.bpc, c.offset, out.data());
+    return out;
+  };
+  vif::simd::set_enabled(false);
+  std::vector<std::vector<float>> want;
+  for (const Case& c : cases) want.push_back(run(c));
+  vif::simd::set_enabled(true);
+  each_target([&] {
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      ASSERT_EQ(first_diff(run(cases[i]), want[i]), -1) << "w " << cases[i].w << " bpc " << cases[i].bpc;
+  });
+}
+
+// SpEED's block means and covariances of dw x dh images, on and off.
+TEST_F(FloatSimd, SpeedBlockMomentsEqualScalar) {
+  std::mt19937 rng(24);
+  struct Case {
+    speed::Dims d;
+    std::vector<float> img;
+  };
+  std::vector<Case> cases;
+  // Plane sizes: the smallest (80x80 -> 5x5 decimated), odd ones, 1080p and
+  // 4K luma and chroma.
+  const int sizes[][2] = {{80, 80},   {95, 81},    {96, 97},    {177, 144},  {351, 287},
+                          {960, 540}, {1920, 1080}, {1920, 1080}, {3840, 2160}, {500, 90}};
+  for (const auto& s : sizes) {
+    Case c{speed::make_dims(s[0], s[1], 1.0), {}};
+    c.img.resize(std::size_t(c.d.dw) * c.d.dh);
+    const bool wild = cases.size() % 3 == 2;
+    for (float& v : c.img) v = wild ? any_float(rng) / 1e20f : plain_float(rng) / 3.0f;
+    cases.push_back(std::move(c));
+  }
+  constexpr int E = speed::kBlockElems;
+  const auto run = [](const Case& c) {
+    std::vector<float> out(E + E * E);
+    speed::block_moments(c.d, c.img.data(), out.data(), out.data() + E);
+    return out;
+  };
+  vif::simd::set_enabled(false);
+  std::vector<std::vector<float>> want;
+  for (const Case& c : cases) want.push_back(run(c));
+  vif::simd::set_enabled(true);
+  each_target([&] {
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      ASSERT_EQ(first_diff(run(cases[i]), want[i]), -1) << cases[i].d.dw << "x" << cases[i].d.dh;
+  });
+}
+
+// A whole SpEED score (Gaussian, decimation, moments, fit) on and off.
+TEST_F(FloatSimd, SpeedScoreEqualsScalar) {
+  std::mt19937 rng(25);
+  const int sizes[][2] = {{80, 80}, {200, 131}, {960, 540}};
+  speed::Params p;
+  p.sigma_nn = 0.19f;
+  p.nn_floor = 0.1f;
+  p.weight_var_mode = 5;
+  for (const auto& s : sizes) {
+    const speed::Dims d = speed::make_dims(s[0], s[1], 1.0);
+    std::vector<float> ref(std::size_t(s[0]) * s[1]), dis(ref.size());
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      ref[i] = float(int((i * 7 + i / s[0] * 3) % 200) - 100 + int(rng() % 40));
+      dis[i] = ref[i] + float(int(rng() % 21) - 10);
+    }
+    float want = 0;
+    vif::simd::set_enabled(false);
+    std::vector<float> r = ref, q = dis;
+    const bool want_err = speed::score(p, d, r.data(), q.data(), &want);
+    vif::simd::set_enabled(true);
+    each_target([&] {
+      std::vector<float> r2 = ref, q2 = dis;
+      float got = 0;
+      EXPECT_EQ(speed::score(p, d, r2.data(), q2.data(), &got), want_err);
+      EXPECT_TRUE(same(got, want)) << s[0] << "x" << s[1] << ": " << got << " vs " << want;
+    });
+  }
+}
+
+}  // namespace
+}  // namespace vmafx
