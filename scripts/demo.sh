@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The first command of the README: install, build, and score the bundled sample
-# (a 1080p clip pair, 2 frames) with the default model vmaf_v0.6.1.
+# (a 352x288 clip pair, 3 frames) with the default model vmaf_v0.6.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
