@@ -55,13 +55,13 @@ fps_of() {
   fi
   python3 -c "a=min(map(float,'${a[*]}'.split())); b=min(map(float,'${b[*]}'.split())); print(f'{($n-1)/(b-a):.1f}')"
 }
-ratio() { python3 -c "a,b='$1','$2'
-try: print(f'{float(a)/float(b):.2f}x')
+ratio() { A=$1 B=$2 python3 -c "import os
+try: print(f'{float(os.environ[\"A\"])/float(os.environ[\"B\"]):.2f}x')
 except ValueError: print('-')"; }
 model_args() {
   case $1 in
     v0.6.1) echo "--model version=vmaf_v0.6.1" ;;
-    v0.6.1+neg) echo "--model version=vmaf_v0.6.1 --model version=vmaf_v0.6.1neg" ;;
+    v0.6.1+neg) echo "--model version=vmaf_v0.6.1:name=vmaf --model version=vmaf_v0.6.1neg:name=vmaf_neg" ;;
     1d5h) echo "--model version=vmaf_v1.0.16_1d5h_2160" ;;
     *) echo "--model version=$1" ;;
   esac

@@ -314,22 +314,11 @@ e2e_check() {
       tee -a "$L/e2e.log" | grep -v '^| ----\|^| clip' || rc=1
     cat "$L/e2e-part.md" >> "$L/e2e-table.md"
   done
-  # 3. host memory over 10,000 frames (raw 1080p through FIFOs, CUDA)
+  # 3. host memory over 10,000 frames (raw 1080p through FIFOs)
   if [ -z "${E2E_SKIP_RSS:-}" ]; then
     echo "== rss over 10200 frames, 1920x1080 8-bit raw from FIFOs, --backend ${E2E_RSS_BACKEND:-cuda}"
-    [ -s $C/r.yuv ] || "$B/vmafx_mkclip" "$REPO/tests/data/golden/clips/mosaic1080.ref.y4m" 1920 1080 8 300 $C/r.yuv $C/d.yuv
-    rm -f /tmp/fr /tmp/fd && mkfifo /tmp/fr /tmp/fd
-    (for i in $(seq 34); do cat $C/r.yuv; done > /tmp/fr) &
-    (for i in $(seq 34); do cat $C/d.yuv; done > /tmp/fd) &
-    "$B/vmaf" -r /tmp/fr -d /tmp/fd -w 1920 -h 1080 -p 420 -b 8 --backend "${E2E_RSS_BACKEND:-cuda}" -q --json \
-      -o /tmp/rss.json &
-    local pid=$! t=0
-    while kill -0 $pid 2> /dev/null; do
-      sleep 2; t=$((t + 2))
-      echo "t=${t}s $(grep VmRSS /proc/$pid/status 2> /dev/null)"
-    done | awk 'NR % 3 == 1'
-    wait $pid || rc=1
-    grep -c '"frameNum"' /tmp/rss.json
+    timeout 120 bash "$REPO/scripts/rss-check.sh" 1920 1080 34 "${E2E_RSS_BACKEND:-cuda}" < /dev/null 2>&1 |
+      awk 'NR % 3 == 1 || /exit/' || rc=1
   fi
   return $rc
 }

@@ -118,6 +118,7 @@ class RawReader final : public VideoReader {
   RawReader(std::string path, int fd, const RawFormat& raw) : VideoReader(std::move(path), fd) {
     fmt_ = {raw.width, raw.height, raw.bpc, raw.chroma};
   }
+  void take_pending(std::string bytes) { pending_ = std::move(bytes); }
   bool read(Picture& pic) override {
     std::size_t unused = 0;
     const std::size_t got = read_frame(pic, nullptr, 0, unused);
@@ -149,7 +150,9 @@ VideoReader::~VideoReader() {
 void VideoReader::fail(const std::string& what) const { throw Error(path_ + ": " + what); }
 
 std::size_t VideoReader::read_bytes(void* dst, std::size_t n) {
-  std::size_t done = 0;
+  std::size_t done = std::min(n, pending_.size());
+  std::memcpy(dst, pending_.data(), done);
+  pending_.erase(0, done);
   while (done < n) {
     const ssize_t r = ::read(fd_, static_cast<char*>(dst) + done, n - done);
     if (r == 0) break;
@@ -180,6 +183,16 @@ std::size_t VideoReader::read_frame(Picture& pic, char* tail, std::size_t tail_b
   const std::size_t payload = fmt_.frame_bytes();
   std::size_t total = 0;
   std::size_t first = 0;  // first iovec not yet complete
+  // Bytes read ahead earlier go first.
+  while (!pending_.empty() && first < iov_.size()) {
+    const std::size_t n = std::min(pending_.size(), iov_[first].iov_len);
+    std::memcpy(iov_[first].iov_base, pending_.data(), n);
+    pending_.erase(0, n);
+    total += n;
+    iov_[first].iov_base = static_cast<char*>(iov_[first].iov_base) + n;
+    iov_[first].iov_len -= n;
+    if (iov_[first].iov_len == 0) ++first;
+  }
   while (first < iov_.size()) {
     const int n = int(std::min<std::size_t>(iov_.size() - first, IOV_MAX));
     const ssize_t r = ::readv(fd_, iov_.data() + first, n);
@@ -314,12 +327,13 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
     if (n >= 4 && std::memcmp(magic, "YUV4", 4) == 0) throw Error(path + ": bad Y4M signature");
     throw Error(path + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
   }
-  if (::lseek(fd, 0, SEEK_SET) != 0) throw Error(path + ": cannot seek: " + std::strerror(errno));
   if (raw->width <= 0 || raw->height <= 0 || raw->width > kMaxDimension || raw->height > kMaxDimension)
     throw Error(path + ": bad raw frame size " + std::to_string(raw->width) + "x" + std::to_string(raw->height));
   check_area(path, raw->width, raw->height);
   closer.armed = false;
-  return std::make_unique<RawReader>(path, fd, *raw);
+  auto r = std::make_unique<RawReader>(path, fd, *raw);
+  r->take_pending(std::string(magic, n));  // the bytes read above start its first frame
+  return r;
 }
 
 }  // namespace vmafx

@@ -56,6 +56,10 @@ class VideoReader {
   int fd_ = -1;
   PictureFormat fmt_{};
   unsigned frames_ = 0;
+  // Bytes already read from fd_ that come before what it returns next (the
+  // start of a raw clip, read to look for a Y4M signature: no seeking back,
+  // so pipes and FIFOs work).
+  std::string pending_;
 
  private:
   std::vector<::iovec> iov_;  // reused: no allocation per frame

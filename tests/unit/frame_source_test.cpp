@@ -3,9 +3,12 @@
 // reader threads (order, skips, limits, errors in sequential order, early stop).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.hpp"
@@ -116,6 +119,40 @@ TEST_F(Files, RawReaderSplitsFramesAndReportsAPartialOne) {
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()),
               p + ": frame 1: truncated frame data (file size is not a multiple of the frame size)");
+  }
+}
+
+TEST_F(Files, ReadsRawAndY4mFromAPipe) {
+  // A FIFO cannot seek: the bytes read to look for a Y4M signature must
+  // start the first raw frame.
+  const std::string y = y4m("src.y4m", 8, 4, 3, 9);
+  std::string raw_bytes;
+  for (int i = 0; i < 3 * 48; ++i) raw_bytes.push_back(char(i * 7));
+  for (const bool raw : {true, false}) {
+    const std::string fifo = path(raw ? "raw.fifo" : "y4m.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&] {
+      std::ofstream o(fifo, std::ios::binary);
+      if (raw) {
+        o << raw_bytes;
+      } else {
+        std::ifstream in(y, std::ios::binary);
+        o << in.rdbuf();
+      }
+    });
+    auto r = open_video(fifo, raw ? std::optional<RawFormat>(RawFormat{8, 4, ChromaFormat::k420, 8}) : std::nullopt);
+    Picture pic(r->format());
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(r->read(pic)) << raw << " " << i;
+      if (raw) {
+        EXPECT_EQ(luma(pic, 0, 0), (i * 48 * 7) & 255);
+        EXPECT_EQ(pic.row<std::uint8_t>(2, 1)[3], char((i * 48 + 47) * 7) & 255);
+      } else {
+        EXPECT_EQ(luma(pic, 7, 3), 7 + 9 + i);
+      }
+    }
+    EXPECT_FALSE(r->read(pic));
+    writer.join();
   }
 }
 
