@@ -1,6 +1,8 @@
 #include "output/report.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 #include "core/error.hpp"
@@ -61,16 +63,22 @@ class Out {
   explicit Out(std::FILE* f) : f_(f) {}
   template <class... A>
   void operator()(const char* fmt, A... a) {
-    if (std::fprintf(f_, fmt, a...) < 0) failed_ = true;
+    if (std::fprintf(f_, fmt, a...) < 0) fail();
   }
   void str(std::string_view s) {
-    if (std::fwrite(s.data(), 1, s.size(), f_) != s.size()) failed_ = true;
+    if (std::fwrite(s.data(), 1, s.size(), f_) != s.size()) fail();
   }
   bool failed() const { return failed_ || std::ferror(f_); }
+  int error() const { return errno_; }  // of the first failed write, 0 if none
+  void fail() {
+    if (!failed_) errno_ = errno;
+    failed_ = true;
+  }
 
  private:
   std::FILE* f_;
   bool failed_ = false;
+  int errno_ = 0;
 };
 
 bool frame_has_any(const FeatureCollector& fc, unsigned i) {
@@ -217,7 +225,8 @@ void write_report(std::FILE* f, OutputFormat fmt, const FeatureCollector& fc, co
     case OutputFormat::kCsv: write_csv(o, fc, info); break;
     case OutputFormat::kSub: write_sub(o, fc, info); break;
   }
-  if (std::fflush(f) != 0 || o.failed()) throw Error("write failed");
+  if (std::fflush(f) != 0) o.fail();
+  if (o.failed()) throw Error(o.error() ? std::string("write failed: ") + std::strerror(o.error()) : "write failed");
 }
 
 }  // namespace vmafx

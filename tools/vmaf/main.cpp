@@ -61,11 +61,11 @@ void write_output_direct(const Settings& s, const std::string& path, const Featu
   if (!f) throw Error(s.output_path + ": cannot write output file: " + std::strerror(errno));
   try {
     write_report(f, s.output_fmt, fc, info);
-  } catch (const Error&) {
+  } catch (const Error& e) {
     std::fclose(f);
-    throw Error(s.output_path + ": write failed");
+    throw Error(s.output_path + ": " + e.what());
   }
-  if (std::fclose(f) != 0) throw Error(s.output_path + ": write failed");
+  if (std::fclose(f) != 0) throw Error(s.output_path + ": write failed: " + std::strerror(errno));
 }
 
 // Writes to a temporary file beside the target and renames it into place, so a
@@ -75,7 +75,11 @@ void write_output_direct(const Settings& s, const std::string& path, const Featu
 // a link: the file it points to is replaced.
 void write_output(const Settings& s, const FeatureCollector& fc, const ReportInfo& info) {
   if (s.output_path == "-") {
-    write_report(stdout, s.output_fmt, fc, info);
+    try {
+      write_report(stdout, s.output_fmt, fc, info);
+    } catch (const Error& e) {
+      throw Error(std::string("-o - (standard output): ") + e.what());
+    }
     return;
   }
   std::string target = s.output_path;
@@ -100,14 +104,15 @@ void write_output(const Settings& s, const FeatureCollector& fc, const ReportInf
   }
   try {
     write_report(f, s.output_fmt, fc, info);
-  } catch (const Error&) {
+  } catch (const Error& e) {
     std::fclose(f);
     std::remove(tmp.c_str());
-    throw Error(s.output_path + ": write failed");
+    throw Error(s.output_path + ": " + e.what());
   }
   if (std::fclose(f) != 0) {
+    const int e = errno;
     std::remove(tmp.c_str());
-    throw Error(s.output_path + ": write failed");
+    throw Error(s.output_path + ": write failed: " + std::strerror(e));
   }
   // mkstemp makes the file 0600; give it the permissions a plain fopen would.
   mode_t mask = umask(0);
