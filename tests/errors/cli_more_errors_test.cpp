@@ -161,7 +161,7 @@ TEST_F(CliMoreErrors, ReportLargerThanTheFileSizeLimit) {
   // ignored), the run fails, and neither a report nor a temporary is left.
   const std::string a = y4m("a.y4m", 16, 16, 1);
   expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr"}, path("out.json") + ": write failed: File too large",
-               "trap '' XFSZ; ulimit -f 0;");
+               "trap '' XFSZ; ulimit -S -f 0;");
 }
 
 TEST_F(CliMoreErrors, OutOfMemory) {
@@ -182,7 +182,7 @@ TEST_F(CliMoreErrors, CambiHeatmapFileCannotBeOpened) {
 TEST_F(CliMoreErrors, CambiHeatmapCannotBeWritten) {
   const std::string a = y4m("a.y4m", 256, 64, 1);
   expect_error({"-r", a, "-d", a, "-n", "--feature", "cambi=heatmaps_path=" + path("maps")},
-               "cambi: cannot write heatmap for frame 0", "trap '' XFSZ; ulimit -f 0;");
+               "cambi: cannot write heatmap for frame 0", "trap '' XFSZ; ulimit -S -f 0;");
 }
 
 #ifdef VMAFX_HAVE_OPENCL

@@ -119,6 +119,22 @@ TEST(SessionErrors, CambiSampleAboveTheDepth) {
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "cambi: frame 0: the distorted luma holds a value above 1023, the maximum for 10-bit input");
   }
+  // With full_ref, the reference is checked too (first).
+  c.features = {"cambi=full_ref=true"};
+  Session f({256, 64, 12, ChromaFormat::k420}, c);
+  auto r2 = f.acquire(), d2 = f.acquire();
+  for (auto* p : {r2.get(), d2.get()})
+    for (int plane = 0; plane < 3; ++plane)
+      for (int y = 0; y < p->format().plane_height(plane); ++y)
+        for (int x = 0; x < p->format().plane_width(plane); ++x) p->row<std::uint16_t>(plane, y)[x] = 2048;
+  r2->row<std::uint16_t>(0, 63)[255] = 4096;
+  try {
+    f.push(std::move(r2), std::move(d2));
+    f.finish();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "cambi: frame 0: the reference luma holds a value above 4095, the maximum for 12-bit input");
+  }
 }
 
 TEST(SessionErrors, GuardsOfTheSsimFamily) {
