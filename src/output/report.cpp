@@ -49,7 +49,10 @@ namespace {
 // 6 and 16 decimals.
 int leading_zeros(double x) {
   x = std::fabs(x);
-  double frac = x - double(static_cast<long long>(x));
+  // trunc, not a cast to long long: the cast is undefined for NaN, the
+  // infinities and |x| >= 2^63 (and trunc equals it everywhere else; those
+  // values have no fraction, or a NaN one, and get 0 zeros either way).
+  double frac = x - std::trunc(x);
   int n = 0;
   while (frac < 1.0 && frac != 0) {
     frac *= 10;
@@ -131,12 +134,16 @@ void write_json(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
   else
     o("  \"fps\": null,\n");
   o("  \"frames\": [");
+  bool first_frame = true;
   for (unsigned i = 0; i < fc.capacity(); ++i) {
     if (skipped(i, info.subsample)) continue;
     unsigned cnt = 0;
     for (const auto& s : fc.all()) cnt += s.has(i);
     if (!cnt) continue;
-    o("%s", i > 0 ? ",\n" : "\n");
+    // libvmaf tests i > 0, which gives "[," when frame 0 has no values; the
+    // same bytes whenever it has (as in every scored clip).
+    o("%s", first_frame ? "\n" : ",\n");
+    first_frame = false;
     o("    {\n");
     o("      \"frameNum\": %u,\n", i);
     o("      \"metrics\": {\n");
