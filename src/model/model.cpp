@@ -193,8 +193,21 @@ class Loader {
   }
 
  private:
+  // Messages quote the model's own strings (a model_type, a feature name, an
+  // option key), which may hold control characters: those are escaped, so
+  // that the message stays one line.
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw Error(std::string(source_) + ": " + where + what);
+    std::string msg = std::string(source_) + ": " + where;
+    for (const char c : what) {
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        char esc[8];
+        std::snprintf(esc, sizeof esc, "\\x%02x", unsigned(static_cast<unsigned char>(c)));
+        msg += esc;
+      } else {
+        msg += c;
+      }
+    }
+    throw Error(msg);
   }
 
   const JsonValue& need(const JsonValue& obj, const char* key, const std::string& where) const {

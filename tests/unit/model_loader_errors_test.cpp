@@ -64,6 +64,14 @@ TEST(ModelLoaderErrors, Structure) {
             "m.json: model_dict: \"model_type\" is a number, expected a string");
 }
 
+TEST(ModelLoaderErrors, QuotedTextStaysOneLine) {
+  // Found by fuzz_model: a model's strings were quoted raw, newlines and all.
+  EXPECT_EQ(error_of(with(base_model(), "norm_type", "no\nne")),
+            "m.json: model_dict: unknown norm_type \"no\\x0ane\"");
+  EXPECT_EQ(error_of(with(base_model(), "feature_names", {"VMAF\x01\r\n"})),
+            "m.json: model_dict: feature \"VMAF\\x01\\x0d\\x0a\" is not provided by any feature extractor");
+}
+
 TEST(ModelLoaderErrors, Bootstrap) {
   json boot = base_model(), residue = base_model();
   boot["model_dict"]["model_type"] = "BOOTSTRAP_LIBSVMNUSVR";
