@@ -66,7 +66,7 @@ class VideoReader {
 };
 
 // Opens `path`. A file that starts with "YUV4MPEG2 " is read as Y4M (its header
-// wins; `raw`, if given, must agree); anything else needs `raw`.
+// wins; `raw`, if given, is not used, as in libvmaf); anything else needs `raw`.
 std::unique_ptr<VideoReader> open_video(const std::string& path,
                                         const std::optional<RawFormat>& raw);
 
