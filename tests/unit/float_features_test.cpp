@@ -372,7 +372,7 @@ void fill_plane(Picture& p, int plane, const std::function<T(int x, int y)>& f) 
 
 // Deterministic content with texture and motion: an 8-bit value per position.
 int content(int x, int y, unsigned frame, int salt) {
-  std::uint32_t s = std::uint32_t(x * 73856093) ^ std::uint32_t(y * 19349663) ^ (frame * 83492791u) ^ std::uint32_t(salt);
+  std::uint32_t s = std::uint32_t(x) * 73856093u ^ std::uint32_t(y) * 19349663u ^ (frame * 83492791u) ^ std::uint32_t(salt);
   s ^= s >> 13;
   s *= 0x5bd1e995u;
   s ^= s >> 15;
