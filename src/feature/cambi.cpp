@@ -17,7 +17,7 @@
 #include "core/error.hpp"
 #include "feature/cambi_simd.hpp"
 #include "feature/cambi_tables.h"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace cambi {
@@ -134,7 +134,7 @@ void grow(V& v, std::size_t n) {
   if (v.size() < n) v.resize(n);
 }
 
-bool simd_on() { return vif::simd::enabled(); }
+bool simd_on() { return vmafx::simd::enabled(); }
 
 // One luma sample of `pic` at (x, y) as libvmaf reads it from its own picture
 // layout: rows padded to 32 samples (padding is 0), planes back to back, so a
@@ -844,7 +844,7 @@ class CambiExtractor final : public Extractor {
     if (bpc != 8 && bpc != 16) {
       const unsigned max = (1u << bpc) - 1;
       const PlaneView y = pic.plane(0);
-      const bool fast = vif::simd::enabled();
+      const bool fast = vmafx::simd::enabled();
       for (int i = 0; i < y.height; ++i) {
         const T* r = y.row<T>(i);
         if constexpr (sizeof(T) == 2)

@@ -7,7 +7,7 @@
 #include "feature/float_adm_tables.h"
 #include "feature/float_simd.hpp"
 #include "feature/float_vif_tables.h"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 
 namespace vmafx::flt {
 
@@ -29,7 +29,7 @@ namespace {
 
 template <class T>
 void copy_plane(const PlaneView& p, float scaler, float offset, float* dst) {
-  if (vif::simd::enabled()) {
+  if (vmafx::simd::enabled()) {
     for (int y = 0; y < p.height; ++y, dst += p.width) {
       if constexpr (sizeof(T) == 1)
         simd::to_float(p.row<T>(y), p.width, offset, dst);
@@ -73,7 +73,7 @@ constexpr int kMaxSimdTaps = 256;
 // Row `y`'s vertical pass (tap-ordered sum from 0, mirrored rows) into tmp.
 void vertical_row(const float* filt, int fw, const float* src, int w, int h, int y, float* tmp) {
   const int r = fw / 2;
-  if (fw <= kMaxSimdTaps && vif::simd::enabled()) {
+  if (fw <= kMaxSimdTaps && vmafx::simd::enabled()) {
     const float* rows[kMaxSimdTaps];
     for (int k = 0; k < fw; ++k) rows[k] = src + std::size_t(mirror(y - r + k, h)) * w;
     simd::vertical(filt, fw, rows, w, tmp);
@@ -94,7 +94,7 @@ void convolve_row(const float* filt, int fw, const float* row, int w, float* out
   // Row with r mirrored samples on each side, so that every output is the
   // same tap-ordered sum without index tests.
   float* pad = scratch(11, std::size_t(w) + 2 * r);
-  if (vif::simd::enabled()) {
+  if (vmafx::simd::enabled()) {
     for (int j = -r; j < 0; ++j) pad[j + r] = row[mirror(j, w)];
     std::memcpy(pad + r, row, sizeof(float) * std::size_t(w));
     for (int j = w; j < w + r; ++j) pad[j + r] = row[mirror(j, w)];

@@ -9,11 +9,11 @@
 // 0.0f, then + f[k] * x for k = 0, 1, ... as separate IEEE multiply and add;
 // the build has -ffp-contract=off, so nothing is fused), hence the same bits,
 // signed zeros and NaNs included. float_common.cpp uses these when
-// vif::simd::enabled() says so (VMAFX_SIMD=off turns all SIMD off); its
+// vmafx::simd::enabled() says so (VMAFX_SIMD=off turns all SIMD off); its
 // scalar loops stay the reference and the unit tests compare the two for ==
 // (bit patterns) on every target.
 //
-// Without Highway (VMAFX_HAVE_HWY undefined) vif::simd::enabled() is false and
+// Without Highway (VMAFX_HAVE_HWY undefined) vmafx::simd::enabled() is false and
 // these must not be called.
 #include <cstdint>
 

@@ -10,7 +10,7 @@
 #include "core/error.hpp"
 #include "feature/motion_simd.hpp"
 #include "feature/motion_tables.h"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace motion {
@@ -91,7 +91,7 @@ std::uint64_t sad_impl(const PlaneView& prev, const PlaneView& cur, int shift, s
 }  // namespace
 
 std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc, std::int32_t* row) {
-  if (vif::simd::enabled()) return simd::sad(prev, cur, bpc);
+  if (vmafx::simd::enabled()) return simd::sad(prev, cur, bpc);
   if (bpc == 8) return sad_impl<std::uint8_t, std::int32_t>(prev, cur, 8, row);
   return sad_impl<std::uint16_t, std::int64_t>(prev, cur, bpc, row);
 }

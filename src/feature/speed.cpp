@@ -12,7 +12,7 @@
 #include "feature/float_simd.hpp"
 #include "feature/float_vif.hpp"
 #include "feature/speed_simd.hpp"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace speed {
@@ -415,7 +415,7 @@ float speed_score(const Dims& d, const float* er, const float* vr, const float* 
 }  // namespace
 
 void block_moments(const Dims& d, const float* data, float* means, float* cov) {
-  if (vif::simd::enabled())
+  if (vmafx::simd::enabled())
     simd::block_moments(data, std::size_t(d.dw) * std::size_t(d.dh), d.dw, d.subw, d.subh, means, cov);
   else
     block_moments_scalar(d, data, means, cov);
@@ -600,7 +600,7 @@ Params read_params(std::string_view owner, const OptionSet& o, bool with_wvm) {
 template <class T>
 void copy_region(const PlaneView& pv, int bpc, int w, int h, float* dst) {
   const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
-  if (vif::simd::enabled()) {
+  if (vmafx::simd::enabled()) {
     for (int y = 0; y < h; ++y, dst += w) {
       if constexpr (sizeof(T) == 1)
         flt::simd::to_float(pv.row<T>(y), w, -128.0f, dst);

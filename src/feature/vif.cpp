@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/simd.hpp"
 #include "feature/vif_simd.hpp"
 #include "feature/vif_tables.h"
 
@@ -129,7 +130,7 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
   std::uint32_t* t_yy = s.tmp(3, w);
   std::uint32_t* t_xy = s.tmp(4, w);
   Accum acc;
-  const bool fast = simd::enabled();
+  const bool fast = vmafx::simd::enabled();
   const simd::Shift fs{vs.mu_round, vs.mu_shift, vs.sq_round, vs.sq_shift};
   std::uint32_t* const tv[5] = {t_mu1, t_mu2, t_xx, t_yy, t_xy};
   std::int32_t* const s1 = fast ? s.sigma(0, w) : nullptr;
@@ -226,7 +227,7 @@ void subsample(const Plane<T>& ref, const Plane<T>& dis, int from, int bpc, std:
   const int* map = s.row_map(h);
   std::uint32_t* t_ref = s.tmp(0, w);
   std::uint32_t* t_dis = s.tmp(1, w);
-  const bool fast = simd::enabled();
+  const bool fast = vmafx::simd::enabled();
 
   for (int io = 0; io < oh; ++io) {
     const int i = 2 * io;

@@ -84,6 +84,13 @@ class CliErrors : public ::testing::Test {
   fs::path dir_;
 };
 
+TEST_F(CliErrors, BadEnvironmentValue) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  ::setenv("VMAFX_SIMD", "no", 1);
+  expect_error({"-r", ok, "-d", ok}, "vmaf: error: VMAFX_SIMD=no: expected on, off");
+  ::unsetenv("VMAFX_SIMD");
+}
+
 TEST_F(CliErrors, MissingFile) {
   std::string ok = y4m("a.y4m", 16, 16, 1);
   expect_error({"-r", path("nope.y4m"), "-d", ok}, path("nope.y4m") + ": cannot open: No such file or directory");

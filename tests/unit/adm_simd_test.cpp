@@ -21,13 +21,13 @@
 #include "feature/adm.hpp"
 #include "feature/adm_simd.hpp"
 #include "feature/adm_tables.h"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 #include "simd_targets.hpp"
 
 namespace vmafx {
 namespace {
 
-namespace vs = vif::simd;
+namespace vs = ::vmafx::simd;
 namespace as = adm::simd;
 
 // ---------------------------------------------------------------------------

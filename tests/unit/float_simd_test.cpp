@@ -25,7 +25,7 @@
 #include "feature/float_common.hpp"
 #include "feature/float_simd.hpp"
 #include "feature/speed.hpp"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 #include "simd_targets.hpp"
 
 namespace vmafx {
@@ -85,7 +85,7 @@ std::vector<float> filter(std::mt19937& rng, int fw) {
 class FloatSimd : public test::SimdTargets {
  protected:
   void TearDown() override {
-    vif::simd::reset_enabled();
+    vmafx::simd::reset_enabled();
     test::SimdTargets::TearDown();
   }
 };
@@ -164,12 +164,12 @@ TEST_F(FloatSimd, ConvolutionsEqualScalar) {
         ASSERT_TRUE(same(dec[std::size_t(i) * dw + j], full[std::size_t(i) * c.step * c.w + j * c.step]))
             << c.w << "x" << c.h << " step " << c.step << " at " << i << "," << j;
   };
-  vif::simd::set_enabled(false);
+  vmafx::simd::set_enabled(false);
   std::vector<std::vector<float>> rows(cases.size()), fulls(cases.size()), decs(cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) run(cases[i], rows[i], fulls[i], decs[i]);
-  vif::simd::set_enabled(true);
+  vmafx::simd::set_enabled(true);
   each_target([&] {
-    ASSERT_TRUE(vif::simd::enabled());
+    ASSERT_TRUE(vmafx::simd::enabled());
     for (std::size_t i = 0; i < cases.size(); ++i) {
       std::vector<float> row, full, dec;
       run(cases[i], row, full, dec);
@@ -202,10 +202,10 @@ TEST_F(FloatSimd, PlaneToFloatEqualsScalar) {
     flt::plane_to_float(v, c.bpc, c.offset, out.data());
     return out;
   };
-  vif::simd::set_enabled(false);
+  vmafx::simd::set_enabled(false);
   std::vector<std::vector<float>> want;
   for (const Case& c : cases) want.push_back(run(c));
-  vif::simd::set_enabled(true);
+  vmafx::simd::set_enabled(true);
   each_target([&] {
     for (std::size_t i = 0; i < cases.size(); ++i)
       ASSERT_EQ(first_diff(run(cases[i]), want[i]), -1) << "w " << cases[i].w << " bpc " << cases[i].bpc;
@@ -237,10 +237,10 @@ TEST_F(FloatSimd, SpeedBlockMomentsEqualScalar) {
     speed::block_moments(c.d, c.img.data(), out.data(), out.data() + E);
     return out;
   };
-  vif::simd::set_enabled(false);
+  vmafx::simd::set_enabled(false);
   std::vector<std::vector<float>> want;
   for (const Case& c : cases) want.push_back(run(c));
-  vif::simd::set_enabled(true);
+  vmafx::simd::set_enabled(true);
   each_target([&] {
     for (std::size_t i = 0; i < cases.size(); ++i)
       ASSERT_EQ(first_diff(run(cases[i]), want[i]), -1) << cases[i].d.dw << "x" << cases[i].d.dh;
@@ -263,10 +263,10 @@ TEST_F(FloatSimd, SpeedScoreEqualsScalar) {
       dis[i] = ref[i] + float(int(rng() % 21) - 10);
     }
     float want = 0;
-    vif::simd::set_enabled(false);
+    vmafx::simd::set_enabled(false);
     std::vector<float> r = ref, q = dis;
     const bool want_err = speed::score(p, d, r.data(), q.data(), &want);
-    vif::simd::set_enabled(true);
+    vmafx::simd::set_enabled(true);
     each_target([&] {
       std::vector<float> r2 = ref, q2 = dis;
       float got = 0;

@@ -16,6 +16,7 @@
 #include <CLI/CLI.hpp>
 
 #include "backend/backends.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/options.hpp"
 #include "io/frame_source.hpp"
@@ -121,6 +122,7 @@ void write_output(const Settings& s, const FeatureCollector& fc, const ReportInf
 }
 
 int run(const Settings& s) {
+  env::check();
   const bool raw_args = s.width || s.height || s.bitdepth || !s.pix_fmt.empty();
   std::optional<RawFormat> raw;
   if (raw_args) {
@@ -181,7 +183,7 @@ int run(const Settings& s) {
   const double t_read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   session.finish();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (const char* st = std::getenv("VMAFX_STATS"); st && *st == '1') {
+  if (env::stats()) {
     std::fprintf(stderr, "vmaf: %u frames in %.3f s (last frame pushed at %.3f s), %u worker threads\n%s%s", n, secs,
                  t_read, session.threads(), source.timing_report().c_str(), session.timing_report().c_str());
   }

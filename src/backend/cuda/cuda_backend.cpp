@@ -7,6 +7,7 @@
 
 #include "backend/backends.hpp"
 #include "backend/cuda/cuda_runtime.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "feature/cuda/twins.hpp"
 
@@ -180,13 +181,7 @@ CudaBackend::CudaBackend(int device) : device_(device) {
   check(cudaFree(nullptr), "context creation");
   device_name_ = "cuda " + std::to_string(device) + ": " + describe(device);
   allocator_ = HostAllocator{&CudaBackend::pinned_alloc, &CudaBackend::pinned_free, this};
-  if (const char* e = std::getenv("VMAFX_CUDA_EXACT")) {
-    const std::string v = e;
-    if (v == "int")
-      exact_int_ = true;
-    else if (!v.empty() && v != "fp64")
-      throw Error("cuda: VMAFX_CUDA_EXACT=" + v + ": expected int or fp64");
-  }
+  exact_int_ = env::cuda_exact_int();
 }
 
 CudaBackend::~CudaBackend() {
@@ -283,17 +278,7 @@ void CudaBackend::pinned_free(void* p, void* ctx) {
 
 std::unique_ptr<Extractor> CudaBackend::create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
                                                     const PictureFormat& fmt) {
-  // VMAFX_CUDA_DISABLE=vif,adm: no twin for the listed extractors (they then
-  // run on the CPU with --backend auto); for bisecting a device problem.
-  if (const char* off = std::getenv("VMAFX_CUDA_DISABLE")) {
-    std::string_view list = off;
-    while (!list.empty()) {
-      const std::size_t comma = list.find(',');
-      if (list.substr(0, comma) == d.name) return nullptr;
-      if (comma == std::string_view::npos) break;
-      list.remove_prefix(comma + 1);
-    }
-  }
+  if (env::cuda_disabled(d.name)) return nullptr;
   epoch_.fetch_add(1, std::memory_order_acq_rel);
   if (d.name == "motion") return make_motion_twin(*this, opts, fmt);
   if (d.name == "vif") return make_vif_twin(*this, opts, fmt);

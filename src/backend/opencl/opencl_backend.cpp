@@ -7,6 +7,7 @@
 
 #include "backend/backends.hpp"
 #include "backend/opencl/opencl_runtime.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "feature/opencl/opencl_twin.hpp"
 
@@ -46,9 +47,7 @@ class OpenclBackend final : public Backend {
   }
 
   const HostAllocator* host_allocator() const override {
-    // VMAFX_OPENCL_PAGEABLE=1: plain heap pictures (for comparison)
-    const char* e = std::getenv("VMAFX_OPENCL_PAGEABLE");
-    return e && *e == '1' ? nullptr : dev_.pinned_allocator();
+    return env::opencl_pageable() ? nullptr : dev_.pinned_allocator();
   }
 
   std::unique_ptr<Extractor> create_twin(const ExtractorDescriptor& d, const OptionSet& opts,

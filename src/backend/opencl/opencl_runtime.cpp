@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/embedded.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 
 namespace vmafx {
@@ -519,10 +520,7 @@ std::size_t pow2_group(cl_kernel k, std::size_t cap) {
     check(clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof max, &max, nullptr),
           "clGetKernelWorkGroupInfo");
   // VMAFX_OPENCL_GROUP_CAP=N (tests): behave as if kernels took at most N items.
-  static const std::size_t env_cap = [] {
-    const char* e = std::getenv("VMAFX_OPENCL_GROUP_CAP");
-    return e ? std::size_t(std::strtoul(e, nullptr, 10)) : std::size_t(0);
-  }();
+  const std::size_t env_cap = env::opencl_group_cap();
   if (env_cap > 0 && env_cap < max) max = env_cap;
   std::size_t g = 1;
   while (g * 2 <= cap && g * 2 <= max) g *= 2;
@@ -585,13 +583,7 @@ void PendingRead::finish() {
 
 // ---- Profiling -----------------------------------------------------------------
 
-bool profiling() {
-  static const bool on = [] {
-    const char* e = std::getenv("VMAFX_OPENCL_PROFILE");
-    return e != nullptr && *e != '\0' && std::strcmp(e, "0") != 0;
-  }();
-  return on;
-}
+bool profiling() { return env::opencl_profile(); }
 
 namespace {
 struct Profile {
