@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "feature/ssim_common.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx {
 

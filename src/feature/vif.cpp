@@ -27,7 +27,7 @@
 #include "core/error.hpp"
 #include "core/simd.hpp"
 #include "feature/vif_simd.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 namespace vmafx {
 namespace vif {

@@ -42,7 +42,7 @@
 #include <cstring>
 #include <vector>
 
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 #include "feature/vif.hpp"
 

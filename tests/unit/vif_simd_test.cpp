@@ -20,7 +20,7 @@
 #include "feature/vif.hpp"
 #include "core/simd.hpp"
 #include "feature/vif_simd.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 #include "simd_targets.hpp"
 
 namespace vmafx {

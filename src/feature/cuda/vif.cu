@@ -11,11 +11,10 @@
 #include "feature/cuda/vif_tile.cuh"
 
 #define VMAFX_VIF_CONST static __device__ const
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 // The integer-exact gain terms (design record 003) for GPUs with slow fp64.
-// In a namespace of their own: src/exact/vif_tables.h has names that
-// feature/vif_tables.h also uses.
+// In a namespace of their own (the gain helpers have generic names).
 #include <stdint.h>
 namespace vmafx_exact {
 #include "exact/vif_gain.h"

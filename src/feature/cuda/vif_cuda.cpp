@@ -9,7 +9,7 @@
 #include "feature/cuda/twins.hpp"
 #include "feature/cuda/vif_cuda.hpp"
 #include "feature/vif.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 namespace vmafx::cuda {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "feature/opencl/opencl_twin.hpp"
 #include "feature/vif.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 namespace vmafx::ocl {
 namespace {
