@@ -248,8 +248,10 @@ int main(int argc, char** argv) {
   app.add_option("--backend", s.session.backend,
                  "auto (default: a GPU's twins where one works, the CPU otherwise), cpu, cuda or opencl");
   app.add_option("--gpu", s.session.gpu, "Device index for --backend cuda/opencl (see --list-devices)");
-  bool list = false;
+  bool list = false, list_features = false;
   app.add_flag("--list-devices", list, "List the GPU devices of every built backend and exit");
+  app.add_flag("--list-features", list_features,
+               "List every feature extractor (outputs, options, backends with a twin) and exit");
   app.add_flag("-n,--no_prediction", s.session.no_prediction, "Extract features only, no model");
   app.add_flag("-q,--quiet", s.quiet, "No progress line and no score summary when writing a file");
   unsigned cpumask = 0, gpumask = 0;
@@ -264,6 +266,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "vmaf: %s (see --help)\n", e.what());
     return 2;
+  }
+  if (list_features) {
+    std::fputs(describe_features().c_str(), stdout);
+    return 0;
   }
   if (list) {
     try {

@@ -9,7 +9,6 @@
 #include "backend/cuda/cuda_runtime.hpp"
 #include "core/env.hpp"
 #include "core/error.hpp"
-#include "feature/cuda/twins.hpp"
 
 namespace vmafx {
 namespace cuda {
@@ -279,15 +278,10 @@ void CudaBackend::pinned_free(void* p, void* ctx) {
 std::unique_ptr<Extractor> CudaBackend::create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
                                                     const PictureFormat& fmt) {
   if (env::cuda_disabled(d.name)) return nullptr;
+  const FeatureEntry& entry = feature_entry(d);
+  if (!entry.cuda) return nullptr;
   epoch_.fetch_add(1, std::memory_order_acq_rel);
-  if (d.name == "motion") return make_motion_twin(*this, opts, fmt);
-  if (d.name == "vif") return make_vif_twin(*this, opts, fmt);
-  if (d.name == "adm") return make_adm_twin(*this, opts, fmt);
-  if (d.name == "psnr") return make_psnr_twin(*this, opts, fmt);
-  if (d.name == "ssim") return make_ssim_twin(*this, opts, fmt);
-  if (d.name == "float_ssim") return make_float_ssim_twin(*this, opts, fmt);
-  if (d.name == "float_ms_ssim") return make_float_ms_ssim_twin(*this, opts, fmt);
-  return nullptr;
+  return entry.cuda(*this, opts, fmt);
 }
 
 }  // namespace cuda

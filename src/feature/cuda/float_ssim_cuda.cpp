@@ -3,7 +3,6 @@
 // means summed here in raster order, then the CPU extractor's outputs.
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/ssim_common_cuda.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/float_ssim.hpp"
 #include "exact/ssim_tables.h"
 

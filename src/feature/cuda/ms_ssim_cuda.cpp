@@ -7,7 +7,6 @@
 #include "backend/cuda/cuda_runtime.hpp"
 #include "core/error.hpp"
 #include "feature/cuda/ssim_common_cuda.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/ms_ssim.hpp"
 #include "exact/ssim_tables.h"
 

@@ -5,7 +5,6 @@
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/ssim_cuda.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/ssim.hpp"
 #include "exact/ssim_tables.h"
 

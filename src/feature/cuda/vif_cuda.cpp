@@ -6,7 +6,6 @@
 #include <string>
 
 #include "backend/cuda/cuda_runtime.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/cuda/vif_cuda.hpp"
 #include "feature/vif.hpp"
 #include "exact/vif_tables.h"
