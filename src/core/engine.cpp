@@ -70,7 +70,7 @@ Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d,
       if (!opts_.cpu_fallback) d->create(set, fmt_);
       if (!opts_.cpu_fallback)
         throw Error(std::string(d->name) + ": no " + std::string(opts_.backend->name()) +
-                    " twin for this extractor (use --backend cpu or auto)");
+                    " twin for this extractor (use the cpu or auto backend)");
       fallbacks_.emplace_back(d->name);
     }
   }

@@ -133,11 +133,6 @@ std::span<const FeatureEntry> feature_table();
 // The row of a registered extractor.
 const FeatureEntry& feature_entry(const ExtractorDescriptor& d);
 
-// What --list-features prints: per extractor its outputs (as named in
-// reports), options (type, default, range, alias) and the backends with a
-// twin of it.
-std::string describe_features();
-
 // The registry: the extractors of the feature table (feature/registry.cpp).
 std::span<const ExtractorDescriptor* const> all_extractors();
 const ExtractorDescriptor* find_extractor(std::string_view name);

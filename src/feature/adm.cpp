@@ -1061,7 +1061,7 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
 
 Factors csf_factors(const Params& p) {
   if (p.norm_view_dist * p.ref_display_height < 3.0 * 1080)
-    throw Error("adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 (3.0 * 1080); got " +
+    throw unsupported_error("adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 (3.0 * 1080); got " +
                 std::to_string(p.norm_view_dist) + " * " + std::to_string(p.ref_display_height));
   if ((p.csf_mode == 2 || p.csf_mode == 3) && blend_table(p.norm_view_dist, p.ref_display_height) < 0)
     throw Error("adm: adm_csf_mode=" + std::to_string(p.csf_mode) +
@@ -1202,9 +1202,9 @@ class AdmExtractor final : public Extractor {
 
 std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) {
   if (fmt.bpc < 8 || fmt.bpc > 16)
-    throw Error("adm: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16 bits)");
+    throw unsupported_error("adm: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16 bits)");
   if (fmt.width < VMAFX_ADM_MIN_SIZE || fmt.height < VMAFX_ADM_MIN_SIZE)
-    throw Error("adm: frame size " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+    throw unsupported_error("adm: frame size " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small (at least " + std::to_string(VMAFX_ADM_MIN_SIZE) + "x" +
                 std::to_string(VMAFX_ADM_MIN_SIZE) + " luma samples)");
   return std::make_unique<AdmExtractor>(adm::params(o), o.get_bool("debug"));

@@ -15,13 +15,13 @@ bool depth_supported(int bpc) { return bpc == 8 || bpc == 10 || bpc == 12 || bpc
 
 void check_depth(std::string_view owner, int bpc) {
   if (!depth_supported(bpc))
-    throw Error(std::string(owner) + ": bit depth " + std::to_string(bpc) +
+    throw unsupported_error(std::string(owner) + ": bit depth " + std::to_string(bpc) +
                 " is not supported (8, 10, 12 or 16)");
 }
 
 void check_size(std::string_view owner, int w, int h, int min_w, int min_h, std::string_view why) {
   if (w < min_w || h < min_h)
-    throw Error(std::string(owner) + ": picture " + std::to_string(w) + "x" + std::to_string(h) +
+    throw unsupported_error(std::string(owner) + ": picture " + std::to_string(w) + "x" + std::to_string(h) +
                 " is too small (" + std::string(why) + ")");
 }
 

@@ -248,14 +248,14 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
   flt::check_size("float_motion", fmt.width, fmt.height, need, need, why);
   if (o.get_bool("motion_add_uv")) {
     if (fmt.chroma == ChromaFormat::k400)
-      throw Error("float_motion: motion_add_uv needs chroma planes (the input is 4:0:0)");
+      throw unsupported_error("float_motion: motion_add_uv needs chroma planes (the input is 4:0:0)");
     if (fmt.plane_width(1) < need || fmt.plane_height(1) < need)
-      throw Error("float_motion: chroma planes " + std::to_string(fmt.plane_width(1)) + "x" +
+      throw unsupported_error("float_motion: chroma planes " + std::to_string(fmt.plane_width(1)) + "x" +
                   std::to_string(fmt.plane_height(1)) + " are too small for motion_add_uv (" + why + ")");
   }
   if (o.get_bool("motion_add_scale1") &&
       static_cast<int>(fmt.width * 0.5 + 0.5) > VMAFX_FVIF_BILINEAR_MAX_WIDTH)
-    throw Error("float_motion: motion_add_scale1 supports widths up to " +
+    throw unsupported_error("float_motion: motion_add_scale1 supports widths up to " +
                 std::to_string(2 * VMAFX_FVIF_BILINEAR_MAX_WIDTH) + " (got " + std::to_string(fmt.width) + ")");
   return std::make_unique<FloatMotion>(o, fmt);
 }

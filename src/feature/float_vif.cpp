@@ -366,13 +366,13 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
   flt::ScaleMethod method;
   const std::string& m = o.get_string("vif_prescale_method");
   if (!flt::parse_scale_method(m, &method))
-    throw Error("float_vif: vif_prescale_method '" + m +
+    throw unsupported_error("float_vif: vif_prescale_method '" + m +
                 "' is not supported (nearest, bilinear, bicubic or lanczos4)");
   const double ks = o.get_double("vif_kernelscale");
   if (!fvif::kernelscale_valid(ks)) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", ks);
-    throw Error(std::string("float_vif: vif_kernelscale ") + buf +
+    throw unsupported_error(std::string("float_vif: vif_kernelscale ") + buf +
                 " is not supported (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, 3, "
                 "1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074 or 1.111111)");
   }
@@ -380,7 +380,7 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
   const int sw = static_cast<int>(fmt.width * ps + 0.5);
   const int sh = static_cast<int>(fmt.height * ps + 0.5);
   if (method == flt::ScaleMethod::kBilinear && sw > VMAFX_FVIF_BILINEAR_MAX_WIDTH)
-    throw Error("float_vif: bilinear prescaling to width " + std::to_string(sw) + " is not supported (at most " +
+    throw unsupported_error("float_vif: bilinear prescaling to width " + std::to_string(sw) + " is not supported (at most " +
                 std::to_string(VMAFX_FVIF_BILINEAR_MAX_WIDTH) + ")");
   if (sw != fmt.width || sh != fmt.height) {
     // The interpolators mirror once at the border: they need a few samples.
@@ -400,7 +400,7 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
     std::string why = "every VIF scale must be larger than its filter radius: at least " + std::to_string(min) +
                       "x" + std::to_string(min);
     if (sw != fmt.width || sh != fmt.height) why += " after prescaling to " + std::to_string(sw) + "x" + std::to_string(sh);
-    throw Error("float_vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+    throw unsupported_error("float_vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small (" + why + ")");
   }
   return std::make_unique<FloatVif>(o, fmt, method, sw, sh);

@@ -266,9 +266,9 @@ class MotionExtractor final : public LookBackExtractor {
 
 std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {
   if (fmt.bpc < 8 || fmt.bpc > 16)
-    throw Error("motion: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
+    throw unsupported_error("motion: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
   if (fmt.width < 3 || fmt.height < 3)
-    throw Error("motion: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+    throw unsupported_error("motion: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small (the 5-tap filter needs at least 3x3)");
   return std::make_unique<MotionExtractor>(opts, fmt);
 }

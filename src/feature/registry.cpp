@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/feature.hpp"
+#include "vmaf_exact/session.hpp"
 
 namespace vmafx {
 

@@ -115,7 +115,7 @@ class IntegerSsim final : public Extractor {
 
 std::unique_ptr<Extractor> create(const OptionSet&, const PictureFormat& fmt) {
   if (fmt.bpc < 8 || fmt.bpc > 16)
-    throw Error("ssim: bit depth " + std::to_string(fmt.bpc) + " is not supported (8 to 16)");
+    throw unsupported_error("ssim: bit depth " + std::to_string(fmt.bpc) + " is not supported (8 to 16)");
   return std::make_unique<IntegerSsim>();
 }
 

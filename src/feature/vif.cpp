@@ -486,12 +486,12 @@ class VifExtractor final : public Extractor {
 
 std::unique_ptr<Extractor> create_vif(const OptionSet& opts, const PictureFormat& fmt) {
   if (fmt.bpc < 8 || fmt.bpc > 16)
-    throw Error("vif: bit depth " + std::to_string(fmt.bpc) + " is not supported (8 to 16)");
+    throw unsupported_error("vif: bit depth " + std::to_string(fmt.bpc) + " is not supported (8 to 16)");
   // libvmaf pads each scale by mirroring; on a scale one sample wide or high
   // the mirror reads buffer contents left from earlier work, so its result is
   // not a function of the frame. Every scale must therefore be at least 2x2.
   if (fmt.width < vif::kMinSize || fmt.height < vif::kMinSize)
-    throw Error("vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+    throw unsupported_error("vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small (at least " + std::to_string(vif::kMinSize) + "x" +
                 std::to_string(vif::kMinSize) + ", so that the fourth scale is 2x2)");
   return std::make_unique<VifExtractor>(opts.get_double("vif_enhn_gain_limit"), opts.get_bool("debug"),

@@ -127,7 +127,7 @@ class Loader {
 
  private:
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw Error(std::string(source_) + ": " + where + what);
+    throw model_error(std::string(source_) + ": " + where + what);
   }
 
   const JsonValue& need(const JsonValue& obj, const char* key, const std::string& where) const {
@@ -511,21 +511,21 @@ Model Model::builtin(std::string_view version, const ModelOptions& opts) {
   }
   std::string list;
   for (const std::string& v : builtin_versions()) list += (list.empty() ? "" : ", ") + v;
-  throw Error("no built-in model \"" + std::string(version) + "\"; valid versions: " + list);
+  throw model_error("no built-in model \"" + std::string(version) + "\"; valid versions: " + list);
 }
 
 Model Model::from_file(const std::string& path, const ModelOptions& opts) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": cannot open model file: it is a directory");
+  if (std::filesystem::is_directory(path, ec)) throw model_error(path + ": cannot open model file: it is a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open model file: " + std::strerror(errno));
+  if (!in) throw model_error(path + ": cannot open model file: " + std::strerror(errno));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(path + ": cannot read model file");
+  if (in.bad()) throw model_error(path + ": cannot read model file");
   try {
     return from_json(text, path, opts);
   } catch (const Error& e) {
     const bool pkl = path.size() >= 4 && path.compare(path.size() - 4, 4, ".pkl") == 0;
-    if (pkl) throw Error(std::string(e.what()) + " (pkl model files are not supported, use json)");
+    if (pkl) throw model_error(std::string(e.what()) + " (pkl model files are not supported, use json)");
     throw;
   }
 }
@@ -537,7 +537,7 @@ bool Model::is_bootstrap() const { return d_->bootstrap; }
 std::vector<std::pair<std::string, double>> Model::predict(std::span<const double> values) const {
   const ModelData& d = *d_;
   if (values.size() != d.features.size()) {
-    throw Error("model " + d.name + ": predict() got " + std::to_string(values.size()) +
+    throw model_error("model " + d.name + ": predict() got " + std::to_string(values.size()) +
                 " feature values, expected " + std::to_string(d.features.size()));
   }
   std::vector<double> x;

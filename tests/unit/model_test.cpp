@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "core/feature.hpp"
+#include "vmaf_exact/session.hpp"
 #include "model/model.hpp"
 
 #ifndef VMAFX_TEST_DATA_DIR

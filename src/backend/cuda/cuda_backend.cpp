@@ -48,7 +48,7 @@ std::string error_message(cudaError_t e, std::string_view what) {
 
 void fail(cudaError_t e, std::string_view what) {
   (void)cudaGetLastError();  // clear a non-sticky error
-  throw Error(error_message(e, what));
+  throw device_error(error_message(e, what));
 }
 
 DeviceBuffer::~DeviceBuffer() {
@@ -165,16 +165,16 @@ std::string describe(int i) {
 CudaBackend::CudaBackend(int device) : device_(device) {
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) fail(e, "--backend cuda");
-  if (n == 0) fail(cudaErrorNoDevice, "--backend cuda");
+  if (e != cudaSuccess) fail(e, "device start");
+  if (n == 0) fail(cudaErrorNoDevice, "device start");
   if (device < 0 || device >= n)
-    throw Error("cuda: --gpu " + std::to_string(device) + ": no such CUDA device (" + std::to_string(n) +
-                " found; see --list-devices)");
+    throw device_error("cuda: device " + std::to_string(device) + ": no such CUDA device (" + std::to_string(n) +
+                        " found)");
   check(cudaSetDevice(device_), "cudaSetDevice");
   cudaDeviceProp p{};
   check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties");
   if (p.major < 9)
-    throw Error("cuda: device " + std::to_string(device) + " (" + p.name + ", sm_" + std::to_string(p.major) +
+    throw device_error("cuda: device " + std::to_string(device) + " (" + p.name + ", sm_" + std::to_string(p.major) +
                 std::to_string(p.minor) + "): this build has kernels for sm_90 only");
   // Creates the primary context now, so that a broken driver fails here.
   check(cudaFree(nullptr), "context creation");
