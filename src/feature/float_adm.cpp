@@ -515,10 +515,10 @@ class FloatAdm final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const std::size_t n = std::size_t(w_) * h_;
-    std::vector<float> buf(2 * n);
-    flt::plane_to_float(ref.plane(0), bpc_, -128, buf.data());
-    flt::plane_to_float(dis.plane(0), bpc_, -128, buf.data() + n);
-    const fadm::Scores s = fadm::compute(buf.data(), buf.data() + n, w_, h_, p_);
+    float* buf = flt::scratch(flt::kSlotFrame, 2 * n);
+    flt::plane_to_float(ref.plane(0), bpc_, -128, buf);
+    flt::plane_to_float(dis.plane(0), bpc_, -128, buf + n);
+    const fadm::Scores s = fadm::compute(buf, buf + n, w_, h_, p_);
 
     out.put("VMAF_feature_adm2_score", index, s.score);
     out.put("VMAF_feature_aim_score", index, s.aim);

@@ -30,6 +30,11 @@ void plane_to_float(const PlaneView& plane, int bpc, int offset, float* dst);
 
 // Per-thread scratch that grows as needed and is never shrunk. Slots are
 // independent buffers; a caller owns the slots it names for the whole call.
+// 10 and 11 belong to convolve / convolve_row / convolve_decimated; 14 and 15
+// to the extractors' float frames (kSlotFrame); the features use the others.
+// The returned block starts on a 64-byte boundary.
+constexpr int kScratchSlots = 16;
+constexpr int kSlotFrame = 14;
 float* scratch(int slot, std::size_t n);
 
 // Whole-sample symmetric extension, edge sample not repeated:

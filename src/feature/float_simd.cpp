@@ -88,6 +88,46 @@ void Horizontal(const float* f, int fw, const float* pad, int width, float* out)
   Columns(f, fw, w, out, [pad](int k, std::size_t j) { return pad + j + std::size_t(k); });
 }
 
+// out[j] = tap-ordered sum of f[k] * pad[2j + k]: taps 2m and 2m + 1 come
+// from one de-interleaving load at pad + 2j + 2m (its even and odd lanes); an
+// odd last tap from the odd lanes of the load at pad + 2j + fw - 2, so that
+// no load reaches past pad[2 (w - 1) + fw - 1], the last value the scalar sum
+// reads. The adds stay in tap order.
+void HorizontalDec2Scalar(const float* f, int fw, const float* pad, std::size_t j0, std::size_t w,
+                          float* out) {
+  for (std::size_t j = j0; j < w; ++j) {
+    float acc = 0.0f;
+    for (int k = 0; k < fw; ++k) acc += f[k] * pad[2 * j + std::size_t(k)];
+    out[j] = acc;
+  }
+}
+
+void HorizontalDec2(const float* f, int fw, const float* pad, int width, float* out) {
+  const D d;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
+  if (w < n || fw < 2) return HorizontalDec2Scalar(f, fw, pad, 0, w, out);
+  const auto one = [&](std::size_t j) {
+    V acc = hn::Zero(d);
+    const float* p = pad + 2 * j;
+    int k = 0;
+    for (; k + 1 < fw; k += 2) {
+      V e, o;
+      hn::LoadInterleaved2(d, p + k, e, o);
+      acc = hn::Add(acc, hn::Mul(hn::Set(d, f[k]), e));
+      acc = hn::Add(acc, hn::Mul(hn::Set(d, f[k + 1]), o));
+    }
+    if (k < fw) {
+      V e, o;
+      hn::LoadInterleaved2(d, p + k - 1, e, o);
+      acc = hn::Add(acc, hn::Mul(hn::Set(d, f[k]), o));
+    }
+    hn::StoreU(acc, d, out + j);
+  };
+  std::size_t j = 0;
+  for (; j + n <= w; j += n) one(j);
+  if (j < w) one(w - n);
+}
+
 // Integers below 2^24 convert to float exactly, as the scalar cast does.
 void ToFloat8(const std::uint8_t* src, int width, float offset, float* dst) {
   const D d;
@@ -124,6 +164,7 @@ namespace vmafx::flt::simd {
 
 HWY_EXPORT(Vertical);
 HWY_EXPORT(Horizontal);
+HWY_EXPORT(HorizontalDec2);
 HWY_EXPORT(ToFloat8);
 HWY_EXPORT(ToFloat16);
 
@@ -132,6 +173,9 @@ void vertical(const float* f, int fw, const float* const* rows, int w, float* ou
 }
 void horizontal(const float* f, int fw, const float* pad, int w, float* out) {
   HWY_DYNAMIC_DISPATCH(Horizontal)(f, fw, pad, w, out);
+}
+void horizontal_dec2(const float* f, int fw, const float* pad, int w, float* out) {
+  HWY_DYNAMIC_DISPATCH(HorizontalDec2)(f, fw, pad, w, out);
 }
 void to_float(const std::uint8_t* src, int w, float offset, float* dst) {
   HWY_DYNAMIC_DISPATCH(ToFloat8)(src, w, offset, dst);
@@ -150,6 +194,7 @@ void to_float(const std::uint16_t* src, int w, float scaler, float offset, float
 namespace vmafx::flt::simd {
 void vertical(const float*, int, const float* const*, int, float*) { std::abort(); }
 void horizontal(const float*, int, const float*, int, float*) { std::abort(); }
+void horizontal_dec2(const float*, int, const float*, int, float*) { std::abort(); }
 void to_float(const std::uint8_t*, int, float, float*) { std::abort(); }
 void to_float(const std::uint16_t*, int, float, float, float*) { std::abort(); }
 }  // namespace vmafx::flt::simd

@@ -27,6 +27,10 @@ void vertical(const float* f, int fw, const float* const* rows, int w, float* ou
 // holds w + fw - 1 values.
 void horizontal(const float* f, int fw, const float* pad, int w, float* out);
 
+// out[j] = (((0 + f[0] * pad[2j]) + f[1] * pad[2j + 1]) + ...) for j < w;
+// pad holds 2 (w - 1) + fw values (nothing beyond is read).
+void horizontal_dec2(const float* f, int fw, const float* pad, int w, float* out);
+
 // dst[x] = float(src[x]) + offset, x < w.
 void to_float(const std::uint8_t* src, int w, float offset, float* dst);
 // dst[x] = float(src[x]) / scaler + offset, x < w.

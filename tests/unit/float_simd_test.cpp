@@ -1,7 +1,8 @@
 // The SIMD rows of the shared float helpers (feature/float_simd.cpp) and of
 // SpEED's block statistics (feature/speed_simd.cpp) against the scalar loops,
 // for identical bits on every SIMD target this CPU runs:
-// - flt::simd::vertical / horizontal against the tap-ordered scalar sum, every
+// - flt::simd::vertical / horizontal / horizontal_dec2 against the tap-ordered
+//   scalar sum, every
 //   width 1..300, filter widths 1..37, values over the whole float range with
 //   signed zeros, subnormals and infinities;
 // - flt::convolve_row, convolve, convolve_decimated and plane_to_float with
@@ -15,6 +16,7 @@
 // without a SIMD target) the tests skip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -99,25 +101,28 @@ TEST_F(FloatSimd, RowPassesEqualTheTapOrderedSum) {
   std::vector<Case> cases;
   for (int w = 1; w <= 300; ++w) {
     const int fw = 1 + 2 * int(rng() % 19);  // 1 .. 37
-    Case c{w, fw, filter(rng, fw), std::vector<float>(std::size_t(fw) * (w + fw))};
+    Case c{w, fw, filter(rng, fw), std::vector<float>(std::max(std::size_t(fw) * (w + fw), std::size_t(2 * w + fw)))};
     for (float& v : c.in) v = (w % 3 == 0) ? any_float(rng) : plain_float(rng);
     if (w % 7 == 0) c.f[rng() % c.f.size()] = -c.f[0];  // a negative tap
     cases.push_back(std::move(c));
   }
-  std::vector<std::vector<float>> want_v, want_h;
+  std::vector<std::vector<float>> want_v, want_h, want_d;
   for (const Case& c : cases) {
-    std::vector<float> v(std::size_t(c.w)), h(std::size_t(c.w));
+    std::vector<float> v(std::size_t(c.w)), h(std::size_t(c.w)), dec(std::size_t(c.w));
     for (int j = 0; j < c.w; ++j) {
-      float a = 0.0f, b = 0.0f;
+      float a = 0.0f, b = 0.0f, e = 0.0f;
       for (int k = 0; k < c.fw; ++k) {
         a += c.f[k] * c.in[std::size_t(k) * c.w + j];
         b += c.f[k] * c.in[std::size_t(j + k)];
+        e += c.f[k] * c.in[std::size_t(2 * j + k)];
       }
       v[j] = a;
       h[j] = b;
+      dec[j] = e;
     }
     want_v.push_back(std::move(v));
     want_h.push_back(std::move(h));
+    want_d.push_back(std::move(dec));
   }
   each_target([&] {
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -129,6 +134,12 @@ TEST_F(FloatSimd, RowPassesEqualTheTapOrderedSum) {
       flt::simd::horizontal(c.f.data(), c.fw, c.in.data(), c.w, h.data());
       ASSERT_EQ(first_diff(v, want_v[i]), -1) << "vertical w " << c.w << " fw " << c.fw;
       ASSERT_EQ(first_diff(h, want_h[i]), -1) << "horizontal w " << c.w << " fw " << c.fw;
+      // Decimated: only the values 0 .. 2 (w - 1) + fw - 1 may be read (a
+      // copy of exactly that many, so that a sanitizer sees any overread).
+      const std::vector<float> exact(c.in.begin(), c.in.begin() + (2 * (c.w - 1) + c.fw));
+      std::vector<float> dec(std::size_t(c.w));
+      flt::simd::horizontal_dec2(c.f.data(), c.fw, exact.data(), c.w, dec.data());
+      ASSERT_EQ(first_diff(dec, want_d[i]), -1) << "horizontal_dec2 w " << c.w << " fw " << c.fw;
     }
   });
 }
