@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "feature/float_simd.hpp"
 #include "feature/float_vif_tables.h"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace fmotion {
@@ -23,6 +25,14 @@ namespace {
 
 float mean_abs_diff(const float* a, const float* b, int w, int h) {
   float acc = 0.0f;
+  if (vmafx::simd::enabled()) {
+    // The row sums side by side (per-thread, grown once), added in row order.
+    thread_local std::vector<float> lines;
+    if (lines.size() < std::size_t(h)) lines.resize(std::size_t(h));
+    flt::simd::row_abs_diff_sums(a, b, w, h, lines.data());
+    for (int i = 0; i < h; ++i) acc += lines[std::size_t(i)];
+    return acc / static_cast<float>(w * h);
+  }
   for (int i = 0; i < h; ++i) {
     const float* ra = a + std::size_t(i) * w;
     const float* rb = b + std::size_t(i) * w;

@@ -12,6 +12,7 @@
 #if VMAFX_HAVE_HWY
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 #undef HWY_TARGET_INCLUDE
@@ -128,6 +129,52 @@ void HorizontalDec2(const float* f, int fw, const float* pad, int width, float* 
   if (j < w) one(w - n);
 }
 
+// Per-row sums of |a - b| (float, from 0, in column order), rows[i] for
+// i < h. The sums of kRows rows run side by side: the differences of a chunk
+// of columns of those rows are formed in lanes (float subtract, then the
+// sign cleared, as fabs does) into a block, then each row's running sum adds
+// its chunk's values in column order, the kRows sums being independent
+// dependency chains that the CPU overlaps (one row's chain alone is bound by
+// the add latency).
+constexpr int kSadRows = 8;
+constexpr std::size_t kSadChunk = 512;
+
+void RowAbsDiffSums(const float* a, const float* b, int width, int height, float* sums) {
+  const D d;
+  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
+  HWY_ALIGN float diff[kSadRows][kSadChunk];
+  for (int i0 = 0; i0 < height; i0 += kSadRows) {
+    const int rows = height - i0 < kSadRows ? height - i0 : kSadRows;
+    float acc[kSadRows] = {};
+    for (std::size_t j0 = 0; j0 < w; j0 += kSadChunk) {
+      const std::size_t len = w - j0 < kSadChunk ? w - j0 : kSadChunk;
+      for (int r = 0; r < kSadRows; ++r) {
+        // Missing rows of the last block repeat its first row (not kept).
+        const std::size_t off = std::size_t(i0 + (r < rows ? r : 0)) * w + j0;
+        const float* ra = a + off;
+        const float* rb = b + off;
+        std::size_t j = 0;
+        for (; j + n <= len; j += n)
+          hn::Store(hn::Abs(hn::Sub(hn::LoadU(d, ra + j), hn::LoadU(d, rb + j))), d, diff[r] + j);
+        for (; j < len; ++j) diff[r][j] = std::fabs(ra[j] - rb[j]);
+      }
+      float s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3], s4 = acc[4], s5 = acc[5], s6 = acc[6], s7 = acc[7];
+      for (std::size_t j = 0; j < len; ++j) {
+        s0 += diff[0][j];
+        s1 += diff[1][j];
+        s2 += diff[2][j];
+        s3 += diff[3][j];
+        s4 += diff[4][j];
+        s5 += diff[5][j];
+        s6 += diff[6][j];
+        s7 += diff[7][j];
+      }
+      acc[0] = s0, acc[1] = s1, acc[2] = s2, acc[3] = s3, acc[4] = s4, acc[5] = s5, acc[6] = s6, acc[7] = s7;
+    }
+    for (int r = 0; r < rows; ++r) sums[i0 + r] = acc[r];
+  }
+}
+
 // Integers below 2^24 convert to float exactly, as the scalar cast does.
 void ToFloat8(const std::uint8_t* src, int width, float offset, float* dst) {
   const D d;
@@ -165,6 +212,7 @@ namespace vmafx::flt::simd {
 HWY_EXPORT(Vertical);
 HWY_EXPORT(Horizontal);
 HWY_EXPORT(HorizontalDec2);
+HWY_EXPORT(RowAbsDiffSums);
 HWY_EXPORT(ToFloat8);
 HWY_EXPORT(ToFloat16);
 
@@ -176,6 +224,9 @@ void horizontal(const float* f, int fw, const float* pad, int w, float* out) {
 }
 void horizontal_dec2(const float* f, int fw, const float* pad, int w, float* out) {
   HWY_DYNAMIC_DISPATCH(HorizontalDec2)(f, fw, pad, w, out);
+}
+void row_abs_diff_sums(const float* a, const float* b, int w, int h, float* sums) {
+  HWY_DYNAMIC_DISPATCH(RowAbsDiffSums)(a, b, w, h, sums);
 }
 void to_float(const std::uint8_t* src, int w, float offset, float* dst) {
   HWY_DYNAMIC_DISPATCH(ToFloat8)(src, w, offset, dst);
@@ -195,6 +246,7 @@ namespace vmafx::flt::simd {
 void vertical(const float*, int, const float* const*, int, float*) { std::abort(); }
 void horizontal(const float*, int, const float*, int, float*) { std::abort(); }
 void horizontal_dec2(const float*, int, const float*, int, float*) { std::abort(); }
+void row_abs_diff_sums(const float*, const float*, int, int, float*) { std::abort(); }
 void to_float(const std::uint8_t*, int, float, float*) { std::abort(); }
 void to_float(const std::uint16_t*, int, float, float, float*) { std::abort(); }
 }  // namespace vmafx::flt::simd

@@ -31,6 +31,11 @@ void horizontal(const float* f, int fw, const float* pad, int w, float* out);
 // pad holds 2 (w - 1) + fw values (nothing beyond is read).
 void horizontal_dec2(const float* f, int fw, const float* pad, int w, float* out);
 
+// sums[i] = (((0 + |a[i][0] - b[i][0]|) + |a[i][1] - b[i][1]|) + ...) in
+// float over the w columns of row i, for the h rows of two packed w x h
+// images (the difference in float, then fabs).
+void row_abs_diff_sums(const float* a, const float* b, int w, int h, float* sums);
+
 // dst[x] = float(src[x]) + offset, x < w.
 void to_float(const std::uint8_t* src, int w, float offset, float* dst);
 // dst[x] = float(src[x]) / scaler + offset, x < w.

@@ -5,6 +5,8 @@
 //   scalar sum, every
 //   width 1..300, filter widths 1..37, values over the whole float range with
 //   signed zeros, subnormals and infinities;
+// - flt::simd::row_abs_diff_sums (float_motion's SAD rows) against the
+//   running float sums, and fmotion::sad on and off;
 // - flt::convolve_row, convolve, convolve_decimated and plane_to_float with
 //   the SIMD path on and off (and convolve_decimated against the kept samples
 //   of the full convolve);
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "feature/float_common.hpp"
+#include "feature/float_motion.hpp"
 #include "feature/float_simd.hpp"
 #include "feature/speed.hpp"
 #include "core/simd.hpp"
@@ -188,6 +191,55 @@ TEST_F(FloatSimd, ConvolutionsEqualScalar) {
       ASSERT_EQ(first_diff(row, rows[i]), -1) << "convolve_row " << c.w << " fw " << c.fw;
       ASSERT_EQ(first_diff(full, fulls[i]), -1) << "convolve " << c.w << "x" << c.h << " fw " << c.fw;
       ASSERT_EQ(first_diff(dec, decs[i]), -1) << "convolve_decimated " << c.w << "x" << c.h;
+    }
+  });
+}
+
+// Per-row sums of |a - b| against the running float sum of the scalar loop,
+// every width 1..300 with heights 1..19 (blocks of eight rows and the rest),
+// and fmotion::sad (which adds them up) with SIMD on and off.
+TEST_F(FloatSimd, RowAbsDiffSumsEqualTheRunningSums) {
+  std::mt19937 rng(26);
+  struct Case {
+    int w, h;
+    std::vector<float> a, b;
+  };
+  std::vector<Case> cases;
+  for (int w = 1; w <= 300; ++w) {
+    const int h = 1 + int(rng() % 19);
+    Case c{w, h, std::vector<float>(std::size_t(w) * h), std::vector<float>(std::size_t(w) * h)};
+    for (std::size_t i = 0; i < c.a.size(); ++i) {
+      c.a[i] = (w % 3 == 0) ? any_float(rng) : plain_float(rng);
+      c.b[i] = (w % 3 == 0) ? any_float(rng) : plain_float(rng);
+    }
+    cases.push_back(std::move(c));
+  }
+  cases.push_back({1100, 9, std::vector<float>(9900), std::vector<float>(9900)});  // chunks of columns
+  for (std::size_t i = 0; i < 9900; ++i) {
+    cases.back().a[i] = plain_float(rng) / 3.0f;
+    cases.back().b[i] = plain_float(rng) / 7.0f;
+  }
+  std::vector<std::vector<float>> want;
+  std::vector<float> want_sad;
+  vmafx::simd::set_enabled(false);
+  for (const Case& c : cases) {
+    std::vector<float> s(std::size_t(c.h));
+    for (int i = 0; i < c.h; ++i) {
+      float line = 0.0f;
+      for (int j = 0; j < c.w; ++j) line += std::fabs(c.a[std::size_t(i) * c.w + j] - c.b[std::size_t(i) * c.w + j]);
+      s[std::size_t(i)] = line;
+    }
+    want.push_back(std::move(s));
+    want_sad.push_back(fmotion::sad(c.a.data(), c.b.data(), c.w, c.h, false, c.w));
+  }
+  vmafx::simd::set_enabled(true);
+  each_target([&] {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      std::vector<float> got(std::size_t(c.h), 5.0f);
+      flt::simd::row_abs_diff_sums(c.a.data(), c.b.data(), c.w, c.h, got.data());
+      ASSERT_EQ(first_diff(got, want[i]), -1) << c.w << "x" << c.h;
+      ASSERT_TRUE(same(fmotion::sad(c.a.data(), c.b.data(), c.w, c.h, false, c.w), want_sad[i])) << c.w << "x" << c.h;
     }
   });
 }
