@@ -51,6 +51,16 @@ void copy_plane(const PlaneView& p, float scaler, float offset, float* dst) {
 
 }  // namespace
 
+void row_to_float(const PlaneView& plane, int bpc, int offset, int y, float* dst) {
+  const float off = static_cast<float>(offset);
+  const PlaneView row{static_cast<const std::uint8_t*>(plane.data) + std::ptrdiff_t(y) * plane.stride, plane.stride,
+                      plane.width, 1};
+  if (bpc == 8)
+    copy_plane<std::uint8_t>(row, 1.0f, off, dst);
+  else
+    copy_plane<std::uint16_t>(row, bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f, off, dst);
+}
+
 void plane_to_float(const PlaneView& plane, int bpc, int offset, float* dst) {
   const float off = static_cast<float>(offset);
   if (bpc == 8)
@@ -70,16 +80,31 @@ float* scratch(int slot, std::size_t n) {
 }
 
 namespace {
-
 constexpr int kMaxSimdTaps = 256;
+}  // namespace
+
+void convolve_vertical(const float* filt, int fw, const float* const* rows, int w, float* out) {
+  if (fw <= kMaxSimdTaps && vmafx::simd::enabled()) {
+    simd::vertical(filt, fw, rows, w, out);
+    return;
+  }
+  for (int j = 0; j < w; ++j) out[j] = 0.0f;
+  for (int k = 0; k < fw; ++k) {
+    const float c = filt[k];
+    const float* s = rows[k];
+    for (int j = 0; j < w; ++j) out[j] += c * s[j];
+  }
+}
+
+namespace {
 
 // Row `y`'s vertical pass (tap-ordered sum from 0, mirrored rows) into tmp.
 void vertical_row(const float* filt, int fw, const float* src, int w, int h, int y, float* tmp) {
   const int r = fw / 2;
-  if (fw <= kMaxSimdTaps && vmafx::simd::enabled()) {
+  if (fw <= kMaxSimdTaps) {
     const float* rows[kMaxSimdTaps];
     for (int k = 0; k < fw; ++k) rows[k] = src + std::size_t(mirror(y - r + k, h)) * w;
-    simd::vertical(filt, fw, rows, w, tmp);
+    convolve_vertical(filt, fw, rows, w, tmp);
     return;
   }
   for (int j = 0; j < w; ++j) tmp[j] = 0.0f;

@@ -7,6 +7,7 @@
 //   signed zeros, subnormals and infinities;
 // - flt::simd::row_abs_diff_sums (float_motion's SAD rows) against the
 //   running float sums, and fmotion::sad on and off;
+// - fmotion::blurred_sad against sad() of the full-frame blurred planes;
 // - flt::convolve_row, convolve, convolve_decimated and plane_to_float with
 //   the SIMD path on and off (and convolve_decimated against the kept samples
 //   of the full convolve);
@@ -242,6 +243,69 @@ TEST_F(FloatSimd, RowAbsDiffSumsEqualTheRunningSums) {
       ASSERT_TRUE(same(fmotion::sad(c.a.data(), c.b.data(), c.w, c.h, false, c.w), want_sad[i])) << c.w << "x" << c.h;
     }
   });
+}
+
+// fmotion::blurred_sad (row by row from the samples) against sad() of the two
+// full-frame blurred planes (plane_to_float, then convolve), the reference
+// made with SIMD off; blurred_sad with SIMD off and on every target.
+TEST_F(FloatSimd, BlurredSadEqualsFullFrames) {
+  std::mt19937 rng(27);
+  struct Case {
+    int w, h, bpc;
+    std::vector<std::uint8_t> a, b;
+  };
+  std::vector<Case> cases;
+  const int sizes[][2] = {{3, 3}, {4, 7}, {5, 9}, {17, 3}, {33, 16}, {37, 17}, {100, 23}, {257, 30}, {640, 41}};
+  constexpr int kDepths[] = {8, 10, 12, 16};
+  for (const auto& sz : sizes)
+    for (int bpc : kDepths) {
+      const int bytes = bpc == 8 ? 1 : 2;
+      Case c{sz[0], sz[1], bpc, std::vector<std::uint8_t>(std::size_t(sz[0]) * sz[1] * bytes), {}};
+      c.b.resize(c.a.size());
+      for (std::size_t i = 0; i < c.a.size(); ++i) {
+        c.a[i] = std::uint8_t(rng());
+        c.b[i] = (rng() % 4) ? c.a[i] : std::uint8_t(rng());  // all 16 bits, beyond bpc too
+      }
+      cases.push_back(std::move(c));
+    }
+  const std::vector<float> filters[] = {
+      {0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f, 0.054488685f},
+      {0.166378498f, 0.667243004f, 0.166378498f},
+      {0.0f, 0.0f, 1.0f, 0.0f, 0.0f}};
+  const auto view = [](const Case& c, const std::vector<std::uint8_t>& v) {
+    const int bytes = c.bpc == 8 ? 1 : 2;
+    return PlaneView{v.data(), std::ptrdiff_t(c.w) * bytes, c.w, c.h};
+  };
+  vmafx::simd::set_enabled(false);
+  std::vector<float> want;
+  for (const Case& c : cases)
+    for (const auto& f : filters) {
+      if (int(f.size()) / 2 >= c.w || int(f.size()) / 2 >= c.h) {
+        want.push_back(0.0f);
+        continue;
+      }
+      const std::size_t n = std::size_t(c.w) * c.h;
+      std::vector<float> ta(n), tb(n), ba(n), bb(n);
+      flt::plane_to_float(view(c, c.a), c.bpc, -128, ta.data());
+      flt::plane_to_float(view(c, c.b), c.bpc, -128, tb.data());
+      flt::convolve(f.data(), int(f.size()), ta.data(), c.w, c.h, ba.data());
+      flt::convolve(f.data(), int(f.size()), tb.data(), c.w, c.h, bb.data());
+      want.push_back(fmotion::sad(ba.data(), bb.data(), c.w, c.h, false, c.w));
+    }
+  const auto check = [&] {
+    std::size_t k = 0;
+    for (const Case& c : cases)
+      for (const auto& f : filters) {
+        const float w = want[k++];
+        if (int(f.size()) / 2 >= c.w || int(f.size()) / 2 >= c.h) continue;
+        const float got = fmotion::blurred_sad(view(c, c.a), view(c, c.b), c.bpc, f.data(), int(f.size()));
+        ASSERT_TRUE(same(got, w)) << c.w << "x" << c.h << " bpc " << c.bpc << " taps " << f.size() << ": " << got
+                                  << " vs " << w;
+      }
+  };
+  check();  // scalar
+  vmafx::simd::set_enabled(true);
+  each_target(check);
 }
 
 TEST_F(FloatSimd, PlaneToFloatEqualsScalar) {
