@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/float_simd.cpp"
@@ -27,6 +28,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 using D = hn::ScalableTag<float>;
 using V = hn::Vec<D>;
+constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
 // The scalar loops (rows narrower than a vector).
 void VerticalScalar(const float* f, int fw, const float* const* rows, std::size_t j0, std::size_t w,
@@ -175,6 +177,80 @@ void RowAbsDiffSums(const float* a, const float* b, int width, int height, float
   }
 }
 
+// Double sums of float terms in lanes, used only where they provably equal
+// the running double sum of the scalar loop: every term a multiple of 2^-q
+// and the sum of |terms| below 2^(53 - q) make every partial sum, in any
+// order, a multiple of 2^-q below 2^(53 - q) in magnitude, hence exact in
+// double; so both orders give the exact sum. q is the smallest of 0, 8, 16
+// for which every term passes (t * 2^q integral); otherwise, or when the
+// bound fails, false (the caller sums in order). The lane sums of |t| are
+// themselves exact below the bound, and once the true sum reaches it the
+// computed one does too (rounding is monotonic), so the test is sound.
+#if HWY_TARGET == HWY_SCALAR
+bool ExactSum(const float*, const float*, std::size_t, int, double*) { return false; }
+#else
+template <int kKind>
+HWY_INLINE V Term(const float* a, const float* b, std::size_t k) {
+  const D d;
+  const V x = hn::LoadU(d, a + k);
+  if constexpr (kKind == 0) return x;
+  if constexpr (kKind == 1) return hn::Mul(x, x);
+  const V e = hn::Sub(x, hn::LoadU(d, b + k));
+  return hn::Mul(e, e);
+}
+
+template <int kKind>
+bool ExactSumT(const float* a, const float* b, std::size_t n, double* out) {
+  using DH = hn::Half<D>;
+  using DD = hn::Rebind<double, DH>;
+  const D d;
+  const DH dh;
+  const DD dd;
+  const std::size_t lanes = hn::Lanes(d);
+  auto s_lo = hn::Zero(dd), s_hi = hn::Zero(dd), m_lo = hn::Zero(dd), m_hi = hn::Zero(dd);
+  V bad0 = hn::Zero(d), bad8 = hn::Zero(d), bad16 = hn::Zero(d);
+  const V k8 = hn::Set(d, 256.0f), k16 = hn::Set(d, 65536.0f);
+  const auto add = [&](V t) {
+    const V t8 = hn::Mul(t, k8), t16 = hn::Mul(t, k16);
+    bad0 = hn::Or(bad0, hn::VecFromMask(d, hn::Ne(t, hn::Round(t))));
+    bad8 = hn::Or(bad8, hn::VecFromMask(d, hn::Ne(t8, hn::Round(t8))));
+    bad16 = hn::Or(bad16, hn::VecFromMask(d, hn::Ne(t16, hn::Round(t16))));
+    const V m = hn::Abs(t);
+    s_lo = hn::Add(s_lo, hn::PromoteTo(dd, hn::LowerHalf(dh, t)));
+    s_hi = hn::Add(s_hi, hn::PromoteTo(dd, hn::UpperHalf(dh, t)));
+    m_lo = hn::Add(m_lo, hn::PromoteTo(dd, hn::LowerHalf(dh, m)));
+    m_hi = hn::Add(m_hi, hn::PromoteTo(dd, hn::UpperHalf(dh, m)));
+  };
+  std::size_t k = 0;
+  for (; k + lanes <= n; k += lanes) add(Term<kKind>(a, b, k));
+  if (k < n) {
+    HWY_ALIGN float ta[kMaxLanes] = {}, tb[kMaxLanes] = {};
+    std::memcpy(ta, a + k, (n - k) * sizeof(float));
+    if (kKind == 2) std::memcpy(tb, b + k, (n - k) * sizeof(float));
+    add(Term<kKind>(ta, tb, 0));  // zero terms add nothing
+  }
+  const double mag = hn::GetLane(hn::SumOfLanes(dd, hn::Add(m_lo, m_hi)));
+  int q;
+  if (hn::AllTrue(d, hn::Eq(bad0, hn::Zero(d))))
+    q = 0;
+  else if (hn::AllTrue(d, hn::Eq(bad8, hn::Zero(d))))
+    q = 8;
+  else if (hn::AllTrue(d, hn::Eq(bad16, hn::Zero(d))))
+    q = 16;
+  else
+    return false;
+  if (!(mag < std::ldexp(1.0, 53 - q))) return false;
+  *out = hn::GetLane(hn::SumOfLanes(dd, hn::Add(s_lo, s_hi)));
+  return true;
+}
+
+bool ExactSum(const float* a, const float* b, std::size_t n, int kind, double* out) {
+  if (kind == 0) return ExactSumT<0>(a, b, n, out);
+  if (kind == 1) return ExactSumT<1>(a, b, n, out);
+  return ExactSumT<2>(a, b, n, out);
+}
+#endif  // HWY_TARGET == HWY_SCALAR
+
 // Integers below 2^24 convert to float exactly, as the scalar cast does.
 void ToFloat8(const std::uint8_t* src, int width, float offset, float* dst) {
   const D d;
@@ -213,6 +289,7 @@ HWY_EXPORT(Vertical);
 HWY_EXPORT(Horizontal);
 HWY_EXPORT(HorizontalDec2);
 HWY_EXPORT(RowAbsDiffSums);
+HWY_EXPORT(ExactSum);
 HWY_EXPORT(ToFloat8);
 HWY_EXPORT(ToFloat16);
 
@@ -227,6 +304,9 @@ void horizontal_dec2(const float* f, int fw, const float* pad, int w, float* out
 }
 void row_abs_diff_sums(const float* a, const float* b, int w, int h, float* sums) {
   HWY_DYNAMIC_DISPATCH(RowAbsDiffSums)(a, b, w, h, sums);
+}
+bool exact_sum(const float* a, const float* b, std::size_t n, int kind, double* sum) {
+  return HWY_DYNAMIC_DISPATCH(ExactSum)(a, b, n, kind, sum);
 }
 void to_float(const std::uint8_t* src, int w, float offset, float* dst) {
   HWY_DYNAMIC_DISPATCH(ToFloat8)(src, w, offset, dst);
@@ -247,6 +327,7 @@ void vertical(const float*, int, const float* const*, int, float*) { std::abort(
 void horizontal(const float*, int, const float*, int, float*) { std::abort(); }
 void horizontal_dec2(const float*, int, const float*, int, float*) { std::abort(); }
 void row_abs_diff_sums(const float*, const float*, int, int, float*) { std::abort(); }
+bool exact_sum(const float*, const float*, std::size_t, int, double*) { std::abort(); }
 void to_float(const std::uint8_t*, int, float, float*) { std::abort(); }
 void to_float(const std::uint16_t*, int, float, float, float*) { std::abort(); }
 }  // namespace vmafx::flt::simd

@@ -15,6 +15,7 @@
 //
 // Without Highway (VMAFX_HAVE_HWY undefined) vmafx::simd::enabled() is false and
 // these must not be called.
+#include <cstddef>
 #include <cstdint>
 
 namespace vmafx::flt::simd {
@@ -35,6 +36,14 @@ void horizontal_dec2(const float* f, int fw, const float* pad, int w, float* out
 // float over the w columns of row i, for the h rows of two packed w x h
 // images (the difference in float, then fabs).
 void row_abs_diff_sums(const float* a, const float* b, int w, int h, float* sums);
+
+// The double sum over k < n of the float term t_k (kind 0: a[k]; 1:
+// a[k] * a[k]; 2: (a[k] - b[k]) * (a[k] - b[k])), summed in lanes. Returns
+// true, with *sum, only when that sum provably equals the running double sum
+// from 0 in index order (terms multiples of 2^-q, q in {0, 8, 16}, with the
+// sum of their magnitudes below 2^(53 - q): every partial sum is exact);
+// false otherwise (then *sum is untouched).
+bool exact_sum(const float* a, const float* b, std::size_t n, int kind, double* sum);
 
 // dst[x] = float(src[x]) + offset, x < w.
 void to_float(const std::uint8_t* src, int w, float offset, float* dst);

@@ -8,6 +8,8 @@
 // - flt::simd::row_abs_diff_sums (float_motion's SAD rows) against the
 //   running float sums, and fmotion::sad on and off;
 // - fmotion::blurred_sad against sad() of the full-frame blurred planes;
+// - flt::simd::exact_sum (float_psnr's and float_moment's sums) against the
+//   running double sums;
 // - flt::convolve_row, convolve, convolve_decimated and plane_to_float with
 //   the SIMD path on and off (and convolve_decimated against the kept samples
 //   of the full convolve);
@@ -306,6 +308,81 @@ TEST_F(FloatSimd, BlurredSadEqualsFullFrames) {
   check();  // scalar
   vmafx::simd::set_enabled(true);
   each_target(check);
+}
+
+// flt::simd::exact_sum: whenever it claims a sum, that sum equals the
+// running double sum in index order; it claims one for converted samples of
+// every bit depth (the case the features have), and refuses values that are
+// not multiples of 2^-16 or whose magnitudes add up past the bound.
+TEST_F(FloatSimd, ExactSumIsTheRunningSum) {
+  std::mt19937 rng(28);
+  struct Case {
+    std::vector<float> a, b;
+    bool must_claim, must_refuse = false;
+  };
+  std::vector<Case> cases;
+  constexpr int kDepths[] = {8, 10, 12, 16};
+  for (int bpc : kDepths)
+    for (int w : {1, 7, 16, 33, 200, 1920}) {
+      const int h = w == 1920 ? 40 : 3;
+      const int bytes = bpc == 8 ? 1 : 2;
+      std::vector<std::uint8_t> ra(std::size_t(w) * h * bytes), rb(ra.size());
+      for (std::size_t i = 0; i < ra.size(); ++i) {
+        ra[i] = std::uint8_t(rng());
+        rb[i] = std::uint8_t(rng());
+      }
+      for (int offset : {0, -128}) {
+        Case c{std::vector<float>(std::size_t(w) * h), std::vector<float>(std::size_t(w) * h), true};
+        flt::plane_to_float(PlaneView{ra.data(), std::ptrdiff_t(w) * bytes, w, h}, bpc, offset, c.a.data());
+        flt::plane_to_float(PlaneView{rb.data(), std::ptrdiff_t(w) * bytes, w, h}, bpc, offset, c.b.data());
+        cases.push_back(std::move(c));
+      }
+    }
+  // Not on the grid: refused (or, if ever claimed, still checked).
+  for (int w : {5, 100, 1000}) {
+    Case c{std::vector<float>(std::size_t(w)), std::vector<float>(std::size_t(w)), false};
+    for (std::size_t i = 0; i < c.a.size(); ++i) {
+      c.a[i] = any_float(rng);
+      c.b[i] = plain_float(rng) / 3.0f;
+    }
+    cases.push_back(std::move(c));
+  }
+  // Past the bound: integers (2^50) whose magnitudes, and squares, add up
+  // beyond 2^53; integers whose squares add up beyond 2^53.
+  cases.push_back({std::vector<float>(70000, 1125899906842624.0f), std::vector<float>(70000, 0.0f), false, true});
+  cases.push_back({std::vector<float>(600000, 65535.0f), std::vector<float>(600000, -65535.0f), false, false});
+  // Not on the 2^-16 grid.
+  cases.push_back({std::vector<float>(40, 1.0f / 131072.0f), std::vector<float>(40, 0.0f), false, true});
+  each_target([&] {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      for (int kind = 0; kind < 3; ++kind) {
+        double want = 0;
+        for (std::size_t k = 0; k < c.a.size(); ++k) {
+          if (kind == 0) want += c.a[k];
+          if (kind == 1) want += c.a[k] * c.a[k];
+          if (kind == 2) {
+            const float d = c.a[k] - c.b[k];
+            want += d * d;
+          }
+        }
+        double got = -1.0;
+        const bool claimed = flt::simd::exact_sum(c.a.data(), c.b.data(), c.a.size(), kind, &got);
+        if (c.must_claim) {
+          ASSERT_TRUE(claimed) << "case " << i << " kind " << kind;
+        }
+        if (c.must_refuse) {
+          ASSERT_FALSE(claimed) << "case " << i << " kind " << kind;
+        }
+        if (claimed) {
+          ASSERT_EQ(got, want) << "case " << i << " kind " << kind;
+        }
+        if (i == cases.size() - 2 && kind == 2) {
+          ASSERT_FALSE(claimed) << "squares past 2^53";
+        }
+      }
+    }
+  });
 }
 
 TEST_F(FloatSimd, PlaneToFloatEqualsScalar) {
