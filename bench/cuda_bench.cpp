@@ -29,7 +29,7 @@
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/motion_cuda.hpp"
 #include "feature/cuda/vif_cuda.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 #endif
 
 namespace vmafx {

@@ -62,19 +62,6 @@ cuda_check() {
     > "$L/cuda-checkfeat-int.log" 2>&1 || rc=1
   grep -E '^\[  (PASSED|FAILED) |^\[       OK \]' "$L/cuda-checkfeat-int.log" | head -5
   grep -m 5 'MISMATCH\|twin failed' "$L/cuda-checkfeat-int.log" | cut -c1-300
-  # The tiled scale-0 VIF kernel (vif_tile.cuh) is the default; VMAFX_CUDA_VIF=v1
-  # selects the original one, which must stay exact too, and its kernel time
-  # is printed beside the default's (same machine, same run). <= 40 s.
-  echo "== cuda: VMAFX_CUDA_VIF=v1 (original VIF scale 0): checkfeat vif, kernel time"
-  VMAFX_CUDA_VIF=v1 timeout 15 "$B/vmafx_checkfeat" --gtest_filter='*cuda_vif*' \
-    > "$L/cuda-vif-v1-checkfeat.log" 2>&1 || rc=1
-  grep -E '^\[  (PASSED|FAILED) |^\[  FAILED  \]' "$L/cuda-vif-v1-checkfeat.log" | head -5
-  grep -m 5 'MISMATCH\|twin failed' "$L/cuda-vif-v1-checkfeat.log" | cut -c1-300
-  for k in v1 v2; do
-    VMAFX_CUDA_VIF=$k timeout 10 "$B/vmafx_bench_cuda_bench" --benchmark_counters_tabular=true \
-      --benchmark_filter='BM_Kernels/3840/2160/8/' > "$L/cuda-vif-$k-kernels.log" 2>&1 || rc=1
-    echo "$k:"; grep -E '^BM_' "$L/cuda-vif-$k-kernels.log" | head -2
-  done
   # The CLI golden set, in 8 parallel shards: with --backend cuda (a command
   # with a feature that has no CUDA twin yet fails with "no cuda twin"), and
   # with --backend auto (those features on the CPU, the rest on the GPU).
@@ -144,17 +131,6 @@ opencl_check() {
   timeout 150 "$B/vmafx_checkfeat" --gtest_filter='*opencl*' > "$L/opencl-checkfeat.log" 2>&1 || rc=1
   grep -E '^\[ +(OK|FAILED|SKIPPED) +\]' "$L/opencl-checkfeat.log" | head -20
   grep -m5 -A3 'MISMATCH\|Failure' "$L/opencl-checkfeat.log" | head -30
-  # The tiled VIF scale-0 kernel (vif.cl vif_statistic0_v2) is the default;
-  # VMAFX_OPENCL_VIF=v1 selects the original, which must stay exact too, and
-  # its VIF-twin time is printed for comparison (the default's: bench below).
-  echo "== opencl: VMAFX_OPENCL_VIF=v1 (original VIF scale 0): checkfeat vif, 4K vif twin"
-  VMAFX_OPENCL_VIF=v1 timeout 20 "$B/vmafx_checkfeat" --gtest_filter='*opencl_vif*' \
-    > "$L/opencl-vif-v1-checkfeat.log" 2>&1 || rc=1
-  grep -E '^\[ +(OK|FAILED|SKIPPED) +\]' "$L/opencl-vif-v1-checkfeat.log" | head -5
-  grep -m5 -A3 'MISMATCH\|Failure' "$L/opencl-vif-v1-checkfeat.log" | head -20
-  VMAFX_OPENCL_VIF=v1 timeout 20 "$X/vmafx_bench_opencl_bench" --benchmark_counters_tabular=true \
-    --benchmark_filter='BM_Twin/0/3840/2160/' > "$L/opencl-vif-v1-bench.log" 2>&1 || rc=1
-  grep -E 'BM_' "$L/opencl-vif-v1-bench.log" | head -4
   echo "== opencl: sources (no fp64) and error tests"
   timeout 60 "$B/vmafx_backend_tests" --gtest_filter='Opencl*' > "$L/opencl-tests.log" 2>&1 || rc=1
   grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|PASSED|FAILED' "$L/opencl-tests.log" | tail -14

@@ -4,8 +4,9 @@ tools/, and the tests that trigger it.
 
   scripts/error-audit.py [--log FILE] [--check] [--list]
 
-Messages are read from the sources: every Error(...) construction and every
-call of a local fail(...)/bad(...) helper that has a string literal in its
+Messages are read from the sources: every Error(...) construction, every
+call of the kind helpers of src/core/error.hpp (input_error(...), model_error(...),
+...) and of a local fail(...)/bad(...) helper that has a string literal in its
 arguments, and every line the CLI prints to stderr as "vmaf: ..." that is
 an error. A message is its literal text with the computed parts as wildcards
 ("…: bad Y4M width '…'"); the same text at several places is one message.
@@ -31,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = ("src", "tools")
 EXTS = (".cpp", ".hpp", ".h", ".cu", ".cuh")
 # Functions whose arguments form an error message.
-CALL = re.compile(r"(?<![\w.>:])(Error|fail|bad)\s*\(")
+CALL = re.compile(r"(?<![\w.>:])(Error|fail|bad|input_error|unsupported_error|model_error|device_error|output_error)\s*\(")
 # stderr lines of the CLI that are not errors.
 NOT_ERRORS = ("vmaf: notice: ", "vmaf: %s\\n", "vmaf: %u frames in ")
 # The same lines as printed.

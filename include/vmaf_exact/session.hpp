@@ -12,7 +12,8 @@
 //   const vmafx::FeatureCollector& scores = s.scores();  // per-frame, by name
 //
 // Errors (unknown model or feature, bad option, unsupported format, device
-// failure) are vmafx::Error with a one-line message.
+// failure) are vmafx::Error with a one-line message and a kind(). Reading
+// clips: vmaf_exact/input.hpp; reports: vmaf_exact/report.hpp.
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,18 @@ struct ModelSummary {
   double mean = 0;  // mean of the model's score (bagging score for bootstrap)
   double ci_lo = 0, ci_hi = 0, stddev = 0;  // bootstrap only
 };
+
+// The device backends compiled into this build ("cuda", "opencl"), in the
+// order --backend auto tries them.
+std::vector<std::string> available_backends();
+// One line per device of every built backend: "<backend> <index>: <name>".
+std::vector<std::string> list_devices();
+// Every feature extractor: outputs, options (type, default, range), the
+// backends with a twin (what `vmaf --list-features` prints).
+std::string describe_features();
+// Whether VMAFX_STATS=1 asks for timing reports (Session::timing_report,
+// FrameSource::timing_report); README.md lists the environment variables.
+bool stats_requested();
 
 class Session {
  public:

@@ -24,10 +24,10 @@ std::unique_ptr<Backend> create_backend(std::string_view name, int gpu) {
 #endif
   (void)gpu;
   if (name == "cuda" || name == "opencl")
-    throw Error("--backend " + std::string(name) + ": this build has no " + std::string(name) +
+    throw Error("backend " + std::string(name) + ": this build has no " + std::string(name) +
                 " backend (rebuild with VMAFX_" + (name == "cuda" ? std::string("CUDA") : std::string("OPENCL")) +
                 "=ON)");
-  throw Error("--backend " + std::string(name) + ": unknown backend (expected cpu, cuda, opencl or auto)");
+  throw Error("backend '" + std::string(name) + "': unknown (expected auto, cpu, cuda or opencl)");
 }
 
 std::vector<std::string> list_devices() {

@@ -4,16 +4,11 @@
 #include <chrono>
 #include <cstdio>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 
 namespace vmafx {
 
-namespace {
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-}  // namespace
 
 class Engine::Sink final : public FeatureSink {
  public:
@@ -70,7 +65,7 @@ Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d,
       if (!opts_.cpu_fallback) d->create(set, fmt_);
       if (!opts_.cpu_fallback)
         throw Error(std::string(d->name) + ": no " + std::string(opts_.backend->name()) +
-                    " twin for this extractor (use --backend cpu or auto)");
+                    " twin for this extractor (use the cpu or auto backend)");
       fallbacks_.emplace_back(d->name);
     }
   }

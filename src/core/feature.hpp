@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "core/options.hpp"
@@ -97,7 +98,42 @@ struct ExtractorDescriptor {
   std::unique_ptr<Extractor> (*create)(const OptionSet& opts, const PictureFormat& fmt);
 };
 
-// The registry: the one list of extractors (feature/registry.cpp).
+namespace cuda {
+class CudaBackend;
+}
+namespace ocl {
+class FrameGroup;
+}
+// A backend's twin of an extractor: validates the format as the CPU extractor
+// does (the same Error) and returns the twin (feature/cuda/<f>_cuda.cpp,
+// feature/opencl/<f>_opencl.cpp).
+using CudaTwinFactory = std::unique_ptr<Extractor> (*)(cuda::CudaBackend& backend, const OptionSet& opts,
+                                                       const PictureFormat& fmt);
+using OpenclTwinFactory = std::unique_ptr<Extractor> (*)(std::shared_ptr<ocl::FrameGroup> group,
+                                                         const OptionSet& opts, const PictureFormat& fmt);
+
+// One row of the feature table (feature/registry.cpp): an extractor, its
+// device twins, and the option strings the twin harness (tests/checkfeat)
+// checks every twin with, and the CPU SIMD paths against the scalar ones.
+struct FeatureEntry {
+  const ExtractorDescriptor* desc;
+  CudaTwinFactory cuda = nullptr;      // nullptr: no CUDA twin (or no CUDA in this build)
+  OpenclTwinFactory opencl = nullptr;  // nullptr: no OpenCL twin (or no OpenCL in this build)
+  std::string_view opencl_source;      // the twin's kernel file, src/feature/opencl/<f>.cl
+  // "" = the defaults; "a=1:b=2" as --feature takes them. A feature with a
+  // twin needs at least one (a test checks it).
+  std::span<const std::string_view> checks;
+  // Whether a twin exists in some build (true even where this build lacks
+  // the backend): --list-features and the tests say so.
+  bool has_cuda_twin = false, has_opencl_twin = false;
+};
+
+// The feature table: every extractor in libvmaf's order of lookup.
+std::span<const FeatureEntry> feature_table();
+// The row of a registered extractor.
+const FeatureEntry& feature_entry(const ExtractorDescriptor& d);
+
+// The registry: the extractors of the feature table (feature/registry.cpp).
 std::span<const ExtractorDescriptor* const> all_extractors();
 const ExtractorDescriptor* find_extractor(std::string_view name);
 // The extractor that provides a feature, as libvmaf's lookup by feature name.

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "backend/backends.hpp"
+#include "core/env.hpp"
 #include "core/engine.hpp"
 #include "core/options.hpp"
 #include "model/model.hpp"
@@ -23,7 +24,7 @@ struct ParsedModel {
 ParsedModel parse_model_arg(const std::string& arg) {
   // A library caller's string may hold a NUL, which would cut every message
   // (and a path) short at it.
-  if (arg.find('\0') != std::string::npos) throw Error("--model: the model string holds a NUL character");
+  if (arg.find('\0') != std::string::npos) throw Error("model string: holds a NUL character");
   ParsedModel m;
   std::size_t pos = 0;
   while (pos <= arg.size()) {
@@ -33,7 +34,7 @@ ParsedModel parse_model_arg(const std::string& arg) {
     pos = end + 1;
     if (item.empty()) {
       if (end == arg.size()) break;
-      throw Error("--model " + arg + ": empty item");
+      throw Error("model '" + arg + "': empty item");
     }
     std::size_t eq = item.find('=');
     std::string key = item.substr(0, eq);
@@ -42,14 +43,14 @@ ParsedModel parse_model_arg(const std::string& arg) {
       if (key == "disable_clip" || key == "enable_transform")
         val = "true";
       else
-        throw Error("--model " + arg + ": bad option string '" + key + "' (expected key=value)");
+        throw Error("model '" + arg + "': bad option string '" + key + "' (expected key=value)");
     }
     if (key == "version") {
       m.version = val;
     } else if (key == "path") {
       m.path = val;
     } else if (key == "name") {
-      if (val.empty()) throw Error("--model " + arg + ": empty name");
+      if (val.empty()) throw Error("model '" + arg + "': empty name");
       // The name is a JSON key, an XML attribute name, a CSV column and a
       // subtitle field: only characters that keep every format valid.
       const auto name_char = [](char c, bool first) {
@@ -58,31 +59,31 @@ ParsedModel parse_model_arg(const std::string& arg) {
       };
       for (std::size_t i = 0; i < val.size(); ++i)
         if (!name_char(val[i], i == 0))
-          throw Error("--model " + arg + ": name '" + val +
+          throw Error("model '" + arg + "': name '" + val +
                       "' must start with a letter or '_' and hold only letters, digits, '_', '-' and '.'");
       m.opts.name = val;
     } else if (key == "disable_clip" || key == "enable_transform") {
-      if (val != "true" && val != "false") throw Error("--model " + arg + ": " + key + " must be true or false");
+      if (val != "true" && val != "false") throw Error("model '" + arg + "': " + key + " must be true or false");
       (key == "disable_clip" ? m.opts.disable_clip : m.opts.enable_transform) = val == "true";
     } else if (std::size_t dot = key.find('.'); dot != std::string::npos && dot > 0 && dot + 1 < key.size()) {
       m.opts.feature_overloads.push_back({key.substr(0, dot), key.substr(dot + 1), val});
     } else {
-      throw Error("--model " + arg + ": unknown key '" + key +
+      throw Error("model '" + arg + "': unknown key '" + key +
                   "' (expected version, path, name, disable_clip, enable_transform or extractor.option)");
     }
     if (end == arg.size()) break;
   }
-  if (m.version && m.path) throw Error("--model " + arg + ": give either version= or path=, not both");
-  if (!m.version && !m.path) throw Error("--model " + arg + ": needs version= or path=");
+  if (m.version && m.path) throw Error("model '" + arg + "': give either version= or path=, not both");
+  if (!m.version && !m.path) throw Error("model '" + arg + "': needs version= or path=");
   return m;
 }
 
 FeatureRequest parse_feature_arg(const std::string& arg) {
-  if (arg.find('\0') != std::string::npos) throw Error("--feature: the feature string holds a NUL character");
+  if (arg.find('\0') != std::string::npos) throw Error("feature string: holds a NUL character");
   FeatureRequest r;
   std::size_t eq = arg.find('=');
   r.extractor = arg.substr(0, eq);
-  if (r.extractor.empty()) throw Error("--feature " + arg + ": empty feature name");
+  if (r.extractor.empty()) throw Error("feature '" + arg + "': empty feature name");
   if (eq != std::string::npos) r.opts = parse_option_string(std::string_view(arg).substr(eq + 1), r.extractor);
   return r;
 }
@@ -103,10 +104,11 @@ struct Session::Impl {
 
 Session::Session(const PictureFormat& fmt, const SessionConfig& cfg) : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
+  env::check();
   s.cfg = cfg;
-  if (s.cfg.subsample == 0) throw Error("--subsample 0: expected 1 or more");
+  if (s.cfg.subsample == 0) throw Error("subsample 0: expected 1 or more");
   // Each worker holds up to two pictures in flight: keep that bounded.
-  if (s.cfg.threads > 256) throw Error("--threads " + std::to_string(s.cfg.threads) + ": at most 256");
+  if (s.cfg.threads > 256) throw Error("threads " + std::to_string(s.cfg.threads) + ": at most 256");
 
   // Device backend: a named one, or for auto the first that starts (the CPU
   // otherwise, and the CPU for extractors without a twin).
@@ -140,7 +142,7 @@ Session::Session(const PictureFormat& fmt, const SessionConfig& cfg) : impl_(std
     for (std::size_t i = 0; i < s.models.size(); ++i)
       for (std::size_t j = 0; j < i; ++j)
         if (s.models[i].name() == s.models[j].name())
-          throw Error("--model: two models are named '" + s.models[i].name() + "'; set name=... on one of them");
+          throw Error("two models are named '" + s.models[i].name() + "'; give one another name (name=...)");
   }
   EngineOptions eopts;
   eopts.threads = cfg.threads;
@@ -160,6 +162,8 @@ Session::Session(const PictureFormat& fmt, const SessionConfig& cfg) : impl_(std
     s.engine->set_threads(t);
   }
 }
+
+bool stats_requested() { return env::stats(); }
 
 Session::~Session() = default;
 

@@ -4,7 +4,7 @@
 // sums wrap (done here through unsigned arithmetic, which C++20 defines), and
 // out-of-range double -> unsigned conversions behave as gcc's x86-64 code does.
 //
-// When vif::simd::enabled() (Highway built in, a SIMD CPU, VMAFX_SIMD not
+// When vmafx::simd::enabled() (Highway built in, a SIMD CPU, VMAFX_SIMD not
 // "off"), every stage (the DWTs, decoupling, CSF, denominators and contrast
 // masking of all scales) hands its rows to feature/adm_simd.cpp, which
 // computes the same integers, floats and doubles; the loops below stay the
@@ -27,7 +27,7 @@
 #include "core/error.hpp"
 #include "feature/adm_simd.hpp"
 #include "feature/adm_tables.h"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace adm {
@@ -285,7 +285,7 @@ void dwt_s0(const PlaneView& src, int bpc, const Bands<std::int16_t>& out, int o
   const std::int32_t* hi = vmafx_adm_dwt_hi;
   const std::int64_t add_v = std::int64_t{1} << (bpc - 1);
   const std::int64_t offset = std::int64_t{VMAFX_ADM_DWT_LO_SUM} * add_v;
-  const bool fast = vif::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
+  const bool fast = vmafx::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
   for (int i = 0; i < hh; ++i) {
     const Pel* r0 = src.row<Pel>(iy[4 * i + 0]);
     const Pel* r1 = src.row<Pel>(iy[4 * i + 1]);
@@ -346,7 +346,7 @@ void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<s
   const int vs = vmafx_adm_s123_v_shift[scale - 1];
   const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
   const int hs = vmafx_adm_s123_h_shift[scale - 1];
-  const bool fast = vif::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
+  const bool fast = vmafx::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
   for (int i = 0; i < hh; ++i) {
     const In* r0 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 0]) * sstride;
     const In* r1 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 1]) * sstride;
@@ -426,7 +426,7 @@ void decouple_s0(const Bands<std::int16_t>& ref, const Bands<std::int16_t>& dis,
     ro = rst;
     ao = static_cast<std::int16_t>(t - rst);
   };
-  if (vif::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
+  if (vmafx::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
     for (int i = g.top; i < g.bottom; ++i) {
       const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
       const std::int16_t* const o3[3] = {ref.h + p, ref.v + p, ref.d + p};
@@ -482,7 +482,7 @@ void decouple_s123(const Bands<std::int32_t>& ref, const Bands<std::int32_t>& di
     ro = rst;
     ao = sub_wrap(t, rst);
   };
-  if (vif::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
+  if (vmafx::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
     for (int i = g.top; i < g.bottom; ++i) {
       const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
       const std::int32_t* const o3[3] = {ref.h + p, ref.v + p, ref.d + p};
@@ -523,7 +523,7 @@ void csf_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& dst, cons
   std::int16_t* const s[3] = {src.h, src.v, src.d};
   std::int16_t* const o[3] = {dst.h, dst.v, dst.d};
   std::int16_t* const f[3] = {flt.h, flt.v, flt.d};
-  const bool fast = vif::simd::enabled();
+  const bool fast = vmafx::simd::enabled();
   for (int theta = 0; theta < 3; ++theta) {
     const std::int32_t factor = rf[theta];
     const std::int32_t add = vmafx_adm_s0_csf_round[theta];
@@ -553,7 +553,7 @@ void csf_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& dst, co
   std::int32_t* const s[3] = {src.h, src.v, src.d};
   std::int32_t* const o[3] = {dst.h, dst.v, dst.d};
   std::int32_t* const f[3] = {flt.h, flt.v, flt.d};
-  const bool fast = vif::simd::enabled();
+  const bool fast = vmafx::simd::enabled();
   for (int theta = 0; theta < 3; ++theta) {
     const std::int64_t factor = rf[theta];
     for (int i = g.top; i < g.bottom; ++i) {
@@ -587,7 +587,7 @@ float den_s0(const Bands<std::int16_t>& ref, int w, int h, int stride, const flo
   const std::uint64_t add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
   std::uint64_t acc[3] = {0, 0, 0};
   const std::int16_t* const b[3] = {ref.h, ref.v, ref.d};
-  const bool fast = vif::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
+  const bool fast = vmafx::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     std::uint64_t inner[3] = {0, 0, 0};
@@ -620,7 +620,7 @@ float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stri
   const std::uint64_t add_accum = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
   std::uint64_t acc[3] = {0, 0, 0};
   const std::int32_t* const b[3] = {ref.h, ref.v, ref.d};
-  const bool fast = vif::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
+  const bool fast = vmafx::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     std::uint64_t inner[3] = {0, 0, 0};
@@ -779,7 +779,7 @@ float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, co
 
 bool simd_masking(int w, int h) {
   const Region g = score_region(w, h);
-  return vif::simd::enabled() && g.left >= 1 && g.right <= w - 1;
+  return vmafx::simd::enabled() && g.left >= 1 && g.right <= w - 1;
 }
 
 // The masker's threshold sums (simd::cm_box_row) of rows im, i, ip: each row's
@@ -1061,7 +1061,7 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
 
 Factors csf_factors(const Params& p) {
   if (p.norm_view_dist * p.ref_display_height < 3.0 * 1080)
-    throw Error("adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 (3.0 * 1080); got " +
+    throw unsupported_error("adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 (3.0 * 1080); got " +
                 std::to_string(p.norm_view_dist) + " * " + std::to_string(p.ref_display_height));
   if ((p.csf_mode == 2 || p.csf_mode == 3) && blend_table(p.norm_view_dist, p.ref_display_height) < 0)
     throw Error("adm: adm_csf_mode=" + std::to_string(p.csf_mode) +
@@ -1202,9 +1202,9 @@ class AdmExtractor final : public Extractor {
 
 std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) {
   if (fmt.bpc < 8 || fmt.bpc > 16)
-    throw Error("adm: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16 bits)");
+    throw unsupported_error("adm: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16 bits)");
   if (fmt.width < VMAFX_ADM_MIN_SIZE || fmt.height < VMAFX_ADM_MIN_SIZE)
-    throw Error("adm: frame size " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+    throw unsupported_error("adm: frame size " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small (at least " + std::to_string(VMAFX_ADM_MIN_SIZE) + "x" +
                 std::to_string(VMAFX_ADM_MIN_SIZE) + " luma samples)");
   return std::make_unique<AdmExtractor>(adm::params(o), o.get_bool("debug"));

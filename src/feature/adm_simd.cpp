@@ -3,7 +3,7 @@
 // csf_s123, den_s0, den_s123, cm_s0, cm_s123) for the scalar reference each
 // one reproduces. Compiled once per Highway target (foreach_target) and
 // chosen at run time (HWY_DYNAMIC_DISPATCH); switched with the VIF's
-// vif::simd::enabled().
+// vmafx::simd::enabled().
 //
 // Lane layout: one column per int32 lane, except where noted (the scale-0
 // vertical DWT works on int16 pairs, the decoupling partly on double lanes).
@@ -46,7 +46,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
-// No SIMD target: vif::simd::enabled() is false and adm.cpp keeps its loops.
+// No SIMD target: vmafx::simd::enabled() is false and adm.cpp keeps its loops.
 void DwtS0Row8(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*,
                std::int16_t*, std::int16_t*) {
   HWY_ABORT("adm simd: no SIMD target");
@@ -1409,7 +1409,7 @@ void den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::uint
 }  // namespace vmafx::adm::simd
 #endif  // HWY_ONCE
 
-#else  // !VMAFX_HAVE_HWY: vif::simd::enabled() is false; never called.
+#else  // !VMAFX_HAVE_HWY: vmafx::simd::enabled() is false; never called.
 
 #include <cstdlib>
 

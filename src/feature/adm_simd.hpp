@@ -5,13 +5,13 @@
 // Each function does what one row of a loop of adm.cpp does, integer for
 // integer: the same widths, rounding constants and shifts, the same int16
 // truncations and int32 wrap-arounds. The scalar loops of adm.cpp stay the
-// reference; adm.cpp uses these when vif::simd::enabled() says so (one switch,
+// reference; adm.cpp uses these when vmafx::simd::enabled() says so (one switch,
 // VMAFX_SIMD=off, for all SIMD), and the unit tests compare the two for == on
 // random rows. The decoupling's float / double angle test and gain limit are
 // done per lane with the same IEEE operations (see adm_simd.cpp). The masking
 // rows fold csf_* into cm_* (the same numbers without the CSF planes).
 //
-// Without Highway (VMAFX_HAVE_HWY undefined) vif::simd::enabled() is false and
+// Without Highway (VMAFX_HAVE_HWY undefined) vmafx::simd::enabled() is false and
 // these functions must not be called.
 #include <cstdint>
 

@@ -17,7 +17,7 @@
 #include "core/error.hpp"
 #include "feature/cambi_simd.hpp"
 #include "feature/cambi_tables.h"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace cambi {
@@ -134,7 +134,7 @@ void grow(V& v, std::size_t n) {
   if (v.size() < n) v.resize(n);
 }
 
-bool simd_on() { return vif::simd::enabled(); }
+bool simd_on() { return vmafx::simd::enabled(); }
 
 // One luma sample of `pic` at (x, y) as libvmaf reads it from its own picture
 // layout: rows padded to 32 samples (padding is 0), planes back to back, so a
@@ -344,13 +344,13 @@ class Heatmaps {
     for (std::size_t at = dir.find('/', 1);; at = dir.find('/', at + 1)) {
       const std::string part = dir.substr(0, at);
       if (::mkdir(part.c_str(), 0770) != 0 && errno != EEXIST)
-        throw Error("cambi: cannot create heatmaps_path directory '" + part + "': " + std::strerror(errno));
+        throw output_error("cambi: cannot create heatmaps_path directory '" + part + "': " + std::strerror(errno));
       if (at == std::string::npos) break;
     }
     for (int s = 0; s < kScales; ++s) {
       const std::string path = dir + "/cambi_heatmap_scale_" + std::to_string(s) + "_" + dims(w, h) + "_16b.gray";
       files_[s] = std::fopen(path.c_str(), "w");
-      if (!files_[s]) throw Error("cambi: could not open heatmap file '" + path + "'");
+      if (!files_[s]) throw output_error("cambi: could not open heatmap file '" + path + "'");
       w = (w + 1) >> 1;
       h = (h + 1) >> 1;
     }
@@ -376,7 +376,7 @@ class Heatmaps {
       for (int j = 0; j < w; ++j) row[j] = to_u16(scaling * c[std::size_t(i) * w + j]);
       const long offset = long(((long long)frame * h + i) * w * 2);
       if (std::fseek(f, offset, SEEK_SET) != 0 || std::fwrite(row.data(), 2, std::size_t(w), f) != std::size_t(w))
-        throw Error("cambi: cannot write heatmap for frame " + std::to_string(frame));
+        throw output_error("cambi: cannot write heatmap for frame " + std::to_string(frame));
     }
   }
 
@@ -684,10 +684,10 @@ Settings resolve(const OptionSet& o, const PictureFormat& f) {
     st.enc_height = h;
   }
   if (st.enc_width < unsigned(kMinSide) && st.enc_height < unsigned(kMinSide))
-    throw Error("cambi: picture " + dims(st.enc_width, st.enc_height) + " is too small (one side must be at least " +
+    throw unsupported_error("cambi: picture " + dims(st.enc_width, st.enc_height) + " is too small (one side must be at least " +
                 std::to_string(kMinSide) + ")");
   if (st.src_width < unsigned(kMinSide) && st.src_height < unsigned(kMinSide))
-    throw Error("cambi: source size " + dims(st.src_width, st.src_height) + " is too small (one side must be at least " +
+    throw unsupported_error("cambi: source size " + dims(st.src_width, st.src_height) + " is too small (one side must be at least " +
                 std::to_string(kMinSide) + ")");
   if ((st.src_width > st.enc_width && st.src_height < st.enc_height) ||
       (st.src_width < st.enc_width && st.src_height > st.enc_height))
@@ -730,7 +730,7 @@ Settings resolve(const OptionSet& o, const PictureFormat& f) {
   st.src_window = adjust_window(window, st.src_width, st.src_height, st.speedup);
   const int max_window = std::max(st.window, st.src_window);
   if (max_window * max_window >= VMAFX_CAMBI_RECIPROCAL_SIZE)
-    throw Error("cambi: window_size " + std::to_string(max_window) + " (adjusted to the picture size) is too large");
+    throw unsupported_error("cambi: window_size " + std::to_string(max_window) + " (adjusted to the picture size) is too large");
 
   const int lo = int(st.vlt_luma) - 3 * st.num_diffs + 1;
   st.band_base = lo > 0 ? lo : 0;
@@ -741,7 +741,7 @@ Settings resolve(const OptionSet& o, const PictureFormat& f) {
     const ScaleDims d = scale_dims(int(sw), int(sh), st.speedup);
     const int pad = win >> 1;
     if (pad > d.w[kScales - 1] || pad > d.h[kScales - 1])
-      throw Error("cambi: " + std::string(what) + " size " + dims(sw, sh) + " is too narrow for the " +
+      throw unsupported_error("cambi: " + std::string(what) + " size " + dims(sw, sh) + " is too narrow for the " +
                   std::to_string(win) + "-pixel window at the coarsest scale (" +
                   dims(unsigned(d.w[kScales - 1]), unsigned(d.h[kScales - 1])) +
                   "); libvmaf reads outside the picture there");
@@ -752,7 +752,7 @@ Settings resolve(const OptionSet& o, const PictureFormat& f) {
   if (st.full_ref && f.bpc == 10 && st.enc_width == w && st.enc_height == h) {
     const unsigned alloc_w = std::max(st.src_width, st.enc_width);
     if (((alloc_w + 31) & ~31u) != ((w + 31) & ~31u))
-      throw Error("cambi: full_ref with 10-bit input and src_width " + std::to_string(st.src_width) +
+      throw unsupported_error("cambi: full_ref with 10-bit input and src_width " + std::to_string(st.src_width) +
                   " above the input width " + std::to_string(w) +
                   " is not supported (libvmaf copies the picture with the wrong row pitch)");
   }
@@ -844,14 +844,14 @@ class CambiExtractor final : public Extractor {
     if (bpc != 8 && bpc != 16) {
       const unsigned max = (1u << bpc) - 1;
       const PlaneView y = pic.plane(0);
-      const bool fast = vif::simd::enabled();
+      const bool fast = vmafx::simd::enabled();
       for (int i = 0; i < y.height; ++i) {
         const T* r = y.row<T>(i);
         if constexpr (sizeof(T) == 2)
           if (fast && cambi::simd::row_max(r, y.width) <= max) continue;
         for (int j = 0; j < y.width; ++j)
           if (r[j] > max)
-            throw Error("cambi: frame " + std::to_string(index) + ": the " + (is_src ? "reference" : "distorted") +
+            throw input_error("cambi: frame " + std::to_string(index) + ": the " + (is_src ? "reference" : "distorted") +
                         " luma holds a value above " + std::to_string(max) + ", the maximum for " +
                         std::to_string(bpc) + "-bit input");
       }
@@ -907,7 +907,7 @@ class CambiExtractor final : public Extractor {
 };
 
 std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {
-  if (fmt.bpc < 8 || fmt.bpc > 16) throw Error("cambi: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
+  if (fmt.bpc < 8 || fmt.bpc > 16) throw unsupported_error("cambi: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
   return std::make_unique<CambiExtractor>(cambi::resolve(opts, fmt));
 }
 

@@ -87,7 +87,7 @@ struct Settings {
 Settings resolve(const OptionSet& opts, const PictureFormat& fmt);
 
 // The building blocks, on 10-bit planes (stride in samples). Each runs the
-// SIMD code of cambi_simd.cpp when vif::simd::enabled() (VMAFX_SIMD not
+// SIMD code of cambi_simd.cpp when vmafx::simd::enabled() (VMAFX_SIMD not
 // "off"), else the scalar reference below (namespace scalar); both give the
 // same values.
 //

@@ -32,7 +32,6 @@
 #include <cstring>
 
 #include "feature/cambi_tables.h"
-#include "feature/vif_simd.hpp"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/cambi_simd.cpp"

@@ -5,7 +5,7 @@
 // cambi.cpp (namespace cambi::scalar, which stays the reference) gives; the
 // unit tests compare the two with == on every target this CPU runs.
 //
-// The switch is vif::simd::enabled() (VMAFX_SIMD=off turns all SIMD off).
+// The switch is vmafx::simd::enabled() (VMAFX_SIMD=off turns all SIMD off).
 // Without Highway the functions must not be called (enabled() is false).
 #include <cstddef>
 #include <cstdint>

@@ -243,9 +243,9 @@ class CiedeExtractor final : public Extractor {
 
 std::unique_ptr<Extractor> create(const OptionSet&, const PictureFormat& fmt) {
   if (fmt.chroma == ChromaFormat::k400)
-    throw Error("ciede: 4:0:0 (luma-only) input is not supported; ciede needs chroma");
+    throw unsupported_error("ciede: 4:0:0 (luma-only) input is not supported; ciede needs chroma");
   if (fmt.bpc != 8 && fmt.bpc != 10 && fmt.bpc != 12 && fmt.bpc != 16)
-    throw Error("ciede: unsupported bit depth " + std::to_string(fmt.bpc) + " (8, 10, 12 or 16)");
+    throw unsupported_error("ciede: unsupported bit depth " + std::to_string(fmt.bpc) + " (8, 10, 12 or 16)");
   return std::make_unique<CiedeExtractor>(fmt);
 }
 

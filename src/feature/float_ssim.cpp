@@ -5,7 +5,7 @@
 
 #include "core/error.hpp"
 #include "feature/ssim_common.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx {
 
@@ -85,7 +85,7 @@ std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fm
   const int sw = scale > 1 ? ssim::decimated_size(fmt.width, scale) : fmt.width;
   const int sh = scale > 1 ? ssim::decimated_size(fmt.height, scale) : fmt.height;
   if (sw < VMAFX_SSIM_MIN_SIDE || sh < VMAFX_SSIM_MIN_SIDE)
-    throw Error("float_ssim: frame " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+    throw unsupported_error("float_ssim: frame " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 (scale > 1 ? " (" + std::to_string(sw) + "x" + std::to_string(sh) + " after decimation by " +
                                  std::to_string(scale) + ")"
                            : std::string()) +

@@ -10,7 +10,7 @@
 #include "core/error.hpp"
 #include "feature/motion_simd.hpp"
 #include "feature/motion_tables.h"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace motion {
@@ -91,7 +91,7 @@ std::uint64_t sad_impl(const PlaneView& prev, const PlaneView& cur, int shift, s
 }  // namespace
 
 std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc, std::int32_t* row) {
-  if (vif::simd::enabled()) return simd::sad(prev, cur, bpc);
+  if (vmafx::simd::enabled()) return simd::sad(prev, cur, bpc);
   if (bpc == 8) return sad_impl<std::uint8_t, std::int32_t>(prev, cur, 8, row);
   return sad_impl<std::uint16_t, std::int64_t>(prev, cur, bpc, row);
 }
@@ -266,9 +266,9 @@ class MotionExtractor final : public LookBackExtractor {
 
 std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {
   if (fmt.bpc < 8 || fmt.bpc > 16)
-    throw Error("motion: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
+    throw unsupported_error("motion: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
   if (fmt.width < 3 || fmt.height < 3)
-    throw Error("motion: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+    throw unsupported_error("motion: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small (the 5-tap filter needs at least 3x3)");
   return std::make_unique<MotionExtractor>(opts, fmt);
 }

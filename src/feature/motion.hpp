@@ -35,7 +35,7 @@ struct Params {
 // `cur` are luma planes of the same size (at least 3x3) holding uint8_t
 // samples when bpc == 8, uint16_t otherwise. `row` has room for width values
 // (scratch of the scalar path; the SIMD path, motion_simd.hpp, taken when
-// vif::simd::enabled(), uses per-thread scratch of its own).
+// vmafx::simd::enabled(), uses per-thread scratch of its own).
 std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc, std::int32_t* row);
 
 // The per-frame score from a SAD: min(sad / 256 / (w*h) * fps_weight, max_val).

@@ -6,11 +6,11 @@
 // difference with the bit-depth rounding, the horizontal 5-tap pass with
 // mirrored edges and its (x + 2^15) >> 16 rounding, |.|, a uint32 row sum that
 // wraps like the scalar one, a uint64 total. motion.cpp calls this when
-// vif::simd::enabled() says so (one switch, VMAFX_SIMD=off, for all SIMD);
+// vmafx::simd::enabled() says so (one switch, VMAFX_SIMD=off, for all SIMD);
 // the scalar loops stay the reference and the unit tests compare the two for
 // == on every target.
 //
-// Without Highway (VMAFX_HAVE_HWY undefined) vif::simd::enabled() is false and
+// Without Highway (VMAFX_HAVE_HWY undefined) vmafx::simd::enabled() is false and
 // sad() must not be called.
 #include <cstdint>
 

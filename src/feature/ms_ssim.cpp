@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "feature/ssim_common.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx {
 
@@ -122,7 +122,7 @@ class FloatMsSsim final : public Extractor {
 std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {
   ssim::check_float_depth("float_ms_ssim", fmt.bpc);
   if (!ssim::ms_ssim_size_ok(fmt.width, fmt.height))
-    throw Error("float_ms_ssim: frame " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+    throw unsupported_error("float_ms_ssim: frame " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small: needs at least 176x176 (11x11 window at 5 scales)");
   return std::make_unique<FloatMsSsim>(opts.get_bool("enable_lcs"), opts.get_bool("enable_db"),
                                        ssim::max_db(opts.get_bool("clip_db"), fmt.bpc, fmt.width, fmt.height));

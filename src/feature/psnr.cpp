@@ -150,7 +150,7 @@ class PsnrExtractor final : public Extractor {
 
 std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {
   if (fmt.bpc < 8 || fmt.bpc > 16)
-    throw Error("psnr: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
+    throw unsupported_error("psnr: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
   return std::make_unique<PsnrExtractor>(opts, fmt);
 }
 

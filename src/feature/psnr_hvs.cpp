@@ -223,11 +223,11 @@ class PsnrHvsExtractor final : public Extractor {
 
 std::unique_ptr<Extractor> create(const OptionSet&, const PictureFormat& fmt) {
   if (fmt.bpc > 12)
-    throw Error("psnr_hvs: invalid bit depth " + std::to_string(fmt.bpc) +
+    throw unsupported_error("psnr_hvs: invalid bit depth " + std::to_string(fmt.bpc) +
                 ", bpc must be less than or equal to 12");
-  if (fmt.bpc < 8) throw Error("psnr_hvs: unsupported bit depth " + std::to_string(fmt.bpc));
+  if (fmt.bpc < 8) throw unsupported_error("psnr_hvs: unsupported bit depth " + std::to_string(fmt.bpc));
   if (fmt.chroma == ChromaFormat::k400)
-    throw Error("psnr_hvs: 4:0:0 (luma-only) input is not supported; psnr_hvs scores all three planes");
+    throw unsupported_error("psnr_hvs: 4:0:0 (luma-only) input is not supported; psnr_hvs scores all three planes");
   return std::make_unique<PsnrHvsExtractor>(fmt.bpc);
 }
 

@@ -12,7 +12,7 @@
 #include "feature/float_simd.hpp"
 #include "feature/float_vif.hpp"
 #include "feature/speed_simd.hpp"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace speed {
@@ -415,7 +415,7 @@ float speed_score(const Dims& d, const float* er, const float* vr, const float* 
 }  // namespace
 
 void block_moments(const Dims& d, const float* data, float* means, float* cov) {
-  if (vif::simd::enabled())
+  if (vmafx::simd::enabled())
     simd::block_moments(data, std::size_t(d.dw) * std::size_t(d.dh), d.dw, d.subw, d.subh, means, cov);
   else
     block_moments_scalar(d, data, means, cov);
@@ -504,11 +504,11 @@ Dims make_dims(int w, int h, double prescale) {
 void check(std::string_view owner, const Dims& d, const Params& p) {
   const std::string o(owner);
   if (d.tw == 0 || d.th == 0)
-    throw Error(o + ": plane " + std::to_string(d.ow) + "x" + std::to_string(d.oh) + " (" +
+    throw unsupported_error(o + ": plane " + std::to_string(d.ow) + "x" + std::to_string(d.oh) + " (" +
                 std::to_string(d.sw) + "x" + std::to_string(d.sh) +
                 " after speed_prescale) is too small: 80x80 or more are needed (libvmaf crashes)");
   if (almost_one(p.prescale) && (d.sw != d.ow || d.sh != d.oh))
-    throw Error(o + ": speed_prescale within 1e-3 of 1 that still changes the plane size is not supported");
+    throw unsupported_error(o + ": speed_prescale within 1e-3 of 1 that still changes the plane size is not supported");
 }
 
 bool score(const Params& p, const Dims& d, float* ref, float* dis, float* out) {
@@ -600,7 +600,7 @@ Params read_params(std::string_view owner, const OptionSet& o, bool with_wvm) {
 template <class T>
 void copy_region(const PlaneView& pv, int bpc, int w, int h, float* dst) {
   const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
-  if (vif::simd::enabled()) {
+  if (vmafx::simd::enabled()) {
     for (int y = 0; y < h; ++y, dst += w) {
       if constexpr (sizeof(T) == 1)
         flt::simd::to_float(pv.row<T>(y), w, -128.0f, dst);
@@ -710,7 +710,7 @@ std::unique_ptr<Extractor> create_chroma(const OptionSet& o, const PictureFormat
   int w = fmt.width, h = fmt.height;
   switch (fmt.chroma) {
     case ChromaFormat::k400:
-      throw Error("speed_chroma: the input has no chroma planes (4:0:0)");
+      throw unsupported_error("speed_chroma: the input has no chroma planes (4:0:0)");
     case ChromaFormat::k420:
       w /= 2;
       h /= 2;

@@ -61,7 +61,7 @@ bool score(const Params& p, const Dims& d, float* ref, float* dis, float* out);
 
 // est_params' block statistics of a dw x dh image (rows of dw floats): the
 // 25 window means and the 25 x 25 covariance matrix (speed_simd.hpp gives the
-// arithmetic). The SIMD twin when vif::simd::enabled(), else the scalar loops.
+// arithmetic). The SIMD twin when vmafx::simd::enabled(), else the scalar loops.
 void block_moments(const Dims& d, const float* data, float* means, float* cov);
 
 // Eigenvalues of a symmetric n x n float matrix (libvmaf's order and rounding).

@@ -8,10 +8,10 @@
 // lane of its own that takes exactly the scalar sequence of additions (the
 // lanes of a vector are 5 neighbouring window offsets, or 2..8 of the 25
 // offsets), so every mean and covariance has the scalar bits. speed.cpp uses
-// this when vif::simd::enabled() says so; the unit tests compare the two for
+// this when vmafx::simd::enabled() says so; the unit tests compare the two for
 // == on every target.
 //
-// Without Highway (VMAFX_HAVE_HWY undefined) vif::simd::enabled() is false and
+// Without Highway (VMAFX_HAVE_HWY undefined) vmafx::simd::enabled() is false and
 // this must not be called.
 #include <cstddef>
 

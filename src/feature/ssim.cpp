@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx {
 
@@ -14,9 +14,9 @@ namespace ssim {
 
 namespace {
 
-constexpr int kTaps = VMAFX_ISSIM_TAPS;
-constexpr int kRadius = VMAFX_ISSIM_RADIUS;
-constexpr int kTap[kTaps] = VMAFX_ISSIM_TAPS_INIT;
+constexpr int kTaps = VMAFX_SSIM_TAP_COUNT;
+constexpr int kRadius = VMAFX_SSIM_TAP_RADIUS;
+constexpr int kTap[kTaps] = VMAFX_SSIM_TAPS_INIT;
 
 // Window sums of one pixel: sample sums, square and cross sums, and weight.
 struct Moments {
@@ -115,7 +115,7 @@ class IntegerSsim final : public Extractor {
 
 std::unique_ptr<Extractor> create(const OptionSet&, const PictureFormat& fmt) {
   if (fmt.bpc < 8 || fmt.bpc > 16)
-    throw Error("ssim: bit depth " + std::to_string(fmt.bpc) + " is not supported (8 to 16)");
+    throw unsupported_error("ssim: bit depth " + std::to_string(fmt.bpc) + " is not supported (8 to 16)");
   return std::make_unique<IntegerSsim>();
 }
 

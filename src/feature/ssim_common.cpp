@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx::ssim {
 
@@ -85,7 +85,7 @@ bool float_depth_supported(int bpc) { return bpc == 8 || bpc == 10 || bpc == 12 
 
 void check_float_depth(std::string_view owner, int bpc) {
   if (!float_depth_supported(bpc))
-    throw Error(std::string(owner) + ": bit depth " + std::to_string(bpc) +
+    throw unsupported_error(std::string(owner) + ": bit depth " + std::to_string(bpc) +
                 " is not supported (8, 10, 12 or 16)");
 }
 

@@ -25,8 +25,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/simd.hpp"
 #include "feature/vif_simd.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 namespace vmafx {
 namespace vif {
@@ -129,7 +130,7 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
   std::uint32_t* t_yy = s.tmp(3, w);
   std::uint32_t* t_xy = s.tmp(4, w);
   Accum acc;
-  const bool fast = simd::enabled();
+  const bool fast = vmafx::simd::enabled();
   const simd::Shift fs{vs.mu_round, vs.mu_shift, vs.sq_round, vs.sq_shift};
   std::uint32_t* const tv[5] = {t_mu1, t_mu2, t_xx, t_yy, t_xy};
   std::int32_t* const s1 = fast ? s.sigma(0, w) : nullptr;
@@ -226,7 +227,7 @@ void subsample(const Plane<T>& ref, const Plane<T>& dis, int from, int bpc, std:
   const int* map = s.row_map(h);
   std::uint32_t* t_ref = s.tmp(0, w);
   std::uint32_t* t_dis = s.tmp(1, w);
-  const bool fast = simd::enabled();
+  const bool fast = vmafx::simd::enabled();
 
   for (int io = 0; io < oh; ++io) {
     const int i = 2 * io;
@@ -485,12 +486,12 @@ class VifExtractor final : public Extractor {
 
 std::unique_ptr<Extractor> create_vif(const OptionSet& opts, const PictureFormat& fmt) {
   if (fmt.bpc < 8 || fmt.bpc > 16)
-    throw Error("vif: bit depth " + std::to_string(fmt.bpc) + " is not supported (8 to 16)");
+    throw unsupported_error("vif: bit depth " + std::to_string(fmt.bpc) + " is not supported (8 to 16)");
   // libvmaf pads each scale by mirroring; on a scale one sample wide or high
   // the mirror reads buffer contents left from earlier work, so its result is
   // not a function of the frame. Every scale must therefore be at least 2x2.
   if (fmt.width < vif::kMinSize || fmt.height < vif::kMinSize)
-    throw Error("vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
+    throw unsupported_error("vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small (at least " + std::to_string(vif::kMinSize) + "x" +
                 std::to_string(vif::kMinSize) + ", so that the fourth scale is 2x2)");
   return std::make_unique<VifExtractor>(opts.get_double("vif_enhn_gain_limit"), opts.get_bool("debug"),

@@ -42,7 +42,7 @@
 #include <cstring>
 #include <vector>
 
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 #include "feature/vif.hpp"
 
@@ -55,8 +55,6 @@ HWY_BEFORE_NAMESPACE();
 namespace vmafx::vif::simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-std::int64_t Target() { return HWY_TARGET; }
 
 #if HWY_TARGET == HWY_SCALAR
 // One lane cannot hold the even/odd pairs; enabled() is false on this target
@@ -879,7 +877,6 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace vmafx::vif::simd {
 
-HWY_EXPORT(Target);
 HWY_EXPORT(StatV8);
 HWY_EXPORT(StatV16);
 HWY_EXPORT(StatH);
@@ -887,46 +884,6 @@ HWY_EXPORT(SubV8);
 HWY_EXPORT(SubV16);
 HWY_EXPORT(SubH);
 HWY_EXPORT(AccumulateRow);
-
-namespace {
-
-// -1: follow the environment; 0 / 1: set_enabled().
-std::atomic<int> g_override{-1};
-
-bool env_allows() {
-  static const bool allowed = [] {
-    const char* v = std::getenv("VMAFX_SIMD");
-    return !(v && std::strcmp(v, "off") == 0);
-  }();
-  return allowed;
-}
-
-bool is_simd(std::int64_t target) { return target != HWY_SCALAR && target != HWY_EMU128; }
-
-}  // namespace
-
-bool enabled() {
-  const int o = g_override.load(std::memory_order_relaxed);
-  if (o == 0 || (o < 0 && !env_allows())) return false;
-  return is_simd(HWY_DYNAMIC_DISPATCH(Target)());
-}
-
-void set_enabled(bool on) { g_override.store(on ? 1 : 0, std::memory_order_relaxed); }
-void reset_enabled() { g_override.store(-1, std::memory_order_relaxed); }
-
-const char* target_name() { return hwy::TargetName(HWY_DYNAMIC_DISPATCH(Target)()); }
-
-std::vector<std::int64_t> targets() {
-  std::vector<std::int64_t> out;
-  for (const std::int64_t t : hwy::SupportedAndGeneratedTargets())
-    if (is_simd(t)) out.push_back(t);
-  return out;
-}
-
-void force_target(std::int64_t target) {
-  hwy::SetSupportedTargetsForTest(target);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-}
 
 void stat_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
                    const std::uint16_t* c, int taps, int w, const Shift& s,
@@ -993,12 +950,6 @@ void accumulate_row(const std::int32_t* s1, const std::int32_t* s2, const std::i
 #include <cstdlib>
 
 namespace vmafx::vif::simd {
-bool enabled() { return false; }
-void set_enabled(bool) {}
-void reset_enabled() {}
-const char* target_name() { return "none"; }
-std::vector<std::int64_t> targets() { return {}; }
-void force_target(std::int64_t) {}
 void stat_vertical(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*,
                    int, int, const Shift&, std::uint32_t* const*) {
   std::abort();

@@ -9,27 +9,12 @@
 // scalar loops in vif.cpp stay the reference; vif.cpp uses these when
 // enabled() says so, and the unit tests compare the two for == on random rows.
 //
-// Without Highway (VMAFX_HAVE_HWY undefined) enabled() is false, targets() is
-// empty and the row functions must not be called.
+// core/simd.hpp says whether they run (simd::enabled()); without Highway
+// (VMAFX_HAVE_HWY undefined) the row functions must not be called.
 #include <cstdint>
 #include <vector>
 
 namespace vmafx::vif::simd {
-
-// True when Highway was built in, the CPU has a SIMD target (SSSE3 or better)
-// and the environment variable VMAFX_SIMD is not "off" (read once).
-bool enabled();
-// Overrides enabled() for this process (tests compare both paths in-process;
-// on stays false without a SIMD target); reset_enabled() drops the override.
-void set_enabled(bool on);
-void reset_enabled();
-
-// Name of the target the row functions run on now ("AVX3", "AVX2", ...).
-const char* target_name();
-// For tests: the SIMD targets that are compiled in and that this CPU runs,
-// and a way to pin dispatch to one of them (0 restores the normal choice).
-std::vector<std::int64_t> targets();
-void force_target(std::int64_t target);
 
 // Rounding of a vertical pass (vif.cpp's VerticalShift).
 struct Shift {

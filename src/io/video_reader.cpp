@@ -27,7 +27,7 @@ constexpr long long kMaxSamples = 1LL << 26;
 
 void check_area(const std::string& path, int w, int h) {
   if (static_cast<long long>(w) * h > kMaxSamples)
-    throw Error(path + ": frame size " + std::to_string(w) + "x" + std::to_string(h) +
+    throw input_error(path + ": frame size " + std::to_string(w) + "x" + std::to_string(h) +
                 " is too large (at most 67108864 luma samples, e.g. 8192x8192)");
 }
 
@@ -70,9 +70,9 @@ bool parse_colorspace(std::string_view c, ChromaFormat& chroma, int& bpc) {
   return false;
 }
 
-class Y4mReader final : public VideoReader {
+class Y4mReader final : public FileReader {
  public:
-  Y4mReader(std::string path, int fd, const PictureFormat& fmt) : VideoReader(std::move(path), fd) { fmt_ = fmt; }
+  Y4mReader(std::string path, int fd, const PictureFormat& fmt) : FileReader(std::move(path), fd) { fmt_ = fmt; }
   bool read(Picture& pic) override {
     if (!frame_header()) return false;
     // The payload, and in the same read the next frame's "FRAME\n".
@@ -113,9 +113,9 @@ class Y4mReader final : public VideoReader {
   bool have_marker_ = false;
 };
 
-class RawReader final : public VideoReader {
+class RawReader final : public FileReader {
  public:
-  RawReader(std::string path, int fd, const RawFormat& raw) : VideoReader(std::move(path), fd) {
+  RawReader(std::string path, int fd, const RawFormat& raw) : FileReader(std::move(path), fd) {
     fmt_ = {raw.width, raw.height, raw.bpc, raw.chroma};
   }
   void take_pending(std::string bytes) { pending_ = std::move(bytes); }
@@ -143,13 +143,13 @@ const char* chroma_name(ChromaFormat c) {
   return "?";
 }
 
-VideoReader::~VideoReader() {
+FileReader::~FileReader() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void VideoReader::fail(const std::string& what) const { throw Error(path_ + ": " + what); }
+void FileReader::fail(const std::string& what) const { throw input_error(path_ + ": " + what); }
 
-std::size_t VideoReader::read_bytes(void* dst, std::size_t n) {
+std::size_t FileReader::read_bytes(void* dst, std::size_t n) {
   std::size_t done = std::min(n, pending_.size());
   std::memcpy(dst, pending_.data(), done);
   pending_.erase(0, done);
@@ -165,7 +165,7 @@ std::size_t VideoReader::read_bytes(void* dst, std::size_t n) {
   return done;
 }
 
-std::size_t VideoReader::read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got) {
+std::size_t FileReader::read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got) {
   // One iovec per plane when its rows are contiguous (the usual sizes),
   // otherwise one per row; then the tail.
   iov_.clear();
@@ -223,7 +223,7 @@ unsigned row_max(const std::uint16_t* r, int w) {
 }
 }  // namespace
 
-void VideoReader::check_samples(Picture& pic) {
+void FileReader::check_samples(Picture& pic) {
   if (fmt_.bytes_per_sample() != 2) return;
   // Samples are little-endian in files; check range so that a 10-bit clip
   // with garbage high bits is reported, not scored.
@@ -255,25 +255,25 @@ PictureFormat parse_y4m_header(const std::string& fields, const std::string& pat
     switch (key) {
       case 'W':
         if (!parse_int(val, fmt.width) || fmt.width <= 0 || fmt.width > kMaxDimension)
-          throw Error(path + ": bad Y4M width '" + std::string(val) + "'");
+          throw input_error(path + ": bad Y4M width '" + std::string(val) + "'");
         break;
       case 'H':
         if (!parse_int(val, fmt.height) || fmt.height <= 0 || fmt.height > kMaxDimension)
-          throw Error(path + ": bad Y4M height '" + std::string(val) + "'");
+          throw input_error(path + ": bad Y4M height '" + std::string(val) + "'");
         break;
       case 'C':
         if (!parse_colorspace(val, fmt.chroma, fmt.bpc))
-          throw Error(path + ": unsupported Y4M colour space 'C" + std::string(val) + "'");
+          throw input_error(path + ": unsupported Y4M colour space 'C" + std::string(val) + "'");
         have_c = true;
         break;
       case 'F': case 'I': case 'A': case 'X':
         break;  // frame rate, interlacing, aspect, comments: no effect on scores
       default:
-        throw Error(path + ": unknown Y4M header field '" + tok + "'");
+        throw input_error(path + ": unknown Y4M header field '" + tok + "'");
     }
   }
-  if (fmt.width < 0) throw Error(path + ": Y4M header has no width (W)");
-  if (fmt.height < 0) throw Error(path + ": Y4M header has no height (H)");
+  if (fmt.width < 0) throw input_error(path + ": Y4M header has no width (W)");
+  if (fmt.height < 0) throw input_error(path + ": Y4M header has no height (H)");
   check_area(path, fmt.width, fmt.height);
   if (!have_c) {
     fmt.chroma = ChromaFormat::k420;  // the Y4M default
@@ -284,9 +284,9 @@ PictureFormat parse_y4m_header(const std::string& fields, const std::string& pat
 
 std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<RawFormat>& raw) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a clip");
+  if (std::filesystem::is_directory(path, ec)) throw input_error(path + ": is a directory, not a clip");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+  if (fd < 0) throw input_error(path + ": cannot open: " + std::strerror(errno));
   struct Closer {
     int fd;
     bool armed = true;
@@ -302,7 +302,7 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
       if (r == 0) break;
       if (r < 0) {
         if (errno == EINTR) continue;
-        throw Error(path + ": read error: " + std::strerror(errno));
+        throw input_error(path + ": read error: " + std::strerror(errno));
       }
       done += std::size_t(r);
     }
@@ -314,28 +314,28 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
     std::string header;
     for (;;) {
       char c;
-      if (read_some(&c, 1) != 1) throw Error(path + ": truncated Y4M header");
+      if (read_some(&c, 1) != 1) throw input_error(path + ": truncated Y4M header");
       if (c == '\n') break;
       header.push_back(c);
-      if (header.size() > kMaxHeader) throw Error(path + ": Y4M header too long");
+      if (header.size() > kMaxHeader) throw input_error(path + ": Y4M header too long");
     }
     const PictureFormat fmt = parse_y4m_header(header, path);
     closer.armed = false;  // the reader owns fd from here
     return std::make_unique<Y4mReader>(path, fd, fmt);
   }
   if (!raw) {
-    if (n >= 4 && std::memcmp(magic, "YUV4", 4) == 0) throw Error(path + ": bad Y4M signature");
-    throw Error(path + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
+    if (n >= 4 && std::memcmp(magic, "YUV4", 4) == 0) throw input_error(path + ": bad Y4M signature");
+    throw input_error(path + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
   }
   if (raw->width <= 0 || raw->height <= 0 || raw->width > kMaxDimension || raw->height > kMaxDimension)
-    throw Error(path + ": bad raw frame size " + std::to_string(raw->width) + "x" + std::to_string(raw->height));
+    throw input_error(path + ": bad raw frame size " + std::to_string(raw->width) + "x" + std::to_string(raw->height));
   // The CLI checks these too; a library caller may not (a Picture holds 8 to
   // 16 bits, and the range check shifts by the depth).
   if (raw->bpc < 8 || raw->bpc > 16)
-    throw Error(path + ": bad raw bit depth " + std::to_string(raw->bpc) + " (8 to 16)");
+    throw input_error(path + ": bad raw bit depth " + std::to_string(raw->bpc) + " (8 to 16)");
   if (raw->chroma != ChromaFormat::k420 && raw->chroma != ChromaFormat::k422 && raw->chroma != ChromaFormat::k444 &&
       raw->chroma != ChromaFormat::k400)
-    throw Error(path + ": bad raw chroma format " + std::to_string(int(raw->chroma)));
+    throw input_error(path + ": bad raw chroma format " + std::to_string(int(raw->chroma)));
   check_area(path, raw->width, raw->height);
   closer.armed = false;
   auto r = std::make_unique<RawReader>(path, fd, *raw);

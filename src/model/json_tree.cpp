@@ -134,10 +134,10 @@ JsonValue parse_json(std::string_view text, std::string_view source) {
   try {
     ok = nlohmann::json::sax_parse(text.begin(), text.end(), &b);
   } catch (const std::exception& e) {  // defensive: sax_parse reports through parse_error
-    throw Error(std::string(source) + ": invalid JSON: " + e.what());
+    throw model_error(std::string(source) + ": invalid JSON: " + e.what());
   }
   if (!ok) {
-    throw Error(std::string(source) + ": invalid JSON: " +
+    throw model_error(std::string(source) + ": invalid JSON: " +
                 (b.error().empty() ? std::string("parse error") : b.error()));
   }
   return b.take_root();

@@ -11,6 +11,8 @@
 
 #include "core/embedded.hpp"
 #include "core/error.hpp"
+#include "core/feature.hpp"
+#include "core/options.hpp"
 #include "model/json_tree.hpp"
 #include "model/svm.hpp"
 
@@ -23,86 +25,15 @@ namespace model_detail {
 
 namespace {
 
-// Which libvmaf 3.2.0 extractor provides a feature name. libvmaf takes the first
-// extractor, in the order of its extractor list, whose provided-feature list has
-// the name (CPU extractors; float extractors built in, as in the oracle build).
-struct ExtractorFeatures {
-  const char* extractor;
-  std::vector<const char*> features;
-};
-const std::vector<ExtractorFeatures>& extractor_table() {
-  static const std::vector<ExtractorFeatures> table = {
-      {"float_psnr", {"float_psnr"}},
-      {"float_ansnr", {"float_ansnr"}},
-      {"float_adm",
-       {"VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score",
-        "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
-        "VMAF_feature_adm_scale3_score", "adm_num", "adm_den", "adm_scale0", "adm_num_scale0",
-        "adm_den_scale0", "adm_num_scale1", "adm_den_scale1", "adm_num_scale2", "adm_den_scale2",
-        "adm_num_scale3", "adm_den_scale3"}},
-      {"float_vif",
-       {"VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
-        "VMAF_feature_vif_scale3_score", "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0",
-        "vif_num_scale1", "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3",
-        "vif_den_scale3"}},
-      {"float_motion", {"VMAF_feature_motion_score", "VMAF_feature_motion2_score", "VMAF_feature_motion3_score"}},
-      {"float_moment", {"float_moment"}},
-      {"speed_chroma",
-       {"Speed_chroma_feature_speed_chroma_u_score", "Speed_chroma_feature_speed_chroma_v_score",
-        "Speed_chroma_feature_speed_chroma_uv_score"}},
-      {"speed_temporal", {"Speed_temporal_feature_speed_temporal_score"}},
-      {"float_ms_ssim", {"float_ms_ssim"}},
-      {"float_ssim", {"float_ssim"}},
-      {"ciede", {"ciede2000"}},
-      {"psnr", {"psnr_y", "psnr_cb", "psnr_cr"}},
-      {"psnr_hvs", {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"}},
-      {"adm",
-       {"VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score", "VMAF_integer_feature_adm3_score",
-        "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3", "integer_adm",
-        "integer_adm_num", "integer_adm_den", "integer_adm_num_scale0", "integer_adm_den_scale0",
-        "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
-        "integer_adm_num_scale3", "integer_adm_den_scale3"}},
-      {"motion",
-       {"VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion_score",
-        "VMAF_integer_feature_motion2_score", "VMAF_integer_feature_motion3_score"}},
-      {"vif",
-       {"VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
-        "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score", "integer_vif",
-        "integer_vif_num", "integer_vif_den", "integer_vif_num_scale0", "integer_vif_den_scale0",
-        "integer_vif_num_scale1", "integer_vif_den_scale1", "integer_vif_num_scale2", "integer_vif_den_scale2",
-        "integer_vif_num_scale3", "integer_vif_den_scale3"}},
-      {"cambi", {"Cambi_feature_cambi_score"}},
-  };
-  return table;
-}
-
+// Which extractor provides a feature name: the feature table's lookup, as
+// libvmaf's (the first extractor in its list whose provided features name it).
 const char* extractor_for_feature(const std::string& name) {
-  for (const auto& e : extractor_table())
-    for (const char* f : e.features)
-      if (name == f) return e.extractor;
-  return nullptr;
+  const ExtractorDescriptor* d = find_extractor_by_feature(name);
+  return d ? d->name.data() : nullptr;
 }
 
 constexpr std::size_t kMaxFeatures = 64;  // libvmaf's per-model limit
 constexpr std::size_t kMaxKnots = 10;     // libvmaf's score_transform knot limit
-
-// libvmaf stores numeric option values as strtof(text) printed with "%g".
-std::string normalize_number_text(const std::string& text) {
-  const char* s = text.c_str();
-  char* end = nullptr;
-  const double d = std::strtof(s, &end);
-  if (d == 0 && end == s) return text;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", d);
-  return buf;
-}
-
-// libvmaf's test for a numeric --model/--feature option value: sscanf "%f %c" == 1.
-bool is_numeric_text(const std::string& text) {
-  float f;
-  char c;
-  return std::sscanf(text.c_str(), "%f %c", &f, &c) == 1;
-}
 
 }  // namespace
 
@@ -207,7 +138,7 @@ class Loader {
         msg += c;
       }
     }
-    throw Error(msg);
+    throw model_error(msg);
   }
 
   const JsonValue& need(const JsonValue& obj, const char* key, const std::string& where) const {
@@ -307,7 +238,7 @@ class Loader {
                    "model_dict: \"feature_opts_dicts\" entry " + std::to_string(i));
         for (const auto& [key, val] : dict.members) {
           std::string text;
-          if (val.is_number()) text = normalize_number_text(val.text);
+          if (val.is_number()) text = normalize_numeric(val.text);
           else if (val.is_bool()) text = val.boolean ? "true" : "false";
           else if (val.is_string()) text = val.text;
           else {
@@ -435,7 +366,7 @@ class Loader {
 
   void apply_overloads(ModelData& d) const {
     for (const ModelFeatureOverload& o : opts_.feature_overloads) {
-      const std::string value = is_numeric_text(o.value) ? normalize_number_text(o.value) : o.value;
+      const std::string value = normalize_numeric(o.value);
       auto apply = [&](SubModel& m) {
         for (std::size_t i = 0; i < m.feature_names.size(); ++i)
           if (m.feature_extractors[i] == o.extractor) m.feature_opts[i][o.option] = value;
@@ -591,16 +522,16 @@ Model Model::builtin(std::string_view version, const ModelOptions& opts) {
   }
   std::string list;
   for (const std::string& v : builtin_versions()) list += (list.empty() ? "" : ", ") + v;
-  throw Error("no built-in model \"" + std::string(version) + "\"; valid versions: " + list);
+  throw model_error("no built-in model \"" + std::string(version) + "\"; valid versions: " + list);
 }
 
 Model Model::from_file(const std::string& path, const ModelOptions& opts) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": cannot open model file: it is a directory");
+  if (std::filesystem::is_directory(path, ec)) throw model_error(path + ": cannot open model file: it is a directory");
   // stdio, not an istream: a stream iterator ends quietly at a read error
   // (which then read as a truncated model), and nothing bounded the read.
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw Error(path + ": cannot open model file: " + std::strerror(errno));
+  if (!f) throw model_error(path + ": cannot open model file: " + std::strerror(errno));
   constexpr std::size_t kMaxModelBytes = std::size_t(64) << 20;  // the largest built-in model is 0.4 MB
   std::string text;
   char buf[1 << 16];
@@ -608,13 +539,13 @@ Model Model::from_file(const std::string& path, const ModelOptions& opts) {
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= kMaxModelBytes) text.append(buf, n);
   const int err = std::ferror(f) ? errno : 0;
   std::fclose(f);
-  if (err) throw Error(path + ": cannot read model file: " + std::strerror(err));
-  if (text.size() > kMaxModelBytes) throw Error(path + ": cannot read model file: larger than 64 MiB");
+  if (err) throw model_error(path + ": cannot read model file: " + std::strerror(err));
+  if (text.size() > kMaxModelBytes) throw model_error(path + ": cannot read model file: larger than 64 MiB");
   try {
     return from_json(text, path, opts);
   } catch (const Error& e) {
     const bool pkl = path.size() >= 4 && path.compare(path.size() - 4, 4, ".pkl") == 0;
-    if (pkl) throw Error(std::string(e.what()) + " (pkl model files are not supported, use json)");
+    if (pkl) throw model_error(std::string(e.what()) + " (pkl model files are not supported, use json)");
     throw;
   }
 }
@@ -626,7 +557,7 @@ bool Model::is_bootstrap() const { return d_->bootstrap; }
 std::vector<std::pair<std::string, double>> Model::predict(std::span<const double> values) const {
   const ModelData& d = *d_;
   if (values.size() != d.features.size()) {
-    throw Error("model " + d.name + ": predict() got " + std::to_string(values.size()) +
+    throw model_error("model " + d.name + ": predict() got " + std::to_string(values.size()) +
                 " feature values, expected " + std::to_string(d.features.size()));
   }
   std::vector<double> x;

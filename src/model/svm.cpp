@@ -24,7 +24,7 @@ class SvmParser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error(std::string(source_) + ": libsvm model: " + what);
+    throw model_error(std::string(source_) + ": libsvm model: " + what);
   }
 
   static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }

@@ -1,8 +1,13 @@
 #include "output/report.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string_view>
 
 #include "core/error.hpp"
@@ -233,7 +238,97 @@ void write_report(std::FILE* f, OutputFormat fmt, const FeatureCollector& fc, co
     case OutputFormat::kSub: write_sub(o, fc, info); break;
   }
   if (std::fflush(f) != 0) o.fail();
-  if (o.failed()) throw Error(o.error() ? std::string("write failed: ") + std::strerror(o.error()) : "write failed");
+  if (o.failed())
+    throw output_error(o.error() ? std::string("write failed: ") + std::strerror(o.error()) : "write failed");
+}
+
+std::string report_text(OutputFormat fmt, const FeatureCollector& fc, const ReportInfo& info) {
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  if (!f) throw output_error("report: out of memory");
+  try {
+    write_report(f, fmt, fc, info);
+  } catch (...) {
+    std::fclose(f);
+    std::free(buf);
+    throw;
+  }
+  std::fclose(f);
+  std::string text(buf, len);
+  std::free(buf);
+  return text;
+}
+
+namespace {
+
+// Writes straight into `path`, which is not a regular file (a device such as
+// /dev/null, a FIFO): nothing can be renamed over it.
+void save_direct(const std::string& shown, const std::string& path, OutputFormat fmt, const FeatureCollector& fc,
+                 const ReportInfo& info) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw output_error(shown + ": cannot write output file: " + std::strerror(errno));
+  try {
+    write_report(f, fmt, fc, info);
+  } catch (const Error& e) {
+    std::fclose(f);
+    throw output_error(shown + ": " + e.what());
+  }
+  if (std::fclose(f) != 0) throw output_error(shown + ": write failed: " + std::strerror(errno));
+}
+
+}  // namespace
+
+void save_report(const std::string& path, OutputFormat fmt, const FeatureCollector& fc, const ReportInfo& info) {
+  if (path == "-") {
+    try {
+      write_report(stdout, fmt, fc, info);
+    } catch (const Error& e) {
+      throw output_error(std::string("standard output: ") + e.what());
+    }
+    return;
+  }
+  std::string target = path;
+  struct stat st {};
+  if (stat(target.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw output_error(path + ": cannot write output file: is a directory");
+    if (!S_ISREG(st.st_mode)) return save_direct(path, target, fmt, fc, info);
+    std::error_code ec;
+    const std::filesystem::path real = std::filesystem::canonical(target, ec);
+    if (!ec) target = real.string();
+  } else if (lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    return save_direct(path, target, fmt, fc, info);  // a dangling link: write where it points
+  }
+  std::string tmp = target + ".tmp.XXXXXX";
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) throw output_error(path + ": cannot create output file: " + std::strerror(errno));
+  std::FILE* f = fdopen(fd, "w");
+  if (!f) {
+    close(fd);
+    std::remove(tmp.c_str());
+    throw output_error(path + ": cannot write output file");
+  }
+  try {
+    write_report(f, fmt, fc, info);
+  } catch (const Error& e) {
+    std::fclose(f);
+    std::remove(tmp.c_str());
+    throw output_error(path + ": " + e.what());
+  }
+  if (std::fclose(f) != 0) {
+    const int e = errno;
+    std::remove(tmp.c_str());
+    throw output_error(path + ": write failed: " + std::strerror(e));
+  }
+  // mkstemp makes the file 0600; give it the permissions a plain fopen would.
+  const mode_t mask = umask(0);
+  umask(mask);
+  chmod(tmp.c_str(), 0666 & ~mask);
+  if (std::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int e = errno;
+    std::remove(tmp.c_str());
+    throw output_error(path + ": cannot write output file: " + std::strerror(e));
+  }
 }
 
 }  // namespace vmafx

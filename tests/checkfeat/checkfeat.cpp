@@ -20,6 +20,8 @@
 #include "backend/backends.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
+#include "core/options.hpp"
+#include "core/simd.hpp"
 #include "io/video_reader.hpp"
 
 namespace vmafx {
@@ -37,29 +39,14 @@ struct Config {
   }
 };
 
-// The configurations checked: the model features with the options the shipped
-// models use, and the companion features with each output option.
-const std::vector<Config>& configs() {
-  static const std::vector<Config> c = {
-      {"vif", {}},
-      {"vif", {{"vif_enhn_gain_limit", "1"}}},
-      // a limit that is not an integer: the twins' integer fast paths step
-      // aside and the 128-bit / soft-fp64 paths decide every clamp
-      {"vif", {{"vif_enhn_gain_limit", "1.5"}}},
-      {"adm", {}},
-      {"adm", {{"adm_enhn_gain_limit", "1"}}},
-      {"adm", {{"adm_enhn_gain_limit", "1.5"}}},
-      {"motion", {}},
-      {"psnr", {}},
-      {"psnr", {{"enable_mse", "true"}, {"enable_apsnr", "true"}}},
-      {"ssim", {}},
-      {"float_ssim", {}},
-      {"float_ssim", {{"enable_lcs", "true"}}},
-      {"float_ssim", {{"scale", "2"}}},
-      {"float_ssim", {{"scale", "3"}}},
-      {"float_ms_ssim", {{"enable_lcs", "true"}}},
-  };
-  return c;
+// The configurations checked for each twin (and each CPU SIMD target) come
+// from the feature table (feature/registry.cpp, FeatureEntry::checks).
+std::vector<Config> configs_of(const FeatureEntry& e) {
+  std::vector<Config> out;
+  for (std::string_view c : e.checks)
+    out.push_back({std::string(e.desc->name), parse_option_string(c, e.desc->name)});
+  if (out.empty()) out.push_back({std::string(e.desc->name), {}});
+  return out;
 }
 
 enum class Content { kNoise, kFlat, kMaxContrast, kGradient, kIdentical };
@@ -180,37 +167,60 @@ void PrintTo(const Param& p, std::ostream* os) { *os << p.backend << " " << p.co
 
 class Twin : public ::testing::TestWithParam<Param> {};
 
+// A "backend" of the matrix: cuda, opencl, or a CPU SIMD target ("simd:AVX2")
+// whose whole-frame outputs are compared with the scalar loops'.
+bool is_simd(const std::string& b) { return b.rfind("simd:", 0) == 0; }
+
 TEST_P(Twin, EqualsCpuOnEveryInput) {
   const Param& p = GetParam();
-  std::unique_ptr<Backend> backend;
-  try {
-    backend = create_backend(p.backend, 0);
-  } catch (const Error& e) {
-    // Skipped only where the backend has no device at all; a backend that
-    // lists a device and then fails to start is a failure.
-    bool has_device = false;
-    try {
-      for (const std::string& d : list_devices()) has_device |= d.rfind(p.backend + " ", 0) == 0;
-    } catch (const Error&) {
-    }
-    if (!has_device) GTEST_SKIP() << "no " << p.backend << " device: " << e.what();
-    FAIL() << p.backend << " lists a device but does not start: " << e.what();
-  }
   const ExtractorDescriptor* d = find_extractor(p.config.extractor);
-  ASSERT_NE(d, nullptr) << p.config.extractor << " has no CPU reference: fix the config list";
-  {
+  ASSERT_NE(d, nullptr) << p.config.extractor << " has no CPU reference: fix the feature table";
+  std::unique_ptr<Backend> backend;
+  std::int64_t target = 0;
+  if (is_simd(p.backend)) {
+    for (std::int64_t t : simd::targets())
+      if (p.backend == std::string("simd:") + simd::target_name(t)) target = t;
+    ASSERT_NE(target, 0) << p.backend << " is not a target of this CPU";
+  } else {
+    try {
+      backend = create_backend(p.backend, 0);
+    } catch (const Error& e) {
+      // Skipped only where the backend lists no device at all; a backend that
+      // lists a device and then fails to start is a failure.
+      bool has_device = false;
+      try {
+        for (const std::string& dev : list_devices()) has_device |= dev.rfind(p.backend + " ", 0) == 0;
+      } catch (const Error&) {
+      }
+      if (!has_device) GTEST_SKIP() << "no " << p.backend << " device: " << e.what();
+      FAIL() << p.backend << " lists a device but does not start: " << e.what();
+    }
     // Probe at a size every reference accepts (float_ms_ssim needs 176x176).
     OptionSet set(d->options, p.config.opts, d->name);
-    // Every configuration listed here has a twin on every backend: a missing
-    // one is a regression, not a skip.
+    // The feature table says this twin exists: a missing one is a regression, not a skip.
     ASSERT_NE(backend->create_twin(*d, set, {352, 288, 8, ChromaFormat::k420}), nullptr)
         << p.backend << " has no twin of " << p.config.label();
   }
+  struct SimdScope {
+    bool on;
+    ~SimdScope() {
+      if (on) {
+        simd::force_target(0);
+        simd::reset_enabled();
+      }
+    }
+  } scope{target != 0};
   int compared_inputs = 0;
   std::size_t values = 0;
   for (const Input& in : inputs()) {
+    if (target) simd::set_enabled(false);
     Outcome cpu = score(p.config, in, nullptr);
+    if (target) {
+      simd::set_enabled(true);
+      simd::force_target(target);
+    }
     Outcome gpu = score(p.config, in, backend.get());
+    if (target) simd::force_target(0);
     if (!cpu.ran) {
       // The reference rejects this input (e.g. too small): the twin must too.
       EXPECT_FALSE(gpu.ran) << p.config.label() << " on " << in.label() << ": CPU refused (" << cpu.error
@@ -249,13 +259,43 @@ TEST_P(Twin, EqualsCpuOnEveryInput) {
 
 std::vector<Param> params() {
   std::vector<Param> out;
-  for (const char* b : {"cuda", "opencl"})
-    for (const Config& c : configs()) out.push_back({b, c});
+  for (const FeatureEntry& e : feature_table()) {
+    for (const Config& c : configs_of(e)) {
+      if (e.has_cuda_twin) out.push_back({"cuda", c});
+      if (e.has_opencl_twin) out.push_back({"opencl", c});
+    }
+  }
+  // Every CPU feature on every SIMD target this CPU runs (the first of the
+  // table's option sets: the defaults or what a model sets).
+  for (std::int64_t t : simd::targets())
+    for (const FeatureEntry& e : feature_table()) out.push_back({std::string("simd:") + simd::target_name(t), configs_of(e)[0]});
   return out;
+}
+
+// The table and the harness agree: a twin without configurations, or a twin
+// factory the table does not announce, is an error.
+TEST(FeatureTable, EveryTwinHasHarnessConfigurations) {
+  for (const FeatureEntry& e : feature_table()) {
+    if (e.has_cuda_twin || e.has_opencl_twin) EXPECT_FALSE(e.checks.empty()) << e.desc->name << " has a twin but no checks";
+    if (e.cuda) EXPECT_TRUE(e.has_cuda_twin) << e.desc->name;
+    if (e.opencl) EXPECT_TRUE(e.has_opencl_twin) << e.desc->name;
+    if (e.has_opencl_twin) EXPECT_FALSE(e.opencl_source.empty()) << e.desc->name;
+#ifdef VMAFX_HAVE_CUDA
+    EXPECT_EQ(e.cuda != nullptr, e.has_cuda_twin) << e.desc->name;
+#endif
+#ifdef VMAFX_HAVE_OPENCL
+    EXPECT_EQ(e.opencl != nullptr, e.has_opencl_twin) << e.desc->name;
+#endif
+    for (const Config& c : configs_of(e)) {
+      OptionSet set(e.desc->options, c.opts, e.desc->name);  // every check parses
+      (void)set;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Twin, ::testing::ValuesIn(params()), [](const ::testing::TestParamInfo<Param>& i) {
   std::string n = i.param.backend + "_" + i.param.config.label();
+  // labels must be unique: simd rows get the target, twins the backend
   for (char& ch : n)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return n;

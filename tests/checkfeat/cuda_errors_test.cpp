@@ -59,7 +59,7 @@ TEST(CudaErrors, BackendWithoutDeviceOrBadIndex) {
     } catch (const Error& e) {
       const std::string m = e.what();
       EXPECT_TRUE(one_line(m)) << m;
-      EXPECT_EQ(m.rfind("cuda: --backend cuda: ", 0), 0u) << m;
+      EXPECT_EQ(m.rfind("cuda: device start: ", 0), 0u) << m;
     }
   } else {
     try {
@@ -68,7 +68,7 @@ TEST(CudaErrors, BackendWithoutDeviceOrBadIndex) {
     } catch (const Error& e) {
       const std::string m = e.what();
       EXPECT_TRUE(one_line(m)) << m;
-      EXPECT_NE(m.find("--gpu 99: no such CUDA device"), std::string::npos) << m;
+      EXPECT_NE(m.find("device 99: no such CUDA device"), std::string::npos) << m;
     }
   }
 }

@@ -129,7 +129,7 @@ TEST_F(OpenclErrors, BadGpuIndex) {
   const Result r = run(a, false);
   EXPECT_NE(r.status, 0);
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("--gpu 99: no such device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("device 99: no such device"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(report));
 }
 

@@ -84,6 +84,13 @@ class CliErrors : public ::testing::Test {
   fs::path dir_;
 };
 
+TEST_F(CliErrors, BadEnvironmentValue) {
+  std::string ok = y4m("a.y4m", 16, 16, 1);
+  ::setenv("VMAFX_SIMD", "no", 1);
+  expect_error({"-r", ok, "-d", ok}, "vmaf: error: VMAFX_SIMD=no: expected on, off");
+  ::unsetenv("VMAFX_SIMD");
+}
+
 TEST_F(CliErrors, MissingFile) {
   std::string ok = y4m("a.y4m", 16, 16, 1);
   expect_error({"-r", path("nope.y4m"), "-d", ok}, path("nope.y4m") + ": cannot open: No such file or directory");
@@ -124,8 +131,8 @@ TEST_F(CliErrors, BadBitDepth) {
 
 TEST_F(CliErrors, BadThreadsAndSubsample) {
   std::string a = y4m("a.y4m", 16, 16, 1);
-  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr", "--threads", "5000"}, "--threads 5000: at most 256");
-  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr", "--subsample", "0"}, "--subsample 0: expected 1 or more");
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr", "--threads", "5000"}, "threads 5000: at most 256");
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr", "--subsample", "0"}, "subsample 0: expected 1 or more");
 }
 
 TEST_F(CliErrors, FrameTooLarge) {
@@ -262,7 +269,7 @@ TEST_F(CliErrors, BadPrecision) {
 
 TEST_F(CliErrors, UnknownBackend) {
   std::string a = y4m("a.y4m", 16, 16, 1);
-  expect_error({"-r", a, "-d", a, "--backend", "metal"}, "--backend metal");
+  expect_error({"-r", a, "-d", a, "--backend", "metal"}, "backend 'metal': unknown");
 }
 
 TEST_F(CliErrors, SkipBeyondEnd) {

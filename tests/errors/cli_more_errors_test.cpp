@@ -153,7 +153,7 @@ TEST_F(CliMoreErrors, ReportToAFullStandardOutput) {
   const std::string a = y4m("a.y4m", 16, 16, 1);
   const Result r = run({"-r", a, "-d", a, "-n", "--feature", "psnr", "--json", "-o", "-", "-q"}, "", "/dev/full");
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "vmaf: error: -o - (standard output): write failed: No space left on device\n");
+  EXPECT_EQ(r.err, "vmaf: error: standard output: write failed: No space left on device\n");
 }
 
 TEST_F(CliMoreErrors, ReportLargerThanTheFileSizeLimit) {
@@ -190,7 +190,7 @@ TEST_F(CliMoreErrors, NoTwinForTheExtractor) {
   if (vmafx::list_opencl_devices().empty()) GTEST_SKIP() << "no OpenCL device";
   const std::string a = y4m("a.y4m", 64, 64, 1);
   expect_error({"-r", a, "-d", a, "-n", "--feature", "psnr_hvs", "--backend", "opencl"},
-               "psnr_hvs: no opencl twin for this extractor (use --backend cpu or auto)");
+               "psnr_hvs: no opencl twin for this extractor (use the cpu or auto backend)");
 }
 #endif
 

@@ -21,7 +21,7 @@
 #include "feature/adm.hpp"
 #include "feature/adm_simd.hpp"
 #include "feature/adm_tables.h"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 #include "simd_targets.hpp"
 
 namespace vmafx {
@@ -33,7 +33,7 @@ inline std::int64_t add_wrap(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
 }
 
-namespace vs = vif::simd;
+namespace vs = ::vmafx::simd;
 namespace as = adm::simd;
 
 // ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@
 #include "feature/cambi.hpp"
 #include "feature/cambi_simd.hpp"
 #include "feature/cambi_tables.h"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 #include "simd_targets.hpp"
 
 namespace vmafx {
@@ -198,11 +198,11 @@ TEST_F(SimdTargets, CambiSpatialMask) {
                   << w << "x" << h << " threshold " << thr << " half at " << x << "," << y;
         }
         // And through the dispatcher with SIMD on, at the size's own threshold.
-        vif::simd::set_enabled(true);
+        vmafx::simd::set_enabled(true);
         cambi::spatial_mask(img.data(), stride, w, h, mb.data());
         std::vector<std::uint16_t> hb(img.size(), 7), ha(ma);
         cambi::spatial_mask_half(img.data(), stride, w, h, hb.data());
-        vif::simd::reset_enabled();
+        vmafx::simd::reset_enabled();
         ASSERT_EQ(ma, mb) << w << "x" << h;
         sc::decimate(ha.data(), stride, (w + 1) / 2, (h + 1) / 2);
         for (int y = 0; y < (h + 1) / 2; ++y)
@@ -292,7 +292,7 @@ TEST_F(SimdTargets, CambiCValues) {
 // c_values through the dispatcher, twice on one thread (the counters it keeps
 // zeroed between calls), with SIMD off and on.
 TEST(CambiSimd, CValuesDispatcherKeepsCountersClean) {
-  if (vif::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
+  if (vmafx::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
   std::mt19937 rng(17);
   const cambi::Settings st = settings({});
   for (int round = 0; round < 3; ++round) {
@@ -301,11 +301,11 @@ TEST(CambiSimd, CValuesDispatcherKeepsCountersClean) {
     std::vector<std::uint16_t> mask(img.size());
     for (auto& m : mask) m = (rng() % 4) != 0;
     std::vector<float> a(img.size()), b(img.size());
-    vif::simd::set_enabled(false);
+    vmafx::simd::set_enabled(false);
     cambi::c_values(img.data(), mask.data(), w, w, h, 17, st, a.data());
-    vif::simd::set_enabled(true);
+    vmafx::simd::set_enabled(true);
     cambi::c_values(img.data(), mask.data(), w, w, h, 17, st, b.data());
-    vif::simd::reset_enabled();
+    vmafx::simd::reset_enabled();
     ASSERT_TRUE(same_floats(a, b)) << round;
   }
 }
@@ -329,7 +329,7 @@ std::vector<float> c_like(std::mt19937& rng, int n, double zero_fraction, int ma
 double reference_topk(std::vector<float> v, double topk) { return sc::topk_mean(v.data(), int(v.size()), topk); }
 
 TEST(CambiSimd, TopkMeanWithoutSelectIsTheQuickSelectMean) {
-  if (vif::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
+  if (vmafx::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
   std::mt19937 rng(18);
   int taken = 0, cases = 0;
   for (int n : {1, 2, 3, 7, 16, 33, 100, 1000, 4097, 65536, 300000}) {
@@ -347,10 +347,10 @@ TEST(CambiSimd, TopkMeanWithoutSelectIsTheQuickSelectMean) {
             ASSERT_EQ(mean, reference_topk(v, topk)) << "n " << n << " zeros " << zeros << " topk " << topk;
           }
           // The dispatcher with SIMD on, whichever way it goes.
-          vif::simd::set_enabled(true);
+          vmafx::simd::set_enabled(true);
           auto w = v;
           const double got = cambi::topk_mean(w.data(), n, topk);
-          vif::simd::reset_enabled();
+          vmafx::simd::reset_enabled();
           ASSERT_EQ(got, reference_topk(v, topk)) << "n " << n << " zeros " << zeros << " topk " << topk;
         }
       }
@@ -361,7 +361,7 @@ TEST(CambiSimd, TopkMeanWithoutSelectIsTheQuickSelectMean) {
 }
 
 TEST(CambiSimd, TopkMeanFallsBackWhereOrderMatters) {
-  if (vif::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
+  if (vmafx::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
   std::mt19937 rng(19);
   // A wide range of magnitudes: the sum rounds, so the order counts.
   std::vector<float> v(5000);
@@ -379,9 +379,9 @@ TEST(CambiSimd, TopkMeanFallsBackWhereOrderMatters) {
   // And the dispatcher gives the reference's value there.
   for (double topk : {0.3, 0.6, 1.0}) {
     auto w = v;
-    vif::simd::set_enabled(true);
+    vmafx::simd::set_enabled(true);
     const double got = cambi::topk_mean(w.data(), int(w.size()), topk);
-    vif::simd::reset_enabled();
+    vmafx::simd::reset_enabled();
     EXPECT_EQ(got, reference_topk(v, topk)) << topk;
   }
   // Subnormals (T in the lowest bin): the reference.
@@ -438,7 +438,7 @@ FeatureCollector run_cambi(const PictureFormat& fmt, unsigned frames, const std:
 }
 
 TEST(CambiSimd, WholePicturesSimdOffAndOn) {
-  if (vif::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
+  if (vmafx::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
   struct Case {
     PictureFormat f;
     std::map<std::string, std::string> o;
@@ -454,11 +454,11 @@ TEST(CambiSimd, WholePicturesSimdOffAndOn) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.f.width) + "x" + std::to_string(c.f.height) + " " + std::to_string(c.f.bpc));
-    vif::simd::set_enabled(false);
+    vmafx::simd::set_enabled(false);
     const auto off = run_cambi(c.f, 2, c.o, 5);
-    vif::simd::set_enabled(true);
+    vmafx::simd::set_enabled(true);
     const auto on = run_cambi(c.f, 2, c.o, 5);
-    vif::simd::reset_enabled();
+    vmafx::simd::reset_enabled();
     ASSERT_FALSE(off.all().empty());
     ASSERT_EQ(off.all().size(), on.all().size());
     for (const auto& s : off.all()) {

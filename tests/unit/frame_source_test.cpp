@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "io/frame_source.hpp"
 #include "io/video_reader.hpp"
+#include "vmaf_exact/session.hpp"
 
 namespace vmafx {
 namespace {
@@ -209,12 +210,12 @@ TEST_F(Files, SourceErrorsComeInSequentialOrder) {
   {
     auto a = open_video(r, std::nullopt), b = open_video(d, std::nullopt);
     EXPECT_EQ(read_all(*a, *b, {}).error,
-              d + ": ended after 4 frames, but " + r + " has more (use --frame_cnt to score a prefix)");
+              d + ": ended after 4 frames, but " + r + " has more");
   }
   {
     auto a = open_video(d, std::nullopt), b = open_video(r, std::nullopt);
     EXPECT_EQ(read_all(*a, *b, {}).error,
-              d + ": ended after 4 frames, but " + r + " has more (use --frame_cnt to score a prefix)");
+              d + ": ended after 4 frames, but " + r + " has more");
   }
   {
     // Both fail: the reference's error at frame 3 comes before the

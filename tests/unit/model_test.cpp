@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/feature.hpp"
+#include "vmaf_exact/session.hpp"
 #include "model/model.hpp"
 
 #ifndef VMAFX_TEST_DATA_DIR
@@ -629,4 +631,82 @@ TEST(ModelCollection, SmallBootstrapStatistics) {
   EXPECT_EQ(out[7], (std::pair<std::string, double>{"vmaf_ci_p95_hi", 11.0 * (2 - phi) + 13.0 * (phi - 1)}));
 }
 
+
+// libvmaf 3.2.0's provided-feature lists (each extractor's provided_features
+// in libvmaf/src/feature/*.c, in the order of its feature_extractor_list):
+// the model loader's lookup through the feature table must give the extractor
+// libvmaf gives, and no name may belong to two extractors.
+TEST(FeatureTable, ResolvesLibvmafProvidedFeatures) {
+  using namespace vmafx;
+  struct Provided {
+    const char* extractor;
+    std::vector<const char*> features;
+  };
+  const std::vector<Provided> libvmaf = {
+      {"float_psnr", {"float_psnr"}},
+      {"float_ansnr", {"float_ansnr"}},
+      {"float_adm",
+       {"VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score",
+        "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
+        "VMAF_feature_adm_scale3_score", "adm_num", "adm_den", "adm_scale0", "adm_num_scale0",
+        "adm_den_scale0", "adm_num_scale1", "adm_den_scale1", "adm_num_scale2", "adm_den_scale2",
+        "adm_num_scale3", "adm_den_scale3"}},
+      {"float_vif",
+       {"VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
+        "VMAF_feature_vif_scale3_score", "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0",
+        "vif_num_scale1", "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3",
+        "vif_den_scale3"}},
+      {"float_motion", {"VMAF_feature_motion_score", "VMAF_feature_motion2_score", "VMAF_feature_motion3_score"}},
+      {"float_moment", {"float_moment"}},
+      {"speed_chroma",
+       {"Speed_chroma_feature_speed_chroma_u_score", "Speed_chroma_feature_speed_chroma_v_score",
+        "Speed_chroma_feature_speed_chroma_uv_score"}},
+      {"speed_temporal", {"Speed_temporal_feature_speed_temporal_score"}},
+      {"float_ms_ssim", {"float_ms_ssim"}},
+      {"float_ssim", {"float_ssim"}},
+      {"ciede", {"ciede2000"}},
+      {"psnr", {"psnr_y", "psnr_cb", "psnr_cr"}},
+      {"psnr_hvs", {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"}},
+      {"adm",
+       {"VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score", "VMAF_integer_feature_adm3_score",
+        "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3", "integer_adm",
+        "integer_adm_num", "integer_adm_den", "integer_adm_num_scale0", "integer_adm_den_scale0",
+        "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
+        "integer_adm_num_scale3", "integer_adm_den_scale3"}},
+      {"motion",
+       {"VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion_score",
+        "VMAF_integer_feature_motion2_score", "VMAF_integer_feature_motion3_score"}},
+      {"vif",
+       {"VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
+        "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score", "integer_vif",
+        "integer_vif_num", "integer_vif_den", "integer_vif_num_scale0", "integer_vif_den_scale0",
+        "integer_vif_num_scale1", "integer_vif_den_scale1", "integer_vif_num_scale2", "integer_vif_den_scale2",
+        "integer_vif_num_scale3", "integer_vif_den_scale3"}},
+      {"cambi", {"Cambi_feature_cambi_score"}},
+  };
+  for (const Provided& p : libvmaf)
+    for (const char* f : p.features) {
+      const ExtractorDescriptor* d = find_extractor_by_feature(f);
+      ASSERT_NE(d, nullptr) << f;
+      EXPECT_EQ(d->name, p.extractor) << f;
+    }
+  std::map<std::string_view, std::string_view> owner;
+  for (const ExtractorDescriptor* d : all_extractors())
+    for (std::string_view f : d->provided) {
+      auto [it, fresh] = owner.emplace(f, d->name);
+      EXPECT_TRUE(fresh) << f << " is provided by " << it->second << " and " << d->name;
+    }
+}
+
 }  // namespace
+
+TEST(FeatureTable, DescribesEveryExtractor) {
+  const std::string d = vmafx::describe_features();
+  for (const vmafx::ExtractorDescriptor* e : vmafx::all_extractors())
+    EXPECT_NE(d.find(std::string(e->name) + "  ["), std::string::npos) << e->name;
+  EXPECT_NE(d.find("\nvif  [cpu, cuda, opencl]\n"), std::string::npos);
+  EXPECT_NE(d.find("motion  [cpu, cuda, opencl]  temporal"), std::string::npos);
+  EXPECT_NE(d.find("cambi  [cpu]"), std::string::npos);
+  EXPECT_NE(d.find("  vif_enhn_gain_limit (egl) double, default 100, 1..100"), std::string::npos);
+  EXPECT_NE(d.find("  outputs: integer_vif_scale0 integer_vif_scale1"), std::string::npos);
+}

@@ -15,7 +15,7 @@
 
 #include "feature/motion.hpp"
 #include "feature/motion_simd.hpp"
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 #include "simd_targets.hpp"
 
 namespace vmafx {
@@ -39,10 +39,10 @@ struct Plane {
 };
 
 std::uint64_t scalar_sad(const Plane& a, const Plane& b) {
-  vif::simd::set_enabled(false);
+  vmafx::simd::set_enabled(false);
   std::vector<std::int32_t> row(std::size_t(a.w));
   const std::uint64_t s = motion::sad(a.view(), b.view(), a.bpc, row.data());
-  vif::simd::reset_enabled();
+  vmafx::simd::reset_enabled();
   return s;
 }
 

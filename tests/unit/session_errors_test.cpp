@@ -42,36 +42,36 @@ std::string feature_refusal(const std::string& arg) {
 }
 
 TEST(SessionErrors, ModelStrings) {
-  EXPECT_EQ(model_refusal("version=vmaf_v0.6.1::name=x"), "--model version=vmaf_v0.6.1::name=x: empty item");
+  EXPECT_EQ(model_refusal("version=vmaf_v0.6.1::name=x"), "model 'version=vmaf_v0.6.1::name=x': empty item");
   EXPECT_EQ(model_refusal("version=vmaf_v0.6.1:clip"),
-            "--model version=vmaf_v0.6.1:clip: bad option string 'clip' (expected key=value)");
-  EXPECT_EQ(model_refusal("version=vmaf_v0.6.1:name="), "--model version=vmaf_v0.6.1:name=: empty name");
+            "model 'version=vmaf_v0.6.1:clip': bad option string 'clip' (expected key=value)");
+  EXPECT_EQ(model_refusal("version=vmaf_v0.6.1:name="), "model 'version=vmaf_v0.6.1:name=': empty name");
   // Found by fuzz_options: any bytes were taken as the name, and broke the
   // reports (a quote or invalid UTF-8 in JSON, a space in XML, a comma in CSV).
   EXPECT_EQ(model_refusal("version=vmaf_v0.6.1:name=my model"),
-            "--model version=vmaf_v0.6.1:name=my model: name 'my model' must start with a letter or '_' and hold "
+            "model 'version=vmaf_v0.6.1:name=my model': name 'my model' must start with a letter or '_' and hold "
             "only letters, digits, '_', '-' and '.'");
   EXPECT_NE(model_refusal("version=vmaf_v0.6.1:name=a\"b"), "no error");
   EXPECT_NE(model_refusal("version=vmaf_v0.6.1:name=4k"), "no error");
   EXPECT_EQ(model_refusal("version=vmaf_v0.6.1:name=vmaf_4k-v0.6.1"), "no error");
   EXPECT_EQ(model_refusal("version=vmaf_v0.6.1:disable_clip=yes"),
-            "--model version=vmaf_v0.6.1:disable_clip=yes: disable_clip must be true or false");
+            "model 'version=vmaf_v0.6.1:disable_clip=yes': disable_clip must be true or false");
   EXPECT_EQ(model_refusal("version=vmaf_v0.6.1:path=m.json"),
-            "--model version=vmaf_v0.6.1:path=m.json: give either version= or path=, not both");
-  EXPECT_EQ(model_refusal("name=x:disable_clip"), "--model name=x:disable_clip: needs version= or path=");
+            "model 'version=vmaf_v0.6.1:path=m.json': give either version= or path=, not both");
+  EXPECT_EQ(model_refusal("name=x:disable_clip"), "model 'name=x:disable_clip': needs version= or path=");
   // Accepted forms, for contrast: a trailing ':' and the bare flags.
   EXPECT_EQ(model_refusal("version=vmaf_v0.6.1:disable_clip:enable_transform=false:"), "no error");
 }
 
 TEST(SessionErrors, NulCharacters) {
   // Found by fuzz_options: "path=\0..." gave an Error whose message was empty.
-  EXPECT_EQ(model_refusal(std::string("path=\0x.json", 13)), "--model: the model string holds a NUL character");
+  EXPECT_EQ(model_refusal(std::string("path=\0x.json", 13)), "model string: holds a NUL character");
   EXPECT_EQ(feature_refusal(std::string("psnr=enable_mse=\0", 17)),
-            "--feature: the feature string holds a NUL character");
+            "feature string: holds a NUL character");
 }
 
 TEST(SessionErrors, FeatureStrings) {
-  EXPECT_EQ(feature_refusal("=enable_chroma=false"), "--feature =enable_chroma=false: empty feature name");
+  EXPECT_EQ(feature_refusal("=enable_chroma=false"), "feature '=enable_chroma=false': empty feature name");
   EXPECT_EQ(feature_refusal("psnr=enable_chroma=false:"), "psnr: malformed option '' (expected key=value)");
   EXPECT_EQ(feature_refusal("psnr=min_sse=-1"), "psnr: option min_sse=-1: out of range [0, 1.79769e+308]");
 }
@@ -80,11 +80,11 @@ TEST(SessionErrors, NoSuchBackendInThisBuild) {
   SessionConfig c;
 #ifndef VMAFX_HAVE_CUDA
   c.backend = "cuda";
-  EXPECT_EQ(refusal(c), "--backend cuda: this build has no cuda backend (rebuild with VMAFX_CUDA=ON)");
+  EXPECT_EQ(refusal(c), "backend cuda: this build has no cuda backend (rebuild with VMAFX_CUDA=ON)");
 #endif
 #ifndef VMAFX_HAVE_OPENCL
   c.backend = "opencl";
-  EXPECT_EQ(refusal(c), "--backend opencl: this build has no opencl backend (rebuild with VMAFX_OPENCL=ON)");
+  EXPECT_EQ(refusal(c), "backend opencl: this build has no opencl backend (rebuild with VMAFX_OPENCL=ON)");
 #endif
 #if defined(VMAFX_HAVE_CUDA) && defined(VMAFX_HAVE_OPENCL)
   GTEST_SKIP() << "this build has both device backends";

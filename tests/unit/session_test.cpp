@@ -95,13 +95,13 @@ TEST(Session, Errors) {
   EXPECT_EQ(message(b), "psnr: option enable_mse=perhaps: expected true or false");
   SessionConfig c;
   c.subsample = 0;
-  EXPECT_EQ(message(c), "--subsample 0: expected 1 or more");
+  EXPECT_EQ(message(c), "subsample 0: expected 1 or more");
   SessionConfig t;
   t.threads = 100000;
-  EXPECT_EQ(message(t), "--threads 100000: at most 256");
+  EXPECT_EQ(message(t), "threads 100000: at most 256");
   SessionConfig d;
   d.backend = "metal";
-  EXPECT_NE(message(d).find("unknown backend"), std::string::npos);
+  EXPECT_NE(message(d).find("unknown (expected auto, cpu, cuda or opencl)"), std::string::npos);
 }
 
 }  // namespace

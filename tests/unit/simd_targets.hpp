@@ -7,21 +7,21 @@
 
 #include <cstdint>
 
-#include "feature/vif_simd.hpp"
+#include "core/simd.hpp"
 
 namespace vmafx::test {
 
 class SimdTargets : public ::testing::Test {
  protected:
-  void TearDown() override { vif::simd::force_target(0); }
+  void TearDown() override { vmafx::simd::force_target(0); }
 
   template <class F>
   void each_target(F&& body) {
-    const auto ts = vif::simd::targets();
+    const auto ts = vmafx::simd::targets();
     if (ts.empty()) GTEST_SKIP() << "no SIMD target (Highway missing or CPU without SSSE3)";
     for (const std::int64_t t : ts) {
-      vif::simd::force_target(t);
-      SCOPED_TRACE(vif::simd::target_name());
+      vmafx::simd::force_target(t);
+      SCOPED_TRACE(vmafx::simd::target_name());
       body();
       if (::testing::Test::HasFailure()) return;
     }

@@ -20,7 +20,7 @@
 #include "feature/ms_ssim.hpp"
 #include "feature/ssim.hpp"
 #include "feature/ssim_common.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx {
 namespace {
@@ -105,7 +105,7 @@ std::string create_error(const std::string& extractor, const std::map<std::strin
 // expression is libvmaf's, in its evaluation order.
 double naive_integer_ssim(const Picture& ref, const Picture& dis) {
   const int w = ref.width(), h = ref.height();
-  const int r = VMAFX_ISSIM_RADIUS;
+  const int r = VMAFX_SSIM_TAP_RADIUS;
   const std::int64_t maxv = (std::int64_t(1) << ref.bpc()) - 1;
   double ssim = 0, ssimw = 0;
   for (int y = 0; y < h; ++y)
@@ -142,14 +142,14 @@ TEST(IntegerSsim, TapsAreTheRoundedGaussian) {
   const double sigma = VMAFX_ISSIM_SIGMA;
   const double pi = std::acos(-1.0);
   int sum = 0;
-  for (int i = 1; i <= VMAFX_ISSIM_RADIUS; ++i) {
+  for (int i = 1; i <= VMAFX_SSIM_TAP_RADIUS; ++i) {
     const int t = int(256.0 * std::exp(-0.5 * i * i / (sigma * sigma)) / (std::sqrt(2 * pi) * sigma) + 0.5);
-    EXPECT_EQ(vmafx_issim_taps[VMAFX_ISSIM_RADIUS + i], t) << i;
-    EXPECT_EQ(vmafx_issim_taps[VMAFX_ISSIM_RADIUS - i], t) << i;
+    EXPECT_EQ(vmafx_issim_taps[VMAFX_SSIM_TAP_RADIUS + i], t) << i;
+    EXPECT_EQ(vmafx_issim_taps[VMAFX_SSIM_TAP_RADIUS - i], t) << i;
     sum += 2 * t;
   }
-  EXPECT_EQ(vmafx_issim_taps[VMAFX_ISSIM_RADIUS], 256 - sum);
-  EXPECT_EQ(int(std::floor(sigma * std::sqrt(-2 * std::log(std::sqrt(0.5 * pi) * sigma / 256)))), VMAFX_ISSIM_RADIUS);
+  EXPECT_EQ(vmafx_issim_taps[VMAFX_SSIM_TAP_RADIUS], 256 - sum);
+  EXPECT_EQ(int(std::floor(sigma * std::sqrt(-2 * std::log(std::sqrt(0.5 * pi) * sigma / 256)))), VMAFX_SSIM_TAP_RADIUS);
   // An interior 2-D window weighs exactly 2^16.
   int total = 0;
   for (int t : {2, 9, 28, 55, 68, 55, 28, 9, 2}) total += t;

@@ -18,8 +18,9 @@
 #include <vector>
 
 #include "feature/vif.hpp"
+#include "core/simd.hpp"
 #include "feature/vif_simd.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 #include "simd_targets.hpp"
 
 namespace vmafx {
@@ -499,7 +500,7 @@ TEST(VifSimdSupport, FilterShape) {
 }
 
 TEST(VifSimdSupport, GainLimitRange) {
-  if (simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
+  if (vmafx::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
   EXPECT_TRUE(simd::accumulate_supports(1.0));
   EXPECT_TRUE(simd::accumulate_supports(100.0));
   EXPECT_TRUE(simd::accumulate_supports(1024.0));
@@ -556,12 +557,12 @@ TEST_F(VifSimd, WholePlanesEqualScalar) {
                        cs.w * bytes, cs.w, cs.h};
     return vif::compute_scales(rv, dv, cs.bpc, cs.limit, cs.skip0);
   };
-  simd::set_enabled(false);
+  vmafx::simd::set_enabled(false);
   std::vector<std::array<vif::ScaleResult, 4>> want;
   for (const Case& cs : cases) want.push_back(run(cs));
-  simd::set_enabled(true);
+  vmafx::simd::set_enabled(true);
   each_target([&] {
-    ASSERT_TRUE(simd::enabled());
+    ASSERT_TRUE(vmafx::simd::enabled());
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const auto got = run(cases[i]);
       for (int s = 0; s < 4; ++s) {
@@ -572,9 +573,9 @@ TEST_F(VifSimd, WholePlanesEqualScalar) {
       }
     }
   });
-  simd::set_enabled(false);
-  EXPECT_FALSE(simd::enabled());
-  simd::reset_enabled();  // back to VMAFX_SIMD's choice for the tests that follow
+  vmafx::simd::set_enabled(false);
+  EXPECT_FALSE(vmafx::simd::enabled());
+  vmafx::simd::reset_enabled();  // back to VMAFX_SIMD's choice for the tests that follow
 }
 
 }  // namespace

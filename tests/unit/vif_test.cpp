@@ -17,7 +17,7 @@
 #include "core/error.hpp"
 #include "core/options.hpp"
 #include "feature/vif.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 namespace vmafx {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "feature/cuda/vif_tile.cuh"
 #include "feature/vif.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 namespace {
 

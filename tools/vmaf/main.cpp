@@ -15,18 +15,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "backend/backends.hpp"
-#include "core/error.hpp"
-#include "core/options.hpp"
-#include "io/frame_source.hpp"
-#include "io/video_reader.hpp"
-#include "output/report.hpp"
-#include "vmaf_exact/session.hpp"
+#include "vmaf_exact/vmaf_exact.hpp"
 
 namespace vmafx {
 namespace {
-
-constexpr const char* kVersion = "0.1.0";
 
 struct Settings {
   std::string ref_path, dis_path;
@@ -51,78 +43,6 @@ ChromaFormat parse_pix_fmt(const std::string& s) {
 std::string describe(const PictureFormat& f) {
   return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + chroma_name(f.chroma) + " " +
          std::to_string(f.bpc) + "-bit";
-}
-
-// Writes the report straight into `path`, which is not a regular file (a
-// device such as /dev/null, a FIFO): nothing can be renamed over it.
-void write_output_direct(const Settings& s, const std::string& path, const FeatureCollector& fc,
-                         const ReportInfo& info) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw Error(s.output_path + ": cannot write output file: " + std::strerror(errno));
-  try {
-    write_report(f, s.output_fmt, fc, info);
-  } catch (const Error& e) {
-    std::fclose(f);
-    throw Error(s.output_path + ": " + e.what());
-  }
-  if (std::fclose(f) != 0) throw Error(s.output_path + ": write failed: " + std::strerror(errno));
-}
-
-// Writes to a temporary file beside the target and renames it into place, so a
-// failed run never leaves a partial report. A target that exists and is not a
-// regular file (/dev/null, a FIFO) is written directly instead: renaming over
-// it would replace a device node with a file. A symbolic link to a file stays
-// a link: the file it points to is replaced.
-void write_output(const Settings& s, const FeatureCollector& fc, const ReportInfo& info) {
-  if (s.output_path == "-") {
-    try {
-      write_report(stdout, s.output_fmt, fc, info);
-    } catch (const Error& e) {
-      throw Error(std::string("-o - (standard output): ") + e.what());
-    }
-    return;
-  }
-  std::string target = s.output_path;
-  struct stat st {};
-  if (stat(target.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw Error(s.output_path + ": cannot write output file: is a directory");
-    if (!S_ISREG(st.st_mode)) return write_output_direct(s, target, fc, info);
-    std::error_code ec;
-    const std::filesystem::path real = std::filesystem::canonical(target, ec);
-    if (!ec) target = real.string();
-  } else if (lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    return write_output_direct(s, target, fc, info);  // a dangling link: write where it points
-  }
-  std::string tmp = target + ".tmp.XXXXXX";
-  int fd = mkstemp(tmp.data());
-  if (fd < 0) throw Error(s.output_path + ": cannot create output file: " + std::strerror(errno));
-  std::FILE* f = fdopen(fd, "w");
-  if (!f) {
-    close(fd);
-    std::remove(tmp.c_str());
-    throw Error(s.output_path + ": cannot write output file");
-  }
-  try {
-    write_report(f, s.output_fmt, fc, info);
-  } catch (const Error& e) {
-    std::fclose(f);
-    std::remove(tmp.c_str());
-    throw Error(s.output_path + ": " + e.what());
-  }
-  if (std::fclose(f) != 0) {
-    const int e = errno;
-    std::remove(tmp.c_str());
-    throw Error(s.output_path + ": write failed: " + std::strerror(e));
-  }
-  // mkstemp makes the file 0600; give it the permissions a plain fopen would.
-  mode_t mask = umask(0);
-  umask(mask);
-  chmod(tmp.c_str(), 0666 & ~mask);
-  if (std::rename(tmp.c_str(), target.c_str()) != 0) {
-    int e = errno;
-    std::remove(tmp.c_str());
-    throw Error(s.output_path + ": cannot write output file: " + std::strerror(e));
-  }
 }
 
 int run(const Settings& s) {
@@ -186,7 +106,7 @@ int run(const Settings& s) {
   const double t_read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   session.finish();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (const char* st = std::getenv("VMAFX_STATS"); st && *st == '1') {
+  if (stats_requested()) {
     std::fprintf(stderr, "vmaf: %u frames in %.3f s (last frame pushed at %.3f s), %u worker threads\n%s%s", n, secs,
                  t_read, session.threads(), source.timing_report().c_str(), session.timing_report().c_str());
   }
@@ -200,7 +120,7 @@ int run(const Settings& s) {
   info.height = fmt.height;
   info.fps = fps;
   info.precision = precision;
-  if (!s.output_path.empty()) write_output(s, session.scores(), info);
+  if (!s.output_path.empty()) save_report(s.output_path, s.output_fmt, session.scores(), info);
 
   if (!s.quiet || s.output_path.empty()) {
     for (const ModelSummary& m : session.summaries()) {
@@ -251,8 +171,10 @@ int main(int argc, char** argv) {
   app.add_option("--backend", s.session.backend,
                  "auto (default: a GPU's twins where one works, the CPU otherwise), cpu, cuda or opencl");
   app.add_option("--gpu", s.session.gpu, "Device index for --backend cuda/opencl (see --list-devices)");
-  bool list = false;
+  bool list = false, list_features = false;
   app.add_flag("--list-devices", list, "List the GPU devices of every built backend and exit");
+  app.add_flag("--list-features", list_features,
+               "List every feature extractor (outputs, options, backends with a twin) and exit");
   app.add_flag("-n,--no_prediction", s.session.no_prediction, "Extract features only, no model");
   app.add_flag("-q,--quiet", s.quiet, "No progress line and no score summary when writing a file");
   unsigned cpumask = 0, gpumask = 0;
@@ -268,6 +190,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "vmaf: %s (see --help)\n", e.what());
     return 2;
   }
+  if (list_features) {
+    std::fputs(describe_features().c_str(), stdout);
+    return 0;
+  }
   if (list) {
     try {
       auto devs = list_devices();
@@ -280,7 +206,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (version) {
-    std::printf("vmaf-exact %s (libvmaf 3.2.0 compatible)\n", kVersion);
+    std::printf("vmaf-exact %s (libvmaf %s compatible)\n", VMAF_EXACT_VERSION, std::string(kLibvmafVersion).c_str());
     return 0;
   }
   if (s.ref_path.empty() || s.dis_path.empty()) {
@@ -296,7 +222,10 @@ int main(int argc, char** argv) {
     return run(s);
   } catch (const Error& e) {
     if (isatty(fileno(stderr))) std::fputc('\n', stderr);  // end a progress line
-    std::fprintf(stderr, "vmaf: error: %s\n", e.what());
+    std::string what = e.what();
+    if (what.size() > 9 && what.compare(what.size() - 9, 9, " has more") == 0)
+      what += " (use --frame_cnt to score a prefix)";
+    std::fprintf(stderr, "vmaf: error: %s\n", what.c_str());
     return 1;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "vmaf: error: out of memory\n");

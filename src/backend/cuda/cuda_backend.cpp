@@ -7,8 +7,8 @@
 
 #include "backend/backends.hpp"
 #include "backend/cuda/cuda_runtime.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
-#include "feature/cuda/twins.hpp"
 
 namespace vmafx {
 namespace cuda {
@@ -48,7 +48,7 @@ std::string error_message(cudaError_t e, std::string_view what) {
 
 void fail(cudaError_t e, std::string_view what) {
   (void)cudaGetLastError();  // clear a non-sticky error
-  throw Error(error_message(e, what));
+  throw device_error(error_message(e, what));
 }
 
 DeviceBuffer::~DeviceBuffer() {
@@ -165,28 +165,22 @@ std::string describe(int i) {
 CudaBackend::CudaBackend(int device) : device_(device) {
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) fail(e, "--backend cuda");
-  if (n == 0) fail(cudaErrorNoDevice, "--backend cuda");
+  if (e != cudaSuccess) fail(e, "device start");
+  if (n == 0) fail(cudaErrorNoDevice, "device start");
   if (device < 0 || device >= n)
-    throw Error("cuda: --gpu " + std::to_string(device) + ": no such CUDA device (" + std::to_string(n) +
-                " found; see --list-devices)");
+    throw device_error("cuda: device " + std::to_string(device) + ": no such CUDA device (" + std::to_string(n) +
+                        " found)");
   check(cudaSetDevice(device_), "cudaSetDevice");
   cudaDeviceProp p{};
   check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties");
   if (p.major < 9)
-    throw Error("cuda: device " + std::to_string(device) + " (" + p.name + ", sm_" + std::to_string(p.major) +
+    throw device_error("cuda: device " + std::to_string(device) + " (" + p.name + ", sm_" + std::to_string(p.major) +
                 std::to_string(p.minor) + "): this build has kernels for sm_90 only");
   // Creates the primary context now, so that a broken driver fails here.
   check(cudaFree(nullptr), "context creation");
   device_name_ = "cuda " + std::to_string(device) + ": " + describe(device);
   allocator_ = HostAllocator{&CudaBackend::pinned_alloc, &CudaBackend::pinned_free, this};
-  if (const char* e = std::getenv("VMAFX_CUDA_EXACT")) {
-    const std::string v = e;
-    if (v == "int")
-      exact_int_ = true;
-    else if (!v.empty() && v != "fp64")
-      throw Error("cuda: VMAFX_CUDA_EXACT=" + v + ": expected int or fp64");
-  }
+  exact_int_ = env::cuda_exact_int();
 }
 
 CudaBackend::~CudaBackend() {
@@ -283,26 +277,11 @@ void CudaBackend::pinned_free(void* p, void* ctx) {
 
 std::unique_ptr<Extractor> CudaBackend::create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
                                                     const PictureFormat& fmt) {
-  // VMAFX_CUDA_DISABLE=vif,adm: no twin for the listed extractors (they then
-  // run on the CPU with --backend auto); for bisecting a device problem.
-  if (const char* off = std::getenv("VMAFX_CUDA_DISABLE")) {
-    std::string_view list = off;
-    while (!list.empty()) {
-      const std::size_t comma = list.find(',');
-      if (list.substr(0, comma) == d.name) return nullptr;
-      if (comma == std::string_view::npos) break;
-      list.remove_prefix(comma + 1);
-    }
-  }
+  if (env::cuda_disabled(d.name)) return nullptr;
+  const FeatureEntry& entry = feature_entry(d);
+  if (!entry.cuda) return nullptr;
   epoch_.fetch_add(1, std::memory_order_acq_rel);
-  if (d.name == "motion") return make_motion_twin(*this, opts, fmt);
-  if (d.name == "vif") return make_vif_twin(*this, opts, fmt);
-  if (d.name == "adm") return make_adm_twin(*this, opts, fmt);
-  if (d.name == "psnr") return make_psnr_twin(*this, opts, fmt);
-  if (d.name == "ssim") return make_ssim_twin(*this, opts, fmt);
-  if (d.name == "float_ssim") return make_float_ssim_twin(*this, opts, fmt);
-  if (d.name == "float_ms_ssim") return make_float_ms_ssim_twin(*this, opts, fmt);
-  return nullptr;
+  return entry.cuda(*this, opts, fmt);
 }
 
 }  // namespace cuda

@@ -7,26 +7,12 @@
 
 #include "backend/backends.hpp"
 #include "backend/opencl/opencl_runtime.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "feature/opencl/opencl_twin.hpp"
 
 namespace vmafx {
 namespace ocl {
-
-const TwinEntry* find_twin(std::string_view extractor) {
-  static constexpr TwinEntry kTwins[] = {
-      {"ssim", "ssim.cl", make_ssim_twin},
-      {"vif", "vif.cl", make_vif_twin},
-      {"float_ssim", "float_ssim.cl", make_float_ssim_twin},
-      {"float_ms_ssim", "float_ssim.cl", make_float_ms_ssim_twin},
-      {"motion", "motion.cl", make_motion_twin},
-      {"psnr", "motion.cl", make_psnr_twin},
-      {"adm", "adm.cl", make_adm_twin},
-  };
-  for (const TwinEntry& e : kTwins)
-    if (e.extractor == extractor) return &e;
-  return nullptr;
-}
 
 namespace {
 
@@ -46,15 +32,13 @@ class OpenclBackend final : public Backend {
   }
 
   const HostAllocator* host_allocator() const override {
-    // VMAFX_OPENCL_PAGEABLE=1: plain heap pictures (for comparison)
-    const char* e = std::getenv("VMAFX_OPENCL_PAGEABLE");
-    return e && *e == '1' ? nullptr : dev_.pinned_allocator();
+    return env::opencl_pageable() ? nullptr : dev_.pinned_allocator();
   }
 
   std::unique_ptr<Extractor> create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
                                          const PictureFormat& fmt) override {
-    const TwinEntry* twin = find_twin(d.name);
-    if (!twin) return nullptr;
+    const FeatureEntry& twin = feature_entry(d);
+    if (!twin.opencl) return nullptr;
     // A format the reference refuses has no twin either: the engine then
     // reports the reference's own error (or falls back to it).
     try {
@@ -64,10 +48,10 @@ class OpenclBackend final : public Backend {
     }
     // Build the program now (once per run and device), so that a compile
     // error is reported before the first frame.
-    dev_.program(twin->cl_file);
+    dev_.program(twin.opencl_source);
     std::lock_guard lk(mu_);
     if (!group_ || group_->sealed()) group_ = std::make_shared<FrameGroup>(dev_);
-    return twin->make(group_, opts, fmt);
+    return twin.opencl(group_, opts, fmt);
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/embedded.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 
 namespace vmafx {
@@ -51,7 +52,7 @@ const char* error_name(cl_int err) {
 }
 
 void fail(cl_int err, std::string_view what) {
-  throw Error("opencl: " + std::string(what) + ": " + error_name(err) + " (" + std::to_string(err) + ")");
+  throw device_error("opencl: " + std::string(what) + ": " + error_name(err) + " (" + std::to_string(err) + ")");
 }
 
 namespace {
@@ -114,11 +115,11 @@ const Source& resolve(std::string_view path, std::string_view includer, std::str
       if (s->dir == includer_dir) near.push_back(s);
     c = near;
     if (c.size() != 1)
-      throw Error("opencl: " + std::string(includer) + " includes \"" + std::string(path) +
+      throw device_error("opencl: " + std::string(includer) + " includes \"" + std::string(path) +
                   "\", which is ambiguous; name its directory (exact/ or feature/)");
   }
   if (c.empty())
-    throw Error("opencl: " + std::string(includer) + " includes \"" + std::string(path) +
+    throw device_error("opencl: " + std::string(includer) + " includes \"" + std::string(path) +
                 "\", which is not among the embedded kernel sources");
   return *c.front();
 }
@@ -126,7 +127,7 @@ const Source& resolve(std::string_view path, std::string_view includer, std::str
 const Source& find_source(std::string_view name) {
   for (const Source& s : sources())
     if (s.name == name && s.dir.empty()) return s;
-  throw Error("opencl: kernel source " + std::string(name) + " is not embedded in this build");
+  throw device_error("opencl: kernel source " + std::string(name) + " is not embedded in this build");
 }
 
 // Appends `src` to `out` with its "..." includes inlined (once each: every
@@ -154,7 +155,7 @@ void inline_includes(const Source& src, std::string& out, std::set<const Source*
         if (t.starts_with("\"")) {
           const auto end = t.find('"', 1);
           if (end == std::string_view::npos)
-            throw Error("opencl: " + src.name + ":" + std::to_string(line_no) + ": malformed #include");
+            throw device_error("opencl: " + src.name + ":" + std::to_string(line_no) + ": malformed #include");
           const Source& inc = resolve(t.substr(1, end - 1), src.name, src.dir);
           inline_includes(inc, out, seen, names);
           out += "#line " + std::to_string(line_no + 1) + " \"" + src.name + "\"\n";
@@ -197,7 +198,7 @@ std::vector<DeviceEntry> enumerate_devices() {
   cl_uint np = 0;
   const cl_int err = clGetPlatformIDs(0, nullptr, &np);
   if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
-    throw Error("opencl: no OpenCL platform found (no ICD installed, or OCL_ICD_VENDORS names none)");
+    throw device_error("opencl: no OpenCL platform found (no ICD installed, or OCL_ICD_VENDORS names none)");
   check(err, "clGetPlatformIDs");
   std::vector<cl_platform_id> plats(np);
   check(clGetPlatformIDs(np, plats.data(), nullptr), "clGetPlatformIDs");
@@ -219,10 +220,10 @@ Device& Device::get(int index) {
   std::lock_guard lk(mu);
   if (auto it = devices.find(index); it != devices.end()) return *it->second;
   const std::vector<DeviceEntry> all = enumerate_devices();
-  if (all.empty()) throw Error("opencl: the OpenCL platforms have no device");
+  if (all.empty()) throw device_error("opencl: the OpenCL platforms have no device");
   if (index < 0 || std::size_t(index) >= all.size())
-    throw Error("opencl: --gpu " + std::to_string(index) + ": no such device (" + std::to_string(all.size()) +
-                " OpenCL device" + (all.size() == 1 ? "" : "s") + "; see --list-devices)");
+    throw device_error("opencl: device " + std::to_string(index) + ": no such device (" + std::to_string(all.size()) +
+                       " OpenCL device" + (all.size() == 1 ? "" : "s") + ")");
   const DeviceEntry& e = all[std::size_t(index)];
   auto* d = new Device();
   d->id_ = e.device;
@@ -231,8 +232,8 @@ Device& Device::get(int index) {
   cl_bool avail = CL_FALSE, compiler = CL_FALSE;
   clGetDeviceInfo(e.device, CL_DEVICE_AVAILABLE, sizeof avail, &avail, nullptr);
   clGetDeviceInfo(e.device, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, nullptr);
-  if (!avail) throw Error("opencl: device " + e.device_name + " is not available");
-  if (!compiler) throw Error("opencl: device " + e.device_name + " has no OpenCL C compiler");
+  if (!avail) throw device_error("opencl: device " + e.device_name + " is not available");
+  if (!compiler) throw device_error("opencl: device " + e.device_name + " has no OpenCL C compiler");
   clGetDeviceInfo(e.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_wg_, &d->max_wg_, nullptr);
   const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, cl_context_properties(e.platform), 0};
   cl_int err = CL_SUCCESS;
@@ -303,7 +304,7 @@ cl_program Device::program(std::string_view cl_file) {
     std::string first = log.substr(0, std::min<std::size_t>(log.size(), 4000));
     for (char& c : first)
       if (c == '\n') c = ' ';
-    throw Error("opencl: building " + std::string(cl_file) + " for " + name_ + " failed (" + error_name(err) +
+    throw device_error("opencl: building " + std::string(cl_file) + " for " + name_ + " failed (" + error_name(err) +
                 "): " + first);
   }
   logs_.emplace(std::string(cl_file), log);
@@ -519,10 +520,7 @@ std::size_t pow2_group(cl_kernel k, std::size_t cap) {
     check(clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof max, &max, nullptr),
           "clGetKernelWorkGroupInfo");
   // VMAFX_OPENCL_GROUP_CAP=N (tests): behave as if kernels took at most N items.
-  static const std::size_t env_cap = [] {
-    const char* e = std::getenv("VMAFX_OPENCL_GROUP_CAP");
-    return e ? std::size_t(std::strtoul(e, nullptr, 10)) : std::size_t(0);
-  }();
+  const std::size_t env_cap = env::opencl_group_cap();
   if (env_cap > 0 && env_cap < max) max = env_cap;
   std::size_t g = 1;
   while (g * 2 <= cap && g * 2 <= max) g *= 2;
@@ -585,13 +583,7 @@ void PendingRead::finish() {
 
 // ---- Profiling -----------------------------------------------------------------
 
-bool profiling() {
-  static const bool on = [] {
-    const char* e = std::getenv("VMAFX_OPENCL_PROFILE");
-    return e != nullptr && *e != '\0' && std::strcmp(e, "0") != 0;
-  }();
-  return on;
-}
+bool profiling() { return env::opencl_profile(); }
 
 namespace {
 struct Profile {

@@ -12,7 +12,6 @@
 #include "feature/adm.hpp"
 #include "feature/adm_tables.h"
 #include "feature/cuda/adm_cuda.hpp"
-#include "feature/cuda/twins.hpp"
 
 namespace vmafx::cuda {
 namespace {

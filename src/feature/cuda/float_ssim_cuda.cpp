@@ -3,9 +3,8 @@
 // means summed here in raster order, then the CPU extractor's outputs.
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/ssim_common_cuda.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/float_ssim.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx::cuda {
 namespace {

@@ -9,7 +9,6 @@
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/motion_cuda.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/motion.hpp"
 
 namespace vmafx::cuda {

@@ -7,9 +7,8 @@
 #include "backend/cuda/cuda_runtime.hpp"
 #include "core/error.hpp"
 #include "feature/cuda/ssim_common_cuda.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/ms_ssim.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx::cuda {
 namespace {

@@ -9,7 +9,6 @@
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/psnr_cuda.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/psnr.hpp"
 
 namespace vmafx::cuda {

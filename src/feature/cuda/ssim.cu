@@ -6,13 +6,13 @@
 #include <cstdint>
 
 #include "feature/cuda/ssim_cuda.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx::cuda::ssim {
 namespace {
 
-constexpr int kTaps = VMAFX_ISSIM_TAPS;
-constexpr int kR = VMAFX_ISSIM_RADIUS;
+constexpr int kTaps = VMAFX_SSIM_TAP_COUNT;
+constexpr int kR = VMAFX_SSIM_TAP_RADIUS;
 constexpr int TX = 32, TY = 8, kThreads = TX * TY;
 
 struct Taps {
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(kThreads) terms_kernel(const T* __restrict__ r
 void launch_terms(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double* terms,
                   cudaStream_t s) {
   Taps taps;
-  const int init[kTaps] = VMAFX_ISSIM_TAPS_INIT;
+  const int init[kTaps] = VMAFX_SSIM_TAPS_INIT;
   for (int k = 0; k < kTaps; ++k) taps.t[k] = init[k];
   const long long sample_max = (1ll << bpc) - 1;
   const double max2 = static_cast<double>(sample_max * sample_max);

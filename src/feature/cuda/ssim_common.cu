@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "feature/cuda/ssim_common_cuda.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx::cuda::fssim {
 namespace {

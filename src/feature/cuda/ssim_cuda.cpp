@@ -5,15 +5,14 @@
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/ssim_cuda.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/ssim.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx::cuda {
 namespace {
 
-constexpr int kTaps = VMAFX_ISSIM_TAPS;
-constexpr int kR = VMAFX_ISSIM_RADIUS;
+constexpr int kTaps = VMAFX_SSIM_TAP_COUNT;
+constexpr int kR = VMAFX_SSIM_TAP_RADIUS;
 
 // Sum of the taps of a window centred at i, cut at [0, n).
 std::int64_t window_weight(int i, int n) {

@@ -11,11 +11,10 @@
 #include "feature/cuda/vif_tile.cuh"
 
 #define VMAFX_VIF_CONST static __device__ const
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 // The integer-exact gain terms (design record 003) for GPUs with slow fp64.
-// In a namespace of their own: src/exact/vif_tables.h has names that
-// feature/vif_tables.h also uses.
+// In a namespace of their own (the gain helpers have generic names).
 #include <stdint.h>
 namespace vmafx_exact {
 #include "exact/vif_gain.h"
@@ -319,7 +318,7 @@ __global__ void __launch_bounds__(kThreads) stat17_kernel(const T* __restrict__ 
   }
 }
 
-// Scale 0, 8-bit, variant "v2" (VMAFX_CUDA_VIF=v2): a 112 x 16 tile per block
+// Scale 0, 8-bit, the tiled "v2" kernel: a 112 x 16 tile per block
 // (vertical sums over 128 columns for 112 outputs instead of 48 for 32), the
 // symmetric taps paired, 8-byte loads of interior tiles. The tile arithmetic
 // lives in vif_tile.cuh (shared with a host test); its header says why every

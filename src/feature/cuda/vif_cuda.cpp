@@ -6,10 +6,9 @@
 #include <string>
 
 #include "backend/cuda/cuda_runtime.hpp"
-#include "feature/cuda/twins.hpp"
 #include "feature/cuda/vif_cuda.hpp"
 #include "feature/vif.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 namespace vmafx::cuda {
 namespace {
@@ -18,7 +17,7 @@ class VifTwin final : public Extractor {
  public:
   VifTwin(CudaBackend& b, double gain_limit, bool debug, bool skip_scale0, const PictureFormat& f)
       : b_(b), gain_limit_(gain_limit), debug_(debug), skip_scale0_(skip_scale0), w_(f.width), h_(f.height),
-        bpc_(f.bpc), int_gain_(b.exact_int()), v2_(cuda::vif::v2_selected()) {}
+        bpc_(f.bpc), int_gain_(b.exact_int()) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     ThreadContext& ctx = b_.context();
@@ -31,7 +30,7 @@ class VifTwin final : public Extractor {
     check(cudaMemsetAsync(acc, 0, 16 * sizeof(long long), ctx.stream()), "vif: memset");
     const int bps = bpc_ > 8 ? 2 : 1;
     cuda::vif::launch(r, d, ref.stride(0) / bps, w_, h_, bpc_, gain_limit_, skip_scale0_, vmafx_vif_filter, levels,
-                      acc, int_gain_, ctx.stream(), v2_);
+                      acc, int_gain_, ctx.stream());
     check(cudaGetLastError(), "vif: kernel launch");
     check(cudaMemcpyAsync(host, acc, 16 * sizeof(long long), cudaMemcpyDeviceToHost, ctx.stream()),
           "vif: readback");
@@ -56,18 +55,9 @@ class VifTwin final : public Extractor {
   bool debug_, skip_scale0_;
   int w_, h_, bpc_;
   bool int_gain_;
-  bool v2_;  // the tiled scale-0 kernel (vif_tile.cuh) unless VMAFX_CUDA_VIF=v1
 };
 
 }  // namespace
-
-// The tiled kernel is the default since the H200 run of 2026-11-30 (equal in
-// checkfeat and on the golden set; VIF 0.377 -> 0.322 ms per 4K frame);
-// VMAFX_CUDA_VIF=v1 keeps the original kernel for comparison.
-bool vif::v2_selected() {
-  const char* e = std::getenv("VMAFX_CUDA_VIF");
-  return !(e && std::string(e) == "v1");
-}
 
 std::unique_ptr<Extractor> make_vif_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f) {
   (void)kVifExtractor.create(o, f);  // the CPU's format checks and errors

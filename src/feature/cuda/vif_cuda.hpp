@@ -7,11 +7,6 @@
 
 namespace vmafx::cuda::vif {
 
-// Whether the v2 (tiled) scale-0 kernel runs: yes unless VMAFX_CUDA_VIF=v1,
-// which selects the original kernel. launch's default argument reads it at each
-// call (bench/cuda_bench.cpp's BM_Kernels relies on that); the twin once.
-bool v2_selected();
-
 // The four scales of one luma pair. Writes, per scale s, libvmaf's four int64
 // accumulators (num_log, den_log, num_non_log, den_non_log) to acc[4 s ..],
 // which must be zero on entry. `filters` are the host's vmafx_vif_filter rows.
@@ -20,9 +15,10 @@ bool v2_selected();
 // (vif_gain.h: integers, soft fp64 only where undecided) instead of native
 // fp64; both give the CPU's integers. Asynchronous on `s`.
 // v2: scale 0 of 8-bit pictures through the tiled kernel of vif_tile.cuh
-// (VMAFX_CUDA_VIF=v2; the same integers); otherwise the original kernel.
+// (faster on the H200: docs/perf.md; the same integers); false, the generic
+// kernel that every other scale and bit depth uses (benchmarks compare them).
 void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double gain_limit,
             bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc,
-            bool int_gain, cudaStream_t s, bool v2 = v2_selected());
+            bool int_gain, cudaStream_t s, bool v2 = true);
 
 }  // namespace vmafx::cuda::vif

@@ -9,7 +9,7 @@
 #define VMAFX_SSIM_TABLE __constant
 #include "ocl_f32.cl"
 #include "exact/fixed_decimate.h"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 inline uint fs_sample(__global const uchar* p, int w, int x, int y, int wide)
 {

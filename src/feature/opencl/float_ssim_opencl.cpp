@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "feature/float_ssim.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 #include "exact/fixed_decimate.h"
 

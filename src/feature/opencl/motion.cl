@@ -63,67 +63,6 @@ __kernel void motion_rows(__global const int* v, int w, __global uint* row_sum)
     if (lid == 0) row_sum[y] = part[0];
 }
 
-// VMAFX_OPENCL_FAST=1: motion_vertical and motion_rows fused in one tiled
-// kernel. A work-group of any power-of-two size <= ROW_WG makes an
-// MT_TX x MT_TY tile of the filtered difference from local memory (the
-// difference of the tile and its 2-sample halo, reflected exactly as above,
-// then the vertical pass, then the horizontal pass) and writes the tile's sum
-// of |f|. Same per-pixel integer expressions as the two kernels above. The
-// host uses it only where no row sum can wrap in 32 bits (|f| <= 65537, so
-// w <= 65535) and w, h >= 3 (the reflections stay inside the picture); then
-// the sum of the tile sums (<= 1024 * 65537 each, no wrap) in 64 bits equals
-// the sum of the rows' 32-bit sums.
-#define MT_TX 64
-#define MT_TY 16
-#define MT_LW (MT_TX + 2 * VMAFX_MOTION_RADIUS)
-#define MT_LH (MT_TY + 2 * VMAFX_MOTION_RADIUS)
-__kernel void motion_tiled(__global const uchar* prev, __global const uchar* cur, int w, int h, int wide,
-                           int shift, int tiles_x, __global uint* tile_sum)
-{
-    __local int d[MT_LH * MT_LW];
-    __local int v[MT_TY * MT_LW];
-    __local uint part[ROW_WG];
-    const int g = get_group_id(0), lid = get_local_id(0), n = (int)get_local_size(0);
-    const int x0 = (g % tiles_x) * MT_TX, y0 = (g / tiles_x) * MT_TY;
-    for (int i = lid; i < MT_LH * MT_LW; i += n) {
-        const int ly = i / MT_LW, lx = i - ly * MT_LW;
-        const int gy = y0 - VMAFX_MOTION_RADIUS + ly, gx = x0 - VMAFX_MOTION_RADIUS + lx;
-        int val = 0;
-        if (gy <= h + 1 && gx <= w + 1) {
-            const int r = mo_reflect(gy, h), c = mo_reflect(gx, w);
-            val = (int)(mo_sample(prev, w, c, r, wide) - mo_sample(cur, w, c, r, wide));
-        }
-        d[i] = val;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int i = lid; i < MT_TY * MT_LW; i += n) {
-        const int ly = i / MT_LW, lx = i - ly * MT_LW;
-        long acc = 0;
-        for (int k = 0; k < VMAFX_MOTION_TAPS; ++k)
-            acc += (long)vmafx_motion_taps[k] * (long)d[(ly + k) * MT_LW + lx];
-        v[i] = (int)((acc + (1L << (shift - 1))) >> shift);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint s = 0;
-    for (int i = lid; i < MT_TY * MT_TX; i += n) {
-        const int ly = i / MT_TX, lx = i - ly * MT_TX;
-        if (x0 + lx < w && y0 + ly < h) {
-            long acc = 0;
-            for (int k = 0; k < VMAFX_MOTION_TAPS; ++k)
-                acc += (long)vmafx_motion_taps[k] * (long)v[ly * MT_LW + lx + k];
-            const int f = (int)((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT);
-            s += (uint)abs(f);
-        }
-    }
-    part[lid] = s;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = n / 2; k > 0; k >>= 1) {
-        if (lid < k) part[lid] += part[lid + k];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) tile_sum[g] = part[0];
-}
-
 // PSNR: the squared error of each row; 8-bit rows wrap in 32 bits as the
 // reference's do, deeper rows are summed in 64 bits. One work-group per row.
 __kernel void psnr_rows(__global const uchar* ref, __global const uchar* dis, int w, int wide,

@@ -41,29 +41,17 @@ class MotionTwin final : public Twin {
       const int back = scores_.params().five_frame_window ? 1 - last_ : last_;
       const int b = int(index & 1);
       const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
-      // values read back: one per row, or one per tile (fast path)
-      std::size_t parts = std::size_t(h);
-      cl_mem rows = nullptr;
-      if (fast_path()) {
-        const int tiles_x = (w + kTileX - 1) / kTileX, tiles_y = (h + kTileY - 1) / kTileY;
-        parts = std::size_t(tiles_x) * std::size_t(tiles_y);
-        rows = s.scratch(id_, 3 + b, parts * 4);
-        cl_kernel kt = s.kernel(kFile, "motion_tiled");
-        set_args(kt, hist_[back].get(ctx, bytes), cur, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), cl_int(tiles_x),
-                 rows);
-        const std::size_t lx = pow2_group(kt, kMaxRowGroup);
-        run(s.queue(), kt, parts * lx, lx);
-      } else {
-        cl_mem v = s.scratch(id_, 0, std::size_t(w) * h * 4);
-        rows = s.scratch(id_, 1 + b, std::size_t(h) * 4);
-        cl_kernel kv = s.kernel(kFile, "motion_vertical");
-        set_args(kv, hist_[back].get(ctx, bytes), cur, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), v);
-        run2d(s.queue(), kv, std::size_t(w), std::size_t(h), 32, 8);
-        cl_kernel kr = s.kernel(kFile, "motion_rows");
-        set_args(kr, v, cl_int(w), rows);
-        const std::size_t lx = pow2_group(kr, kMaxRowGroup);
-        run(s.queue(), kr, std::size_t(h) * lx, lx);
-      }
+      // one 32-bit sum per row read back
+      const std::size_t parts = std::size_t(h);
+      cl_mem v = s.scratch(id_, 0, std::size_t(w) * h * 4);
+      cl_mem rows = s.scratch(id_, 1 + b, std::size_t(h) * 4);
+      cl_kernel kv = s.kernel(kFile, "motion_vertical");
+      set_args(kv, hist_[back].get(ctx, bytes), cur, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), v);
+      run2d(s.queue(), kv, std::size_t(w), std::size_t(h), 32, 8);
+      cl_kernel kr = s.kernel(kFile, "motion_rows");
+      set_args(kr, v, cl_int(w), rows);
+      const std::size_t lx = pow2_group(kr, kMaxRowGroup);
+      run(s.queue(), kr, std::size_t(h) * lx, lx);
       row_host_[b].resize(parts);
       cl_event ev = nullptr;
       check(clEnqueueReadBuffer(s.queue(), rows, CL_FALSE, 0, parts * 4, row_host_[b].data(), 0, nullptr, &ev),
@@ -97,21 +85,6 @@ class MotionTwin final : public Twin {
   }
 
  private:
-  // VMAFX_OPENCL_FAST=1 (and a picture the tiled kernel covers exactly, see
-  // motion_tiled in motion.cl): one fused launch per frame, one sum per tile.
-  // The total is the same: every |f| <= 65537 (taps sum to 65536, the vertical
-  // pass divides by 2^bpc what |prev - cur| <= 2^bpc - 1 scaled, the horizontal
-  // by 2^16), so for w <= 65535 no row's 32-bit sum wraps and the 64-bit sum
-  // of the tile sums (each <= 64 * 16 * 65537 < 2^32) is the sum of the rows.
-  bool fast_path() const {
-    static const bool on = [] {
-      const char* e = std::getenv("VMAFX_OPENCL_FAST");
-      return e && std::string_view(e) == "1";
-    }();
-    return on && fmt_.width >= 3 && fmt_.height >= 3 && fmt_.width <= 65535;
-  }
-  static constexpr int kTileX = 64, kTileY = 16;  // MT_TX, MT_TY in motion.cl
-
   void complete_pending(FeatureSink& out) {
     if (!pending_) return;
     cl_event ev = pending_;

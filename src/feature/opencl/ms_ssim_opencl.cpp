@@ -6,7 +6,7 @@
 #include "core/error.hpp"
 #include "feature/ms_ssim.hpp"
 #include "feature/opencl/float_ssim_opencl.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx::ocl {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Common pieces of the OpenCL twins (src/feature/opencl/<f>_opencl.cpp): the
-// base class that ties a twin to its engine's FrameGroup, and the factories
-// the backend looks up by extractor name.
+// base class that ties a twin to its engine's FrameGroup. Each twin's factory
+// is named in the feature table (feature/registry.cpp).
 #include <memory>
 #include <string_view>
 
@@ -33,27 +33,5 @@ struct FrameKey {
     return read.active() && ref == &r && dis == &d && index == i;
   }
 };
-
-using TwinFactory = std::unique_ptr<Extractor> (*)(std::shared_ptr<FrameGroup> group, const OptionSet& opts,
-                                                   const PictureFormat& fmt);
-
-struct TwinEntry {
-  std::string_view extractor;  // the CPU extractor's name
-  std::string_view cl_file;    // its kernel source (built when the twin is created)
-  TwinFactory make;
-};
-// The twin of a CPU extractor, or nullptr.
-const TwinEntry* find_twin(std::string_view extractor);
-
-// One per twin (defined in <f>_opencl.cpp). Each validates the format exactly
-// as the CPU extractor does (same Error), so a rejected input fails the same way.
-std::unique_ptr<Extractor> make_ssim_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
-std::unique_ptr<Extractor> make_vif_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
-std::unique_ptr<Extractor> make_float_ssim_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
-std::unique_ptr<Extractor> make_float_ms_ssim_twin(std::shared_ptr<FrameGroup>, const OptionSet&,
-                                                   const PictureFormat&);
-std::unique_ptr<Extractor> make_motion_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
-std::unique_ptr<Extractor> make_psnr_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
-std::unique_ptr<Extractor> make_adm_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
 
 }  // namespace vmafx::ocl

@@ -6,7 +6,7 @@
 
 #define VMAFX_SSIM_TABLE __constant
 #include "exact/ssim_term.h"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 // Sample (x, y) of a packed plane of 8-bit (bpc == 8) or 16-bit samples.
 inline long issim_sample(__global const uchar* p, int w, int x, int y, int wide)
@@ -19,11 +19,11 @@ inline long issim_sample(__global const uchar* p, int w, int x, int y, int wide)
 // (truncated at both edges).
 inline int issim_klo(int i)
 {
-    return i < VMAFX_ISSIM_RADIUS ? VMAFX_ISSIM_RADIUS - i : 0;
+    return i < VMAFX_SSIM_TAP_RADIUS ? VMAFX_SSIM_TAP_RADIUS - i : 0;
 }
 inline int issim_khi(int i, int n)
 {
-    return i + VMAFX_ISSIM_RADIUS >= n ? VMAFX_ISSIM_TAPS - (i + VMAFX_ISSIM_RADIUS - n + 1) : VMAFX_ISSIM_TAPS;
+    return i + VMAFX_SSIM_TAP_RADIUS >= n ? VMAFX_SSIM_TAP_COUNT - (i + VMAFX_SSIM_TAP_RADIUS - n + 1) : VMAFX_SSIM_TAP_COUNT;
 }
 
 // Horizontal pass: the window of (x, y) truncated at the left and right edge.
@@ -36,7 +36,7 @@ __kernel void issim_horizontal(__global const uchar* ref, __global const uchar* 
     const int klo = issim_klo(x), khi = issim_khi(x, w);
     long mx = 0, my = 0, xx = 0, xy = 0, yy = 0;
     for (int k = klo; k < khi; ++k) {
-        const int sx = x - VMAFX_ISSIM_RADIUS + k;
+        const int sx = x - VMAFX_SSIM_TAP_RADIUS + k;
         const long s = issim_sample(ref, w, sx, y, wide);
         const long d = issim_sample(dis, w, sx, y, wide);
         const long t = vmafx_issim_taps[k];
@@ -73,7 +73,7 @@ __kernel void issim_term(__global const int* hmx, __global const int* hmy, __glo
     const int klo = issim_klo(y), khi = issim_khi(y, h);
     long mx = 0, my = 0, xx = 0, xy = 0, yy = 0;
     for (int k = klo; k < khi; ++k) {
-        const size_t i = (size_t)(y - VMAFX_ISSIM_RADIUS + k) * w + x;
+        const size_t i = (size_t)(y - VMAFX_SSIM_TAP_RADIUS + k) * w + x;
         const long t = vmafx_issim_taps[k];
         mx += t * (long)hmx[i];
         my += t * (long)hmy[i];

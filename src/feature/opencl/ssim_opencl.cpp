@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "feature/opencl/opencl_twin.hpp"
-#include "feature/ssim_tables.h"
+#include "exact/ssim_tables.h"
 
 namespace vmafx::ocl {
 namespace {
@@ -86,8 +86,8 @@ class SsimTwin final : public Twin {
   }
 
   static std::int64_t line_weight(int i, int n) {
-    static constexpr int kTap[] = VMAFX_ISSIM_TAPS_INIT;
-    const int r = VMAFX_ISSIM_RADIUS, taps = VMAFX_ISSIM_TAPS;
+    static constexpr int kTap[] = VMAFX_SSIM_TAPS_INIT;
+    const int r = VMAFX_SSIM_TAP_RADIUS, taps = VMAFX_SSIM_TAP_COUNT;
     const int klo = i < r ? r - i : 0;
     const int khi = i + r >= n ? taps - (i + r - n + 1) : taps;
     std::int64_t s = 0;

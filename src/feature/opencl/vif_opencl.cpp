@@ -1,42 +1,32 @@
 // OpenCL twin of "vif" (feature/vif.cpp): the four scales' integer sums on the
 // device (vif.cl), the reference's finish() and outputs on the host.
 #include <array>
-#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
 #include "feature/opencl/opencl_twin.hpp"
 #include "feature/vif.hpp"
-#include "feature/vif_tables.h"
+#include "exact/vif_tables.h"
 
 namespace vmafx::ocl {
 namespace {
 
 constexpr const char* kFile = "vif.cl";
-constexpr std::size_t kMaxGroup = 256;  // VIF_WG in vif.cl
-constexpr std::size_t kTileW = 64, kTileH = 4;        // VIF_TILE_W, VIF_TILE_H
+constexpr std::size_t kMaxGroup = 256;                // VIF_WG in vif.cl
 constexpr std::size_t kSubTileW = 32, kSubTileH = 8;  // VIF_SUB_TW, VIF_SUB_TH
 constexpr std::size_t kV2TileW = 112, kV2TileH = 16;  // V2_TX, V2_TY (vif_statistic0_v2)
 
-// The tiled kernels (the same integers; vif.cl says why) are the default:
-//  - scale 0 of 8-bit input: vif_statistic0_v2 (since the H200 run of
-//    2026-11-30: equal everywhere; 4K 8-bit 465 -> 624 frames/s);
-//  - scales 1..3, and scale 0 above 8 bits: the "vt" kernels vif_stat_t9 /
-//    t5 / t3 / t17, each also making the next scale (no vif_subsample).
-// VMAFX_OPENCL_VIF=v1 keeps the original vif_statistic and vif_subsample for
-// every scale (and the host-side sum of the groups).
-bool use_v2() {
-  static const bool v2 = [] {
-    const char* e = std::getenv("VMAFX_OPENCL_VIF");
-    return !(e && std::string_view(e) == "v1");
-  }();
-  return v2;
-}
-
+// The statistic of every scale runs in a tiled kernel that also makes the
+// next scale (vif.cl says why the integers are the reference's):
+//  - scale 0 of 8-bit input: vif_statistic0_v2;
+//  - scales 1..3, and scale 0 above 8 bits: vif_stat_t9 / t5 / t3 / t17.
+// The groups' sums are added on the device (vif_reduce_v2); only the scale
+// 0 -> 1 subsampling with vif_skip_scale0 has a kernel of its own.
 // The tiled kernels pair c[k] with c[T-1-k] of their copies of the tables
 // (exact/vif_tables.h, which the OpenCL gate checks against the reference's
-// outputs): they apply only if the filter is symmetric.
+// outputs): every filter is symmetric (a unit test checks it).
 bool symmetric(int filter) {
   const int t = vmafx_vif_filter_width[filter];
   for (int k = 0; k < t; ++k)
@@ -44,21 +34,16 @@ bool symmetric(int filter) {
   return true;
 }
 
-// Whether the v2 kernel applies to scale 0: 8-bit samples, filter 0 symmetric.
-bool v2_applies(int bpc) { return bpc == 8 && symmetric(0); }
-
-// The vt kernel of a scale (nullptr name: none applies) and its output tile
-// (VT_TX = 16 XS by VT_TY = 16). Only the statistic pairs taps; the fused
-// subsampling sums the taps of filter scale + 1 one by one.
+// The vt kernel of a scale (scale 0 above 8 bits, scales 1..3) and its
+// output tile width (VT_TX = 16 XS by VT_TY = 16). Only the statistic pairs
+// taps; the fused subsampling sums the taps of filter scale + 1 one by one.
 struct VtKernel {
   const char* name;
   std::size_t tile_w;
 };
-VtKernel vt_kernel(int scale, int bpc) {
-  if (!symmetric(scale)) return {nullptr, 0};
-  if (scale == 0) return bpc > 8 ? VtKernel{"vif_stat_t17", 96} : VtKernel{nullptr, 0};
-  static const char* const names[4] = {nullptr, "vif_stat_t9", "vif_stat_t5", "vif_stat_t3"};
-  return {names[scale], 112};
+VtKernel vt_kernel(int scale) {
+  static const VtKernel k[4] = {{"vif_stat_t17", 96}, {"vif_stat_t9", 112}, {"vif_stat_t5", 112}, {"vif_stat_t3", 112}};
+  return k[scale];
 }
 constexpr std::size_t kVtTileH = 16;  // VT_TY
 
@@ -71,6 +56,8 @@ class VifTwin final : public Twin {
         debug_(o.get_bool("debug")),
         skip_scale0_(o.get_bool("vif_skip_scale0")) {
     std::memcpy(&limit_bits_, &gain_limit_, 8);
+    for (int f = 0; f < 4; ++f)
+      if (!symmetric(f)) throw std::logic_error("vif (opencl): the tiled kernels need symmetric filters");
   }
 
   void submit(const Picture& ref, const Picture& dis, unsigned index) override {
@@ -107,48 +94,39 @@ class VifTwin final : public Twin {
     const std::size_t n1 = std::size_t(fmt_.width / 2) * (fmt_.height / 2);
     cl_mem lvl[2][2] = {{s.scratch(id_, 7, n1 * 2), s.scratch(id_, 8, n1 * 2)},
                         {s.scratch(id_, 9, n1 * 2), s.scratch(id_, 10, n1 * 2)}};
-    // the four scales' per-group sums in one buffer, read back once; a group
-    // is a tile of tw x th pixels (64 x 4, or what the kernel accepts)
-    cl_kernel ks = s.kernel(kFile, "vif_statistic");
-    std::size_t tw = kTileW, th = kTileH;
-    while (tw * th > pow2_group(ks, kMaxGroup)) {
-      if (th > 1) th /= 2;
-      else tw /= 2;
-    }
-    // the subsampling's tiles: 32 x 8 outputs, or what the kernel accepts
-    cl_kernel kd = s.kernel(kFile, "vif_subsample");
+    // the subsampling's tiles (vif_skip_scale0 only): 32 x 8 outputs, or what the kernel accepts
+    cl_kernel kd = skip_scale0_ ? s.kernel(kFile, "vif_subsample") : nullptr;
     std::size_t dw = kSubTileW, dh = kSubTileH;
-    while (dw * dh > pow2_group(kd, kMaxGroup)) {
+    while (kd && dw * dh > pow2_group(kd, kMaxGroup)) {
       if (dh > 1) dh /= 2;
       else dw /= 2;
     }
-    // scale 0 of 8-bit input by the tiled v2 kernel: 112 x 16 outputs per group of (up to) 256 items;
-    // the other statistics by the vt kernels (VT_TX x 16 outputs), where they apply
-    const bool v2 = use_v2() && v2_applies(bpc) && !skip_scale0_;
+    // scale 0 of 8-bit input by the v2 kernel (112 x 16 outputs per group of up to 256 items),
+    // the other statistics by the vt kernels (VT_TX x 16 outputs)
+    const bool v2 = bpc == 8 && !skip_scale0_;
     cl_kernel k0 = v2 ? s.kernel(kFile, "vif_statistic0_v2") : nullptr;
     cl_kernel kt[4] = {};
     std::size_t ttw[4] = {};
     for (int scale = 0; scale < 4; ++scale) {
-      if (!use_v2() || (scale == 0 && (v2 || skip_scale0_))) continue;
-      const VtKernel v = vt_kernel(scale, bpc);
-      if (v.name) {
-        kt[scale] = s.kernel(kFile, v.name);
-        ttw[scale] = v.tile_w;
-      }
+      if (scale == 0 && (v2 || skip_scale0_)) continue;
+      const VtKernel v = vt_kernel(scale);
+      kt[scale] = s.kernel(kFile, v.name);
+      ttw[scale] = v.tile_w;
     }
     std::size_t ngx[4], ngy[4], first_group[4];
     std::size_t total_groups = 0;
     for (int scale = 0; scale < 4; ++scale) {
-      std::size_t gw = tw, gh = th;
+      std::size_t gw = 1, gh = 1;  // scale 0 with vif_skip_scale0: no groups
       if (scale == 0 && v2) gw = kV2TileW, gh = kV2TileH;
       else if (kt[scale]) gw = ttw[scale], gh = kVtTileH;
       ngx[scale] = (std::size_t(fmt_.width >> scale) + gw - 1) / gw;
       ngy[scale] = (std::size_t(fmt_.height >> scale) + gh - 1) / gh;
+      if (scale == 0 && skip_scale0_) ngx[0] = ngy[0] = 0;
       first_group[scale] = total_groups;
       total_groups += ngx[scale] * ngy[scale];
     }
-    cl_mem partial = s.scratch(id_, 11, total_groups * 4 * 8);
 
+    cl_mem partial = s.scratch(id_, 11, std::max<std::size_t>(total_groups, 1) * 4 * 8);
     cl_mem in_ref = pl.ref, in_dis = pl.dis;
     cl_int kind = bpc > 8 ? 1 : 0;
     for (int scale = 0; scale < 4; ++scale) {
@@ -183,10 +161,6 @@ class VifTwin final : public Twin {
                  limit_bits_, log2, partial, cl_int(first_group[scale]), o_ref, o_dis);
         run2d(q, kt[scale], ngx[scale] * lw, ngy[scale], lw, 1);
         fused = scale < 3;
-      } else if (!(scale == 0 && skip_scale0_)) {
-        set_args(ks, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale), mu_round, mu_shift, sq_round,
-                 sq_shift, limit_bits_, log2, partial, cl_int(first_group[scale]));
-        run2d(q, ks, ngx[scale] * tw, ngy[scale] * th, tw, th);
       }
       if (scale < 3) {
         const std::size_t oh = std::size_t(h / 2), ow = std::size_t(w / 2);
@@ -201,30 +175,21 @@ class VifTwin final : public Twin {
       }
     }
     st.frame = {&ref, &dis, index};
-    if (use_v2()) {
-      // the groups' sums added on the device, one work-group per scale: 128 bytes read back
-      cl_kernel kr = s.kernel(kFile, "vif_reduce_v2");
-      cl_mem out = s.scratch(id_, 12, 16 * 8);
-      cl_int fc[8];
-      for (int scale = 0; scale < 4; ++scale) {
-        fc[2 * scale] = cl_int(first_group[scale]);
-        fc[2 * scale + 1] = (scale == 0 && skip_scale0_) ? 0 : cl_int(ngx[scale] * ngy[scale]);
-        st.first[scale] = std::size_t(scale);
-        st.groups[scale] = 1;
-      }
-      const std::size_t lr = pow2_group(kr, kMaxGroup);
-      set_args(kr, partial, fc[0], fc[1], fc[2], fc[3], fc[4], fc[5], fc[6], fc[7], out);
-      run(q, kr, 4 * lr, lr);
-      st.sums.resize(16);
-      st.read.start(q, out, st.sums.data(), 16 * 8);
-      return;
-    }
+    // the groups' sums added on the device, one work-group per scale: 128 bytes read back
+    cl_kernel kr = s.kernel(kFile, "vif_reduce_v2");
+    cl_mem out = s.scratch(id_, 12, 16 * 8);
+    cl_int fc[8];
     for (int scale = 0; scale < 4; ++scale) {
-      st.first[scale] = first_group[scale];
-      st.groups[scale] = ngx[scale] * ngy[scale];
+      fc[2 * scale] = cl_int(first_group[scale]);
+      fc[2 * scale + 1] = cl_int(ngx[scale] * ngy[scale]);
+      st.first[scale] = std::size_t(scale);
+      st.groups[scale] = 1;
     }
-    st.sums.resize(total_groups * 4);
-    st.read.start(q, partial, st.sums.data(), st.sums.size() * 8);
+    const std::size_t lr = pow2_group(kr, kMaxGroup);
+    set_args(kr, partial, fc[0], fc[1], fc[2], fc[3], fc[4], fc[5], fc[6], fc[7], out);
+    run(q, kr, 4 * lr, lr);
+    st.sums.resize(16);
+    st.read.start(q, out, st.sums.data(), 16 * 8);
   }
 
   // The host's part: every scale's groups added (integers: any order), then

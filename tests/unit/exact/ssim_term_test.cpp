@@ -44,6 +44,8 @@ TEST(SsimTables, TapsAreTheReferenceDerivation)
 TEST(SsimTables, ConstantsAreTheReferenceFolds)
 {
     EXPECT_EQ(VMAFX_SSIM_K1_BITS, dbits(0.01 * 0.01));
+    EXPECT_EQ(VMAFX_SSIM_K1_BITS, dbits(VMAFX_ISSIM_K1));
+    EXPECT_EQ(VMAFX_SSIM_K2_BITS, dbits(VMAFX_ISSIM_K2));
     EXPECT_EQ(VMAFX_SSIM_K2_BITS, dbits(0.03 * 0.03));
     for (int depth = 8; depth <= 16; ++depth) {
         EXPECT_EQ(vmafx_ssim_factor_bits(depth, VMAFX_SSIM_K1_BITS), dbits(ref_ssim_factor(depth, 0.01 * 0.01)));

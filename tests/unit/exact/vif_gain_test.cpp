@@ -22,7 +22,7 @@ TEST(VifTables, ConstantsAreTheReferences)
     EXPECT_EQ(VMAFX_VIF_SIGMA_NSQ, 65536 << 1);
     for (int s = 0; s < 4; ++s) {
         int sum = 0;
-        for (int i = 0; i < vmafx_vif_filter_width(s); ++i) sum += vmafx_vif_filter_tap(s, i);
+        for (int i = 0; i < vmafx_vif_taps(s); ++i) sum += vmafx_vif_filter_tap(s, i);
         EXPECT_EQ(sum, 65536) << s;
     }
     for (int i = 0; i < 17; ++i) EXPECT_EQ((uint32_t)vmafx_vif_filter_tap(0, i), detail::kVifFilter0[i]);

@@ -1,0 +1,89 @@
+#include "core/env.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace vmafx::env {
+
+namespace {
+
+constexpr Variable kVariables[] = {
+    {"VMAFX_SIMD", "off: the scalar reference loops everywhere (no CPU SIMD)"},
+    {"VMAFX_STATS", "1: the CLI prints where the time went on stderr"},
+    {"VMAFX_CUDA_EXACT", "int: the CUDA VIF twin forms its gain terms in integers instead of fp64"},
+    {"VMAFX_CUDA_DISABLE", "vif,adm,...: no CUDA twin for these extractors (for bisecting)"},
+    {"VMAFX_OPENCL_PAGEABLE", "1: heap pictures instead of page-locked ones for OpenCL"},
+    {"VMAFX_OPENCL_GROUP_CAP", "N: at most N work items per OpenCL work group (tests)"},
+    {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
+};
+
+std::string value(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+bool flag(const char* name) { return value(name) == "1"; }
+
+}  // namespace
+
+bool simd_allowed() {
+  static const bool v = value("VMAFX_SIMD") != "off";
+  return v;
+}
+bool stats() {
+  static const bool v = flag("VMAFX_STATS");
+  return v;
+}
+bool cuda_exact_int() {
+  static const bool v = value("VMAFX_CUDA_EXACT") == "int";
+  return v;
+}
+bool cuda_disabled(std::string_view extractor) {
+  static const std::string list = value("VMAFX_CUDA_DISABLE");
+  std::string_view rest = list;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    if (rest.substr(0, comma) == extractor) return true;
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return false;
+}
+bool opencl_pageable() {
+  static const bool v = flag("VMAFX_OPENCL_PAGEABLE");
+  return v;
+}
+std::size_t opencl_group_cap() {
+  static const std::size_t v = std::size_t(std::strtoul(value("VMAFX_OPENCL_GROUP_CAP").c_str(), nullptr, 10));
+  return v;
+}
+bool opencl_profile() {
+  static const bool v = flag("VMAFX_OPENCL_PROFILE");
+  return v;
+}
+
+std::span<const Variable> all() { return kVariables; }
+
+void check() {
+  auto one_of = [](const char* name, std::initializer_list<std::string_view> ok) {
+    const std::string v = value(name);
+    if (v.empty()) return;
+    for (std::string_view o : ok)
+      if (v == o) return;
+    std::string list;
+    for (std::string_view o : ok) list += (list.empty() ? "" : ", ") + std::string(o);
+    throw Error(std::string(name) + "=" + v + ": expected " + list);
+  };
+  one_of("VMAFX_SIMD", {"on", "off"});
+  one_of("VMAFX_STATS", {"0", "1"});
+  one_of("VMAFX_CUDA_EXACT", {"int", "fp64"});
+  one_of("VMAFX_OPENCL_PAGEABLE", {"0", "1"});
+  one_of("VMAFX_OPENCL_PROFILE", {"0", "1"});
+  const std::string cap = value("VMAFX_OPENCL_GROUP_CAP");
+  if (!cap.empty() && cap.find_first_not_of("0123456789") != std::string::npos)
+    throw Error("VMAFX_OPENCL_GROUP_CAP=" + cap + ": expected a number of work items");
+}
+
+}  // namespace vmafx::env

@@ -1,0 +1,42 @@
+#pragma once
+// Every environment variable vmaf-exact reads, in one place (each is read
+// once, on first use). README.md lists them; a test checks that it does.
+// They tune or diagnose; none changes a score.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace vmafx::env {
+
+// VMAFX_SIMD=off: the scalar reference loops everywhere (no CPU SIMD).
+bool simd_allowed();
+// VMAFX_STATS=1: the CLI prints where the time went (readers, extractors,
+// device twins, idle workers) on stderr.
+bool stats();
+// VMAFX_CUDA_EXACT=int: the CUDA VIF twin forms its gain terms with the
+// integer path (as the OpenCL twin does) instead of the device's fp64.
+bool cuda_exact_int();
+// VMAFX_CUDA_DISABLE=vif,adm: no CUDA twin for the listed extractors (they
+// run on the CPU with --backend auto); for bisecting a device problem.
+bool cuda_disabled(std::string_view extractor);
+// VMAFX_OPENCL_PAGEABLE=1: plain heap pictures instead of page-locked ones.
+bool opencl_pageable();
+// VMAFX_OPENCL_GROUP_CAP=N: behave as if kernels took at most N work items
+// per group (tests of the work-group fallbacks); 0: no cap.
+std::size_t opencl_group_cap();
+// VMAFX_OPENCL_PROFILE=1: record every OpenCL command's device time (the
+// OpenCL bench prints it).
+bool opencl_profile();
+
+struct Variable {
+  std::string_view name;
+  std::string_view what;
+};
+std::span<const Variable> all();
+
+// Throws Error naming the variable when a value is not one it accepts
+// (called once at start-up by the CLI, so a typo is not silently ignored).
+void check();
+
+}  // namespace vmafx::env

@@ -1,0 +1,50 @@
+// Environment variables: one table, each documented in README.md, bad values
+// rejected with a one-line message.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/env.hpp"
+#include "core/error.hpp"
+
+namespace vmafx {
+namespace {
+
+TEST(Env, EveryVariableIsInTheReadme) {
+  std::ifstream f(std::string(VMAFX_TEST_DATA_DIR) + "/../../README.md");
+  ASSERT_TRUE(f) << "README.md not found";
+  std::stringstream s;
+  s << f.rdbuf();
+  const std::string readme = s.str();
+  ASSERT_GE(env::all().size(), 7u);
+  for (const env::Variable& v : env::all())
+    EXPECT_NE(readme.find("`" + std::string(v.name)), std::string::npos) << v.name << " is not in README.md";
+}
+
+TEST(Env, BadValuesAreErrorsNamingTheVariable) {
+  auto error_with = [](const char* name, const char* value) {
+    ::setenv(name, value, 1);
+    std::string msg;
+    try {
+      env::check();
+    } catch (const Error& e) {
+      msg = e.what();
+    }
+    ::unsetenv(name);
+    return msg;
+  };
+  EXPECT_EQ(error_with("VMAFX_SIMD", "of"), "VMAFX_SIMD=of: expected on, off");
+  EXPECT_EQ(error_with("VMAFX_CUDA_EXACT", "double"), "VMAFX_CUDA_EXACT=double: expected int, fp64");
+  EXPECT_EQ(error_with("VMAFX_STATS", "yes"), "VMAFX_STATS=yes: expected 0, 1");
+  EXPECT_EQ(error_with("VMAFX_OPENCL_GROUP_CAP", "8x"), "VMAFX_OPENCL_GROUP_CAP=8x: expected a number of work items");
+  EXPECT_EQ(error_with("VMAFX_OPENCL_PROFILE", "on"), "VMAFX_OPENCL_PROFILE=on: expected 0, 1");
+  EXPECT_EQ(error_with("VMAFX_OPENCL_PAGEABLE", "2"), "VMAFX_OPENCL_PAGEABLE=2: expected 0, 1");
+  EXPECT_EQ(error_with("VMAFX_SIMD", "off"), "");
+  EXPECT_NO_THROW(env::check());
+}
+
+}  // namespace
+}  // namespace vmafx
