@@ -16,7 +16,7 @@
 
 #include "core/error.hpp"
 #include "feature/cambi_simd.hpp"
-#include "feature/cambi_tables.h"
+#include "exact/cambi_tables.h"
 #include "core/simd.hpp"
 
 namespace vmafx {
