@@ -8,6 +8,8 @@
 
 #include "compat.h"
 
+/* Half the side of the zero-derivative mask's 7x7 window. */
+#define VMAFX_CAMBI_MASK_PAD 3
 
 /* int -> float, rounded to nearest even (the C conversion on the host). */
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)

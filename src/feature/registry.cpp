@@ -23,7 +23,7 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
-#define VMAFX_TWINS(X) X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim)
+#define VMAFX_TWINS(X) X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(cambi)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
@@ -62,6 +62,22 @@ constexpr std::string_view kDefaults[] = {""};
 constexpr std::string_view kPsnrChecks[] = {"", "enable_mse=true:enable_apsnr=true"};
 constexpr std::string_view kFloatSsimChecks[] = {"", "enable_lcs=true", "scale=2", "scale=3"};
 constexpr std::string_view kMsSsimChecks[] = {"enable_lcs=true"};
+// cambi: every option that changes a device stage (the resize, the source
+// side, the contrast steps and their thresholds, the window, dithering) or
+// the host's pooling; what the vmaf_v1.0.16 models set first.
+constexpr std::string_view kCambiChecks[] = {
+    "cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06",
+    "",
+    "full_ref=true",
+    "full_ref=true:src_width=320:src_height=240",
+    "enc_width=230:enc_height=160",
+    "enc_width=300:enc_height=170:full_ref=true",
+    "max_log_contrast=0",
+    "max_log_contrast=5:tvi_threshold=0.1",
+    "max_log_contrast=3:eotf=pq:topk=0.1",
+    "cambi_eotf=pq:cambi_topk=1:cambi_vis_lum_threshold=40",
+    "window_size=15:enc_bitdepth=8",
+    "window_size=127:cambi_max_val=0.5:tvi_threshold=0.0001"};
 
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
@@ -90,7 +106,8 @@ const FeatureEntry kTable[] = {
      .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kVifExtractor, .cuda = CUDA(vif), .opencl = OPENCL(vif), .opencl_source = "vif.cl",
      .checks = kVifChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kCambiExtractor},
+    {.desc = &kCambiExtractor, .cuda = CUDA(cambi), .opencl = OPENCL(cambi), .opencl_source = "cambi.cl",
+     .checks = kCambiChecks, .has_cuda_twin = true, .has_opencl_twin = true},
 };
 #undef CUDA
 #undef OPENCL
