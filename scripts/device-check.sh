@@ -300,11 +300,76 @@ e2e_check() {
 }
 # --- end e2e ---
 
+# --- cambi ---
+# cambi's CUDA and OpenCL twins (about 3 min): the twin harness, libvmaf's
+# values of the option variants and synthetic clips (1080p with and without
+# the speed-up), the golden set's cambi runs through the CLI, then the time
+# of cambi alone (the vmaf_v1.0.16 options) and of vmaf_v1.0.16_1d5h_2160 at
+# 3840x2160 8-bit: --backend cpu, cuda, opencl, auto.
+cambi_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  if [ ! -x "$B/vmaf" ]; then echo "cambi: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local rc=0 be
+  echo "== cambi: checkfeat (cuda, opencl)"
+  timeout 240 "$B/vmafx_checkfeat" --gtest_filter='*cuda_cambi*:*opencl_cambi*' > "$L/cambi-checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[  (PASSED|FAILED) |^\[  SKIPPED|^\[  FAILED  \]' "$L/cambi-checkfeat.log" | head -20
+  grep -m 10 'MISMATCH\|twin failed' "$L/cambi-checkfeat.log" | cut -c1-300
+  echo "== cambi: libvmaf's variants and synthetic clips on both twins"
+  (cd /work/main && VMAFX_SLOW_TWIN_TESTS=1 timeout 300 "$B/vmafx_golden_tests" --gtest_filter='*CambiTwinVsLibvmaf*' \
+    > "$L/cambi-golden-twins.log" 2>&1) || rc=1
+  grep -E '^\[  (PASSED|FAILED) |^\[  SKIPPED|^\[  FAILED  \]' "$L/cambi-golden-twins.log" | head -20
+  grep -m 5 -A4 'Failure' "$L/cambi-golden-twins.log" | cut -c1-300
+  for be in cuda opencl; do
+    echo "== cambi: golden runs through the CLI, --backend $be"
+    timeout 300 python3 "$REPO/scripts/golden-feature.py" "$B/vmaf" "$REPO/tests/data/golden" cambi '^cambi' \
+      --backend $be > "$L/cambi-golden-cli-$be.log" 2>&1 || rc=1
+    tail -n 4 "$L/cambi-golden-cli-$be.log"
+  done
+  echo "== cambi: time at 3840x2160 8-bit (${CAMBI_FRAMES:-300} frames)"
+  local C=/tmp/vmafx-bench T=$(nproc)
+  mkdir -p $C
+  (cd "$REPO" && VMAF=$B/vmaf MKCLIP=$B/vmafx_mkclip CLIPS=$C SIZES=3840x2160 BITS=8 PREPARE_ONLY=1 FRAMES=${CAMBI_FRAMES:-300} \
+    bash scripts/bench-e2e.sh > /dev/null 2>&1) || rc=1
+  local opts=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06
+  for be in cpu cuda opencl; do
+    local t0=$(date +%s%N)
+    timeout 300 "$B/vmaf" -r $C/2160p8.ref.y4m -d $C/2160p8.dis.y4m -n --feature cambi=$opts --backend $be \
+      --threads $T -q --json -o "$L/cambi-4k-$be.json" > "$L/cambi-4k-$be.log" 2>&1 || rc=1
+    echo "cambi alone, --backend $be: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+  done
+  python3 - "$L" <<'PY' || rc=1
+import json, sys
+d = sys.argv[1]
+runs = {b: json.load(open(f"{d}/cambi-4k-{b}.json")) for b in ("cpu", "cuda", "opencl")}
+for b in ("cuda", "opencl"):
+    same = runs[b]["frames"] == runs["cpu"]["frames"]
+    print(f"cambi 4K frames, {b} == cpu: {same} ({len(runs[b]['frames'])} frames)")
+    if not same: sys.exit(1)
+PY
+  for be in cpu auto; do
+    echo "== cambi: vmaf_v1.0.16_1d5h_2160, --backend $be (VMAFX_STATS=1)"
+    VMAFX_STATS=1 timeout 300 "$B/vmaf" -r $C/2160p8.ref.y4m -d $C/2160p8.dis.y4m --backend $be --threads $T -q \
+      --json -o "$L/cambi-1d5h-$be.json" --model version=vmaf_v1.0.16_1d5h_2160 2>&1 | head -16
+  done
+  return $rc
+}
+# --- end cambi ---
+
 if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
   golden_check || STATUS=1
 fi
 if [ "$WHICH" = e2e ] || [ "$WHICH" = quick ]; then
   e2e_check || STATUS=1
+fi
+if [ "$WHICH" = cambi ]; then
+  cambi_check || STATUS=1
 fi
 if [ "$WHICH" = profile ]; then
   profile_check || STATUS=1
