@@ -3,6 +3,7 @@
 // of the reference's too) read back once per frame, and the host's end of
 // the CPU extractor (top-k means in the reference's order, the weighting,
 // the clipping, the heat maps) run on them.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -238,6 +239,17 @@ class CambiTwin final : public Twin {
 std::unique_ptr<Extractor> make_cambi_twin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f) {
   if (f.bpc < 8 || f.bpc > 16)  // the CPU's create() refusal
     throw unsupported_error("cambi: unsupported bit depth " + std::to_string(f.bpc) + " (8 to 16)");
+  // The c-value kernel's work-group (256 items) and local memory (the
+  // window's values and 2^max_log_contrast * 2 + 1 counters per item; 47 KiB
+  // at most): a device without them gets no twin (the CPU scores cambi with
+  // --backend auto).
+  const cambi::Settings st = cambi::resolve(o, f);
+  const std::size_t pad = std::max(st.window, st.src_window) >> 1;
+  const std::size_t local = (kTx + 2 * pad) * (kTy + 2 * pad) * 2 + std::size_t(2 * st.num_diffs + 1) * kTx * kTy * 2;
+  cl_ulong have = 0;
+  check(clGetDeviceInfo(g->device().id(), CL_DEVICE_LOCAL_MEM_SIZE, sizeof have, &have, nullptr),
+        "clGetDeviceInfo(CL_DEVICE_LOCAL_MEM_SIZE)");
+  if (g->device().max_work_group() < kTx * kTy || have < local) return nullptr;
   return std::make_unique<CambiTwin>(std::move(g), o, f);
 }
 
