@@ -343,7 +343,7 @@ cambi_check() {
     local th=""
     [ $be = cpu ] && th="--threads $T"  # the GPU backends: their preferred frames in flight
     timeout 300 "$B/vmaf" -r $C/2160p8.ref.y4m -d $C/2160p8.dis.y4m -n --feature cambi=$opts --backend $be \
-      $th -q --json -o "$L/cambi-4k-$be.json" > "$L/cambi-4k-$be.log" 2>&1 || rc=1
+      $th -q --precision max --json -o "$L/cambi-4k-$be.json" > "$L/cambi-4k-$be.log" 2>&1 || rc=1
     echo "cambi alone, --backend $be: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
   done
   python3 - "$L" <<'PY' || rc=1

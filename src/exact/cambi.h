@@ -61,4 +61,27 @@ VMAFX_FN float vmafx_cambi_term(int weight, int p0, int p, float reciprocal)
     return num * reciprocal;
 }
 
+/* Window counts for max_log_contrast <= 2 (at most 4 contrast steps: the
+ * 9 values xv - 4 .. xv + 4), kept in registers: counter k (0..8) is the 16-bit
+ * field k % 4 of word k / 4 (a window holds at most 65 * 65 = 4225 values).
+ * k is a neighbour's value minus the pixel's plus nd, as an unsigned number:
+ * above span (2 nd) it is not counted. */
+#define VMAFX_CAMBI_SMALL_ND 4
+VMAFX_FN void vmafx_cambi_count_small(vmafx_u32 k, vmafx_u32 span, vmafx_u64* w0, vmafx_u64* w1, vmafx_u64* w2)
+{
+    const vmafx_u64 inc = k <= span ? VMAFX_U64_ONE << ((k & 3u) * 16u) : 0;
+    if (k < 4u)
+        *w0 += inc;
+    else if (k < 8u)
+        *w1 += inc;
+    else
+        *w2 += inc;
+}
+
+VMAFX_FN int vmafx_cambi_small_count(vmafx_u32 k, vmafx_u64 w0, vmafx_u64 w1, vmafx_u64 w2)
+{
+    const vmafx_u64 w = k < 4u ? w0 : (k < 8u ? w1 : w2);
+    return (int)((w >> ((k & 3u) * 16u)) & 0xFFFFu);
+}
+
 #endif /* VMAFX_EXACT_CAMBI_H */

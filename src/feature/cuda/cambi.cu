@@ -130,19 +130,30 @@ __global__ void __launch_bounds__(kGroup) cvalues_kernel(const std::uint16_t* __
     if (any) {
       std::uint16_t* b = bins + lid;
       const unsigned span = unsigned(2 * nd);
-      for (unsigned k = 0; k <= span; ++k) b[k * kGroup] = 0;
       const int side = 2 * pad + 1;
-      for (int dy = 0; dy < side; ++dy) {
-        const std::uint16_t* row = tile + (ly + dy) * tw + lx;
-        for (int dx = 0; dx < side; ++dx) {
-          const unsigned k = unsigned(row[dx]) - xv + unsigned(nd);
-          if (k <= span) b[k * kGroup] = std::uint16_t(b[k * kGroup] + 1);
+      const bool small = nd <= VMAFX_CAMBI_SMALL_ND;
+      vmafx_u64 w0 = 0, w1 = 0, w2 = 0;
+      if (small) {
+        for (int dy = 0; dy < side; ++dy) {
+          const std::uint16_t* row = tile + (ly + dy) * tw + lx;
+          for (int dx = 0; dx < side; ++dx)
+            vmafx_cambi_count_small(unsigned(row[dx]) - xv + unsigned(nd), span, &w0, &w1, &w2);
+        }
+      } else {
+        for (unsigned k = 0; k <= span; ++k) b[k * kGroup] = 0;
+        for (int dy = 0; dy < side; ++dy) {
+          const std::uint16_t* row = tile + (ly + dy) * tw + lx;
+          for (int dx = 0; dx < side; ++dx) {
+            const unsigned k = unsigned(row[dx]) - xv + unsigned(nd);
+            if (k <= span) b[k * kGroup] = std::uint16_t(b[k * kGroup] + 1);
+          }
         }
       }
-      const int p0 = b[nd * kGroup];
+      auto bin = [&](int k) { return small ? vmafx_cambi_small_count(unsigned(k), w0, w1, w2) : int(b[k * kGroup]); };
+      const int p0 = bin(nd);
       for (int d = 0; d < nd; ++d) {
         if (value <= p.tvi[d] && value + d + 1 > p.vlt) {
-          const int p1 = b[(nd + d + 1) * kGroup], p2 = b[(nd - d - 1) * kGroup];
+          const int p1 = bin(nd + d + 1), p2 = bin(nd - d - 1);
           const int q = p1 > p2 ? p1 : p2;
           const float val = vmafx_cambi_term(p.weight[d], p0, q, vmafx_cambi_reciprocal[q + p0]);
           if (val > c) c = val;
@@ -182,7 +193,9 @@ void launch_cvalues(const std::uint16_t* img, int w, int h, const std::uint8_t* 
                     int pad, const CvalueParams& p, float* out, cudaStream_t s) {
   const dim3 block(kTx, kTy);
   const int tw = kTx + 2 * pad, th = kTy + 2 * pad;
-  const std::size_t shared = sizeof(std::uint16_t) * (std::size_t((tw * th + 1) & ~1) + std::size_t(2 * p.nd + 1) * kGroup);
+  // The counters of nd <= 4 live in registers.
+  const std::size_t counters = p.nd <= VMAFX_CAMBI_SMALL_ND ? 0 : std::size_t(2 * p.nd + 1) * kGroup;
+  const std::size_t shared = sizeof(std::uint16_t) * (std::size_t((tw * th + 1) & ~1) + counters);
   cvalues_kernel<<<grid_of(w, h, block), block, shared, s>>>(img, w, h, mask, mstride, mstep, pad, p, out);
 }
 

@@ -134,7 +134,8 @@ __kernel void cambi_mode(__global ushort* buf, int src_off, int sstride, int ste
 // in each pixel's (2 pad + 1)^2 window (cut at the edges); the mask of the
 // scale is every `mstep`-th sample of the first scale's mask. The window's
 // values go to local memory once per work-group; each work item counts the
-// values within nd of its own in its own column of `bins`.
+// values within nd of its own: in registers for nd <= 4 (every model's
+// max_log_contrast), else in its own column of `bins`.
 // params: tvi[0..31], contrast weights[32..63].
 __kernel __attribute__((reqd_work_group_size(CAMBI_TX, CAMBI_TY, 1)))
 void cambi_cvalues(__global const ushort* img, int img_off, int w, int h, __global const uchar* mask, int mstride,
@@ -167,19 +168,30 @@ void cambi_cvalues(__global const ushort* img, int img_off, int w, int h, __glob
         if (any) {
             __local ushort* b = bins + lid;
             const uint span = (uint)(2 * nd);
-            for (uint k = 0; k <= span; ++k) b[k * CAMBI_GROUP] = 0;
             const int side = 2 * pad + 1;
-            for (int dy = 0; dy < side; ++dy) {
-                __local const ushort* row = tile + (ly + dy) * tw + lx;
-                for (int dx = 0; dx < side; ++dx) {
-                    const uint k = (uint)row[dx] - xv + (uint)nd;
-                    if (k <= span) b[k * CAMBI_GROUP] += 1;
+            const int small = nd <= VMAFX_CAMBI_SMALL_ND;
+            ulong w0 = 0, w1 = 0, w2 = 0;
+            if (small) {
+                for (int dy = 0; dy < side; ++dy) {
+                    __local const ushort* row = tile + (ly + dy) * tw + lx;
+                    for (int dx = 0; dx < side; ++dx)
+                        vmafx_cambi_count_small((uint)row[dx] - xv + (uint)nd, span, &w0, &w1, &w2);
+                }
+            } else {
+                for (uint k = 0; k <= span; ++k) b[k * CAMBI_GROUP] = 0;
+                for (int dy = 0; dy < side; ++dy) {
+                    __local const ushort* row = tile + (ly + dy) * tw + lx;
+                    for (int dx = 0; dx < side; ++dx) {
+                        const uint k = (uint)row[dx] - xv + (uint)nd;
+                        if (k <= span) b[k * CAMBI_GROUP] += 1;
+                    }
                 }
             }
-            const int p0 = b[nd * CAMBI_GROUP];
+#define CAMBI_BIN(k) (small ? vmafx_cambi_small_count((uint)(k), w0, w1, w2) : (int)b[(k) * CAMBI_GROUP])
+            const int p0 = CAMBI_BIN(nd);
             for (int d = 0; d < nd; ++d) {
                 if (value <= params[d] && value + d + 1 > vlt) {
-                    const int p1 = b[(nd + d + 1) * CAMBI_GROUP], p2 = b[(nd - d - 1) * CAMBI_GROUP];
+                    const int p1 = CAMBI_BIN(nd + d + 1), p2 = CAMBI_BIN(nd - d - 1);
                     const int p = p1 > p2 ? p1 : p2;
                     const float val = vmafx_cambi_term(params[32 + d], p0, p, reciprocal[p + p0]);
                     if (val > c) c = val;
@@ -188,4 +200,5 @@ void cambi_cvalues(__global const ushort* img, int img_off, int w, int h, __glob
         }
     }
     out[(size_t)out_off + (size_t)y * w + x] = c;
+#undef CAMBI_BIN
 }

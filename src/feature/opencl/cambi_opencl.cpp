@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "exact/cambi.h"
 #include "exact/cambi_tables.h"
 #include "feature/cambi.hpp"
 #include "feature/opencl/opencl_twin.hpp"
@@ -209,7 +210,9 @@ class CambiTwin final : public Twin {
                  cl_int(pad), cl_int(st_.num_diffs), cl_int(st_.band_base), cl_int(st_.band_size),
                  cl_int(st_.vlt_luma), params, recip);
         const std::size_t tile = (kTx + 2 * std::size_t(pad)) * (kTy + 2 * std::size_t(pad)) * 2;
-        const std::size_t bins = std::size_t(2 * st_.num_diffs + 1) * kTx * kTy * 2;
+        // The counters of nd <= 4 live in registers (the argument cannot be empty).
+        const std::size_t bins =
+            st_.num_diffs <= VMAFX_CAMBI_SMALL_ND ? 2 : std::size_t(2 * st_.num_diffs + 1) * kTx * kTy * 2;
         check(clSetKernelArg(kc, 14, tile, nullptr), "clSetKernelArg");
         check(clSetKernelArg(kc, 15, bins, nullptr), "clSetKernelArg");
         check(clSetKernelArg(kc, 16, sizeof(cl_mem), &cvals), "clSetKernelArg");
