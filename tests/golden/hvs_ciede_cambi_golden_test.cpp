@@ -22,12 +22,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -436,6 +440,29 @@ TEST_P(CambiTwinEdges, EqualCpu) {
           EXPECT_EQ(g17(a.value[i]), g17(b.value[i])) << a.name << " frame " << i;
       }
     }
+  }
+  // heatmaps_path: the twin writes the heat maps from its c-values, byte for byte the CPU's.
+  {
+    const PictureFormat f{241, 217, 8, ChromaFormat::k420};
+    const std::string base = ::testing::TempDir() + "vmafx_cambi_heat_" + GetParam() + "_" + std::to_string(::getpid());
+    for (const char* side : {"cpu", "twin"}) {
+      std::filesystem::remove_all(base + side);
+      (void)run_synthetic(f, "cambi", {{"heatmaps_path", base + side}}, 2,
+                          std::string(side) == "cpu" ? nullptr : backend.get());
+    }
+    int files = 0, nonzero = 0;
+    for (const auto& e : std::filesystem::directory_iterator(base + "cpu")) {
+      std::ifstream a(e.path(), std::ios::binary), b(base + "twin/" + e.path().filename().string(), std::ios::binary);
+      const std::string ca((std::istreambuf_iterator<char>(a)), {}), cb((std::istreambuf_iterator<char>(b)), {});
+      EXPECT_FALSE(ca.empty()) << e.path();
+      EXPECT_TRUE(ca == cb) << e.path().filename() << " differs";
+      nonzero += ca.find_first_not_of('\0') != std::string::npos;
+      ++files;
+    }
+    EXPECT_EQ(files, 5);
+    EXPECT_GE(nonzero, 1) << "every heat map is all zero";
+    std::filesystem::remove_all(base + "cpu");
+    std::filesystem::remove_all(base + "twin");
   }
   const PictureFormat f{240, 216, 10, ChromaFormat::k420};
   for (const bool in_ref : {false, true}) {
