@@ -24,10 +24,12 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
 #define VMAFX_TWINS(X) X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim)
+#define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
+VMAFX_TWINS_MISC(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace cuda
 #define CUDA(f) &cuda::make_##f##_twin
@@ -39,6 +41,7 @@ namespace ocl {
 #define VMAFX_DECLARE(f) \
   std::unique_ptr<Extractor> make_##f##_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
+VMAFX_TWINS_MISC(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace ocl
 #define OPENCL(f) &ocl::make_##f##_twin
@@ -46,6 +49,7 @@ VMAFX_TWINS(VMAFX_DECLARE)
 #define OPENCL(f) nullptr
 #endif
 #undef VMAFX_TWINS
+#undef VMAFX_TWINS_MISC
 
 namespace {
 
@@ -66,12 +70,14 @@ constexpr std::string_view kMsSsimChecks[] = {"enable_lcs=true"};
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
 const FeatureEntry kTable[] = {
-    {.desc = &kFloatPsnrExtractor},
+    {.desc = &kFloatPsnrExtractor, .cuda = CUDA(float_psnr), .opencl = OPENCL(float_psnr),
+     .opencl_source = "float_psnr.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatAnsnrExtractor},
     {.desc = &kFloatAdmExtractor},
     {.desc = &kFloatVifExtractor},
     {.desc = &kFloatMotionExtractor},
-    {.desc = &kFloatMomentExtractor},
+    {.desc = &kFloatMomentExtractor, .cuda = CUDA(float_moment), .opencl = OPENCL(float_moment),
+     .opencl_source = "float_moment.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kSpeedChromaExtractor},
     {.desc = &kSpeedTemporalExtractor},
     {.desc = &kFloatMsSsimExtractor, .cuda = CUDA(float_ms_ssim), .opencl = OPENCL(float_ms_ssim),
