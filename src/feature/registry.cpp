@@ -24,7 +24,7 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
 #define VMAFX_TWINS(X) X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim)
-#define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment)
+#define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
@@ -72,7 +72,8 @@ constexpr std::string_view kMsSsimChecks[] = {"enable_lcs=true"};
 const FeatureEntry kTable[] = {
     {.desc = &kFloatPsnrExtractor, .cuda = CUDA(float_psnr), .opencl = OPENCL(float_psnr),
      .opencl_source = "float_psnr.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kFloatAnsnrExtractor},
+    {.desc = &kFloatAnsnrExtractor, .cuda = CUDA(float_ansnr), .opencl = OPENCL(float_ansnr),
+     .opencl_source = "float_ansnr.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatAdmExtractor},
     {.desc = &kFloatVifExtractor},
     {.desc = &kFloatMotionExtractor},
