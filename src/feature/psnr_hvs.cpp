@@ -194,6 +194,28 @@ double plane_error(const PlaneView& ref, const PlaneView& dis, int bpc, int plan
                   : plane_error_t<std::uint16_t>(ref, dis, bpc, plane);
 }
 
+void plane_tables(int plane, float mask[64], float csf[64]) {
+  const Csf c = csf_table(plane);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      mask[i * 8 + j] = masks().m[plane][i][j];
+      csf[i * 8 + j] = c[i][j];
+    }
+}
+
+double error_from_terms(const float* terms, std::size_t blocks, int bpc) {
+  float ret = 0;
+  int pixels = 0;
+  for (std::size_t k = 0; k < blocks * 64; ++k) {
+    ret += terms[k];
+    ++pixels;
+  }
+  ret /= float(pixels);
+  const std::int32_t peak = (1 << bpc) - 1;
+  ret /= float(peak * peak);
+  return ret;
+}
+
 double to_db(double error) { return 10 * (-1 * std::log10(1.0 * error)); }
 
 }  // namespace psnr_hvs

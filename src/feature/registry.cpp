@@ -24,7 +24,7 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
 #define VMAFX_TWINS(X) X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim)
-#define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr)
+#define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr) X(psnr_hvs)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
@@ -90,7 +90,8 @@ const FeatureEntry kTable[] = {
     {.desc = &kCiedeExtractor},
     {.desc = &kPsnrExtractor, .cuda = CUDA(psnr), .opencl = OPENCL(psnr), .opencl_source = "motion.cl",
      .checks = kPsnrChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kPsnrHvsExtractor},
+    {.desc = &kPsnrHvsExtractor, .cuda = CUDA(psnr_hvs), .opencl = OPENCL(psnr_hvs), .opencl_source = "psnr_hvs.cl",
+     .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kAdmExtractor, .cuda = CUDA(adm), .opencl = OPENCL(adm), .opencl_source = "adm.cl",
      .checks = kAdmChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kMotionExtractor, .cuda = CUDA(motion), .opencl = OPENCL(motion), .opencl_source = "motion.cl",
