@@ -27,10 +27,10 @@ float to_float(int s, int bpc) { return bpc == 8 ? float(s) : float(s) / float(1
 TEST(FloatTerms, RoundToTwentyFourBits) {
   EXPECT_EQ(vmafx_rne24(0), 0u);
   EXPECT_EQ(vmafx_rne24((1u << 24) - 1), (1u << 24) - 1);
-  EXPECT_EQ(vmafx_rne24((1u << 24) + 1), 1u << 24);                  // tie to even (down)
-  EXPECT_EQ(vmafx_rne24((1u << 24) + 3), (1u << 24) + 4);            // tie to even (up)
-  EXPECT_EQ(vmafx_rne24(0xFFFFFFFFull), 0x100000000ull);             // carries into 2^32
-  EXPECT_EQ(vmafx_rne24(0xFFFE0001ull), 0xFFFE0000ull);              // 65535^2
+  EXPECT_EQ(vmafx_rne24((1u << 24) + 1), 1u << 24);        // tie to even (down)
+  EXPECT_EQ(vmafx_rne24((1u << 24) + 3), (1u << 24) + 4);  // tie to even (up)
+  EXPECT_EQ(vmafx_rne24(0xFFFFFFFFull), 0x100000000ull);   // carries into 2^32
+  EXPECT_EQ(vmafx_rne24(0xFFFE0001ull), 0xFFFE0000ull);    // 65535^2
 }
 
 TEST(FloatTerms, EqualTheFloatOperationsAtEveryDepth) {
@@ -82,7 +82,8 @@ TEST(ExactSum, PrefixThenOneByOneEqualsTheReference) {
       EXPECT_EQ(p.rows, h);
     }
     std::vector<std::uint32_t> rest;
-    for (std::size_t i = std::size_t(p.rows) * w; i < n; ++i) rest.push_back(std::uint32_t(vmafx_fterm(kind, ra[i], da[i])));
+    for (std::size_t i = std::size_t(p.rows) * w; i < n; ++i)
+      rest.push_back(std::uint32_t(vmafx_fterm(kind, ra[i], da[i])));
     const double twin = exact_sum::finish(p, q, rest);
     if (kind == VMAFX_FTERM_ERROR) {
       const fpsnr::Peak pk = fpsnr::peak_for(bpc);

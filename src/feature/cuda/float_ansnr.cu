@@ -19,8 +19,8 @@ __device__ __forceinline__ float sample(const T* p, std::ptrdiff_t stride, int x
 }
 
 template <class T>
-__device__ __forceinline__ float filter(const T* p, std::ptrdiff_t stride, int w, int h, int x, int y,
-                                        float inv_scale, const float* k, int fw) {
+__device__ __forceinline__ float filter(const T* p, std::ptrdiff_t stride, int w, int h, int x, int y, float inv_scale,
+                                        const float* k, int fw) {
   const int r = fw / 2;
   float acc = 0.0f;
   for (int a = 0; a < fw; ++a) {
@@ -33,8 +33,8 @@ __device__ __forceinline__ float filter(const T* p, std::ptrdiff_t stride, int w
 }
 
 template <class T>
-__global__ void filter_kernel(const T* __restrict__ ref, const T* __restrict__ dis, std::ptrdiff_t stride, int w,
-                              int h, float inv_scale, Taps taps, float* __restrict__ rf, float* __restrict__ df) {
+__global__ void filter_kernel(const T* __restrict__ ref, const T* __restrict__ dis, std::ptrdiff_t stride, int w, int h,
+                              float inv_scale, Taps taps, float* __restrict__ rf, float* __restrict__ df) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   rf[std::size_t(y) * w + x] = filter(ref, stride, w, h, x, y, inv_scale, taps.t, 3);
@@ -59,18 +59,17 @@ __global__ void rows_kernel(const float* __restrict__ rf, const float* __restric
 
 }  // namespace
 
-void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, const Taps& taps,
-            float* rf, float* df, float* rows, cudaStream_t s) {
+void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, const Taps& taps, float* rf,
+            float* df, float* rows, cudaStream_t s) {
   const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
   const float inv = 1.0f / float(1 << (bpc - 8));  // a power of two: exact
   if (bpc == 8)
-    filter_kernel<std::uint8_t><<<grid, block, 0, s>>>(static_cast<const std::uint8_t*>(ref),
-                                                       static_cast<const std::uint8_t*>(dis), stride, w, h, inv,
-                                                       taps, rf, df);
+    filter_kernel<std::uint8_t><<<grid, block, 0, s>>>(
+        static_cast<const std::uint8_t*>(ref), static_cast<const std::uint8_t*>(dis), stride, w, h, inv, taps, rf, df);
   else
     filter_kernel<std::uint16_t><<<grid, block, 0, s>>>(static_cast<const std::uint16_t*>(ref),
-                                                        static_cast<const std::uint16_t*>(dis), stride, w, h, inv,
-                                                        taps, rf, df);
+                                                        static_cast<const std::uint16_t*>(dis), stride, w, h, inv, taps,
+                                                        rf, df);
   rows_kernel<<<(h + 63) / 64, 64, 0, s>>>(rf, df, w, h, rows);
 }
 

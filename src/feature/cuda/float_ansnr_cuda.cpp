@@ -24,7 +24,8 @@ class FloatAnsnrTwin final : public Extractor {
     const void* r = ctx.plane(ref, index, 0);
     const void* d = ctx.plane(dis, index, 0);
     const int w = fmt_.width, h = fmt_.height, bps = fmt_.bpc > 8 ? 2 : 1;
-    if (ref.stride(0) != dis.stride(0)) fail(cudaErrorInvalidValue, "float_ansnr: reference and distorted strides differ");
+    if (ref.stride(0) != dis.stride(0))
+      fail(cudaErrorInvalidValue, "float_ansnr: reference and distorted strides differ");
     const std::size_t n = std::size_t(w) * h;
     auto* rf = static_cast<float*>(ctx.device(this, 0, n * 4));
     auto* df = static_cast<float*>(ctx.device(this, 1, n * 4));

@@ -13,7 +13,7 @@ struct Taps {
 
 // rows[2y], rows[2y + 1] = row y's float sums of signal and noise, in the
 // reference's order; rf, df: w x h scratch. stride in samples. Asynchronous.
-void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, const Taps& taps,
-            float* rf, float* df, float* rows, cudaStream_t s);
+void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, const Taps& taps, float* rf,
+            float* df, float* rows, cudaStream_t s);
 
 }  // namespace vmafx::cuda::fansnr

@@ -16,9 +16,9 @@ namespace {
 constexpr int kTile = 256;
 
 template <class T>
-__global__ void __launch_bounds__(kTile) rows_kernel(const T* __restrict__ a, const T* __restrict__ b,
-                                                     std::ptrdiff_t stride, int w, int kind,
-                                                     unsigned long long* __restrict__ rows) {
+__global__ void __launch_bounds__(kTile)
+    rows_kernel(const T* __restrict__ a, const T* __restrict__ b, std::ptrdiff_t stride, int w, int kind,
+                unsigned long long* __restrict__ rows) {
   const int y = blockIdx.x;
   const T* ra = a + std::ptrdiff_t(y) * stride;
   const T* rb = b + std::ptrdiff_t(y) * stride;
@@ -53,13 +53,11 @@ void launch_terms(const void* a, const void* b, std::ptrdiff_t stride, int w, in
                   std::uint32_t* out, cudaStream_t s) {
   const dim3 block(32, 8), grid((w + 31) / 32, (h - row0 + 7) / 8);
   if (bpc == 8)
-    plane_kernel<std::uint8_t><<<grid, block, 0, s>>>(static_cast<const std::uint8_t*>(a),
-                                                      static_cast<const std::uint8_t*>(b), stride, w, h, kind, row0,
-                                                      out);
+    plane_kernel<std::uint8_t><<<grid, block, 0, s>>>(
+        static_cast<const std::uint8_t*>(a), static_cast<const std::uint8_t*>(b), stride, w, h, kind, row0, out);
   else
-    plane_kernel<std::uint16_t><<<grid, block, 0, s>>>(static_cast<const std::uint16_t*>(a),
-                                                       static_cast<const std::uint16_t*>(b), stride, w, h, kind, row0,
-                                                       out);
+    plane_kernel<std::uint16_t><<<grid, block, 0, s>>>(
+        static_cast<const std::uint16_t*>(a), static_cast<const std::uint16_t*>(b), stride, w, h, kind, row0, out);
 }
 
 }  // namespace vmafx::cuda::fterms

@@ -10,11 +10,10 @@ std::unique_ptr<Extractor> make_float_psnr_twin(CudaBackend& b, const OptionSet&
   (void)kFloatPsnrExtractor.create(o, f);  // the CPU's format checks and errors
   const fpsnr::Peak pk = fpsnr::peak_for(f.bpc);
   const int w = f.width, h = f.height;
-  return std::make_unique<fterms::TermsTwin>(
-      b, f, std::vector<fterms::TermSum>{{VMAFX_FTERM_ERROR, false}},
-      [pk, w, h](const double* v, unsigned index, FeatureSink& out) {
-        out.put_plain("float_psnr", index, fpsnr::from_noise(v[0], w, h, pk));
-      });
+  return std::make_unique<fterms::TermsTwin>(b, f, std::vector<fterms::TermSum>{{VMAFX_FTERM_ERROR, false}},
+                                             [pk, w, h](const double* v, unsigned index, FeatureSink& out) {
+                                               out.put_plain("float_psnr", index, fpsnr::from_noise(v[0], w, h, pk));
+                                             });
 }
 
 }  // namespace vmafx::cuda

@@ -36,8 +36,8 @@ void launch_blocks(const void* ref, const void* dis, std::ptrdiff_t stride, int 
   const dim3 block(16, 8), grid((nbx + 15) / 16, (nby + 7) / 8);
   if (bpc == 8)
     blocks_kernel<std::uint8_t><<<grid, block, 0, s>>>(static_cast<const std::uint8_t*>(ref),
-                                                       static_cast<const std::uint8_t*>(dis), stride, nbx, nby,
-                                                       tables, var63, var15, terms);
+                                                       static_cast<const std::uint8_t*>(dis), stride, nbx, nby, tables,
+                                                       var63, var15, terms);
   else
     blocks_kernel<std::uint16_t><<<grid, block, 0, s>>>(static_cast<const std::uint16_t*>(ref),
                                                         static_cast<const std::uint16_t*>(dis), stride, nbx, nby,

@@ -1,8 +1,8 @@
 // CUDA twin of "psnr_hvs" (feature/psnr_hvs.cpp): every block's 64 terms on
 // the device (psnr_hvs.cu), their float sum in the reference's order, the
 // plane errors and the dB values on the host with the reference's functions.
-#include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/psnr_hvs_cuda.hpp"
+#include "backend/cuda/cuda_runtime.hpp"
 #include "feature/psnr_hvs.hpp"
 
 namespace vmafx::cuda {
@@ -33,9 +33,10 @@ class PsnrHvsTwin final : public Extractor {
         if (offset_[p + 1] == offset_[p]) continue;
         const void* r = ctx.plane(ref, index, p);
         const void* d = ctx.plane(dis, index, p);
-        if (ref.stride(p) != dis.stride(p)) fail(cudaErrorInvalidValue, "psnr_hvs: reference and distorted strides differ");
-        hvs::launch_blocks(r, d, ref.stride(p) / bps, nbx_[p], nby_[p], fmt_.bpc, tables_[p],
-                           vmafx::psnr_hvs::kVar63, vmafx::psnr_hvs::kVar15, dev + offset_[p], s);
+        if (ref.stride(p) != dis.stride(p))
+          fail(cudaErrorInvalidValue, "psnr_hvs: reference and distorted strides differ");
+        hvs::launch_blocks(r, d, ref.stride(p) / bps, nbx_[p], nby_[p], fmt_.bpc, tables_[p], vmafx::psnr_hvs::kVar63,
+                           vmafx::psnr_hvs::kVar15, dev + offset_[p], s);
       }
       check(cudaGetLastError(), "psnr_hvs: kernel launch");
       check(cudaMemcpyAsync(host, dev, n * 4, cudaMemcpyDeviceToHost, s), "psnr_hvs: readback");

@@ -12,10 +12,13 @@ class FloatMomentTwin final : public Twin {
   FloatMomentTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f)
       : Twin(std::move(g)),
         sums_("float_moment.cl",
-              {{VMAFX_FTERM_SAMPLE, false}, {VMAFX_FTERM_SAMPLE, true}, {VMAFX_FTERM_SQUARE, false},
+              {{VMAFX_FTERM_SAMPLE, false},
+               {VMAFX_FTERM_SAMPLE, true},
+               {VMAFX_FTERM_SQUARE, false},
                {VMAFX_FTERM_SQUARE, true}},
               f),
-        w_(f.width), h_(f.height) {}
+        w_(f.width),
+        h_(f.height) {}
 
   void submit(const Picture& ref, const Picture& dis, unsigned index) override {
     Slot& s = slot();
@@ -27,8 +30,8 @@ class FloatMomentTwin final : public Twin {
     TermSums::Pending& st = s.state<TermSums::Pending>(id_);
     if (!st.frame.matches(ref, dis, index, st.read)) sums_.enqueue(s, id_, ref, dis, index, st);
     st.read.finish();
-    static constexpr std::string_view kNames[4] = {"float_moment_ref1st", "float_moment_dis1st",
-                                                   "float_moment_ref2nd", "float_moment_dis2nd"};
+    static constexpr std::string_view kNames[4] = {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
+                                                   "float_moment_dis2nd"};
     for (std::size_t i = 0; i < 4; ++i) {
       const double cum = sums_.finish(s, id_, ref, dis, index, st, i);
       out.put_plain(kNames[i], index, cum / (w_ * h_));  // fmoment::moment's mean

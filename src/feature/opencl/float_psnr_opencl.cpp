@@ -10,7 +10,9 @@ namespace {
 class FloatPsnrTwin final : public Twin {
  public:
   FloatPsnrTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f)
-      : Twin(std::move(g)), sums_("float_psnr.cl", {{VMAFX_FTERM_ERROR, false}}, f), fmt_(f),
+      : Twin(std::move(g)),
+        sums_("float_psnr.cl", {{VMAFX_FTERM_ERROR, false}}, f),
+        fmt_(f),
         pk_(fpsnr::peak_for(f.bpc)) {}
 
   void submit(const Picture& ref, const Picture& dis, unsigned index) override {

@@ -65,8 +65,7 @@ class TermSums {
     const std::size_t n = std::size_t(w_) * (h - std::size_t(p.rows));
     cl_mem terms = s.scratch(owner, 1, n * 4);
     cl_kernel kp = s.kernel(file_, "fterm_plane");
-    set_args(kp, a, b, cl_int(w_), cl_int(h_), cl_int(bpc_ > 8 ? 1 : 0), cl_int(sums_[i].kind), cl_int(p.rows),
-             terms);
+    set_args(kp, a, b, cl_int(w_), cl_int(h_), cl_int(bpc_ > 8 ? 1 : 0), cl_int(sums_[i].kind), cl_int(p.rows), terms);
     run2d(s.queue(), kp, std::size_t(w_), h - std::size_t(p.rows), 16, 8);
     std::vector<std::uint32_t> rest(n);
     read(s.queue(), terms, rest.data(), n * 4);
