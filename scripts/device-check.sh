@@ -325,7 +325,7 @@ twins_misc_check() {
     > "$L/twins-misc-checkfeat.log" 2>&1 || rc=1
   grep -E '^\[       OK \]|^\[  FAILED  \]|^\[  SKIPPED' "$L/twins-misc-checkfeat.log" | head -12
   grep -m 10 'MISMATCH\|twin failed' "$L/twins-misc-checkfeat.log" | cut -c1-300
-  echo "== twins-misc: float_psnr / float_moment past 2^53 units (4K 16-bit, one-by-one path)"
+  echo "== twins-misc: float_psnr / float_moment past 2^53 units (2048x2048 16-bit, one-by-one path)"
   timeout 120 "$B/vmafx_backend_tests" --gtest_filter='*FloatSums*' > "$L/twins-misc-sums.log" 2>&1 || rc=1
   grep -E '^\[       OK \]|^\[  FAILED  \]|^\[  SKIPPED' "$L/twins-misc-sums.log" | head -4
   for mode in cuda opencl; do
