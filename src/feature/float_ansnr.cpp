@@ -19,7 +19,8 @@ constexpr float kDis5[25] = {
 
 namespace {
 
-// Symmetric extension with the edge sample repeated: -1 -> 0, n -> n - 1.
+// Mirror extension: below 0 without repeating the edge (-1 -> 1), past the end
+// repeating it (n -> n - 1), as libvmaf's float filters index.
 inline int reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 1 : i); }
 
 // 2-D filter: per output, each kernel row summed in float, rows summed in float.

@@ -111,8 +111,6 @@ template <class T>
 double plane_error_t(const PlaneView& src, const PlaneView& dst, int bpc, int plane) {
   const Csf csf = csf_table(plane);
   const float (*mask)[8] = masks().m[plane];
-  constexpr float kVar63 = 1 / 63.f * 64;
-  constexpr float kVar15 = 1 / 15.f * 16;
   const int w = src.width, h = src.height;
 
   float ret = 0;
