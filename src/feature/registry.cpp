@@ -23,7 +23,8 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
-#define VMAFX_TWINS(X) X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim)
+#define VMAFX_TWINS(X) \
+  X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(float_vif)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
@@ -62,6 +63,13 @@ constexpr std::string_view kDefaults[] = {""};
 constexpr std::string_view kPsnrChecks[] = {"", "enable_mse=true:enable_apsnr=true"};
 constexpr std::string_view kFloatSsimChecks[] = {"", "enable_lcs=true", "scale=2", "scale=3"};
 constexpr std::string_view kMsSsimChecks[] = {"enable_lcs=true"};
+// Every option of float_vif: the kernel scales change the taps (and the
+// smallest picture), the prescale runs the host's interpolators.
+constexpr std::string_view kFloatVifChecks[] = {
+    "", "debug=true:vif_enhn_gain_limit=1", "vif_kernelscale=0.5:vif_sigma_nsq=0.5",
+    "vif_kernelscale=2:vif_skip_scale0=true:debug=true", "vif_sigma_nsq=0:vif_scale2_min_val=0.9",
+    "vif_prescale=0.5:vif_prescale_method=bicubic", "vif_prescale=0.75:vif_prescale_method=lanczos4",
+    "vif_prescale=1.25:vif_prescale_method=bilinear"};
 
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
@@ -69,7 +77,8 @@ const FeatureEntry kTable[] = {
     {.desc = &kFloatPsnrExtractor},
     {.desc = &kFloatAnsnrExtractor},
     {.desc = &kFloatAdmExtractor},
-    {.desc = &kFloatVifExtractor},
+    {.desc = &kFloatVifExtractor, .cuda = CUDA(float_vif), .opencl = OPENCL(float_vif),
+     .opencl_source = "float_vif.cl", .checks = kFloatVifChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatMotionExtractor},
     {.desc = &kFloatMomentExtractor},
     {.desc = &kSpeedChromaExtractor},
