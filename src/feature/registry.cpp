@@ -24,7 +24,7 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
 #define VMAFX_TWINS(X) \
-  X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(float_vif)
+  X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(float_vif) X(float_adm)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
@@ -70,13 +70,25 @@ constexpr std::string_view kFloatVifChecks[] = {
     "vif_kernelscale=2:vif_skip_scale0=true:debug=true", "vif_sigma_nsq=0:vif_scale2_min_val=0.9",
     "vif_prescale=0.5:vif_prescale_method=bicubic", "vif_prescale=0.75:vif_prescale_method=lanczos4",
     "vif_prescale=1.25:vif_prescale_method=bilinear"};
+// Every option of float_adm: the gain limit, the three CSFs and the factor
+// overrides, p != 3 (the host's powf), no masking, the skipped scales, the
+// adm3 variants.
+constexpr std::string_view kFloatAdmChecks[] = {
+    "",
+    "debug=true:adm_enhn_gain_limit=1:adm_csf_mode=1:adm_csf_scale=2:adm_csf_diag_scale=0.5:"
+    "adm_adm3_apply_hm=true",
+    "adm_csf_mode=2:adm_p_norm=2.5:adm_skip_aim_scale=2:adm_min_val=0.5",
+    "adm_bypass_cm=1:adm_skip_scale0=true:adm_noise_weight=0.5:debug=true",
+    "adm_enhn_gain_limit=1.5:adm_f1s0=0.5:adm_f2s3=2:adm_norm_view_dist=1.5:adm_ref_display_height=2160:"
+    "adm_dlm_weight=0.25"};
 
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
 const FeatureEntry kTable[] = {
     {.desc = &kFloatPsnrExtractor},
     {.desc = &kFloatAnsnrExtractor},
-    {.desc = &kFloatAdmExtractor},
+    {.desc = &kFloatAdmExtractor, .cuda = CUDA(float_adm), .opencl = OPENCL(float_adm),
+     .opencl_source = "float_adm.cl", .checks = kFloatAdmChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatVifExtractor, .cuda = CUDA(float_vif), .opencl = OPENCL(float_vif),
      .opencl_source = "float_vif.cl", .checks = kFloatVifChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatMotionExtractor},
