@@ -24,7 +24,8 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
 #define VMAFX_TWINS(X) \
-  X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(float_vif) X(float_adm)
+  X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(float_vif) X(float_adm) \
+  X(float_motion)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
@@ -81,6 +82,12 @@ constexpr std::string_view kFloatAdmChecks[] = {
     "adm_bypass_cm=1:adm_skip_scale0=true:adm_noise_weight=0.5:debug=true",
     "adm_enhn_gain_limit=1.5:adm_f1s0=0.5:adm_f2s3=2:adm_norm_view_dist=1.5:adm_ref_display_height=2160:"
     "adm_dlm_weight=0.25"};
+// Every option of float_motion: the three filters, chroma, the half-size
+// frames (the host's bilinear scaler), the blend, cap and weight, force_zero.
+constexpr std::string_view kFloatMotionChecks[] = {
+    "", "motion_filter_size=3:motion_fps_weight=2:debug=false", "motion_filter_size=1:motion_add_uv=true",
+    "motion_add_scale1=true:motion_blend_factor=0.5:motion_blend_offset=0.5:motion_max_val=5",
+    "motion_add_uv=true:motion_add_scale1=true", "motion_force_zero=true"};
 
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
@@ -91,7 +98,9 @@ const FeatureEntry kTable[] = {
      .opencl_source = "float_adm.cl", .checks = kFloatAdmChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatVifExtractor, .cuda = CUDA(float_vif), .opencl = OPENCL(float_vif),
      .opencl_source = "float_vif.cl", .checks = kFloatVifChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kFloatMotionExtractor},
+    {.desc = &kFloatMotionExtractor, .cuda = CUDA(float_motion), .opencl = OPENCL(float_motion),
+     .opencl_source = "float_motion.cl", .checks = kFloatMotionChecks, .has_cuda_twin = true,
+     .has_opencl_twin = true},
     {.desc = &kFloatMomentExtractor},
     {.desc = &kSpeedChromaExtractor},
     {.desc = &kSpeedTemporalExtractor},
