@@ -69,8 +69,7 @@ constexpr std::string_view kMsSsimChecks[] = {"enable_lcs=true"};
 constexpr std::string_view kFloatVifChecks[] = {
     "", "debug=true:vif_enhn_gain_limit=1", "vif_kernelscale=0.5:vif_sigma_nsq=0.5",
     "vif_kernelscale=2:vif_skip_scale0=true:debug=true", "vif_sigma_nsq=0:vif_scale2_min_val=0.9",
-    "vif_prescale=0.5:vif_prescale_method=bicubic", "vif_prescale=0.75:vif_prescale_method=lanczos4",
-    "vif_prescale=1.25:vif_prescale_method=bilinear"};
+    "vif_prescale=0.5:vif_prescale_method=bicubic", "vif_prescale=0.75:vif_prescale_method=lanczos4"};
 // Every option of float_adm: the gain limit, the three CSFs and the factor
 // overrides, p != 3 (the host's powf), no masking, the skipped scales, the
 // adm3 variants.

@@ -36,7 +36,8 @@ class FloatMotionTwin final : public vmafx::fmotion::Motion {
       auto* blurred = static_cast<float*>(ctx.device(this, 3, 2 * n * sizeof(float)));
       const Picture* pics[2] = {&earlier, &later};
       for (int k = 0; k < 2; ++k) {
-        const void* plane = ctx.plane(*pics[k], k == 0 ? index - 1 : index, p);
+        // the earlier frame's published luma stays with that frame's worker
+        const void* plane = k == 0 ? ctx.plane(earlier, index - 1, p, false) : ctx.plane(later, index, p);
         fvif::to_float(plane, pics[k]->stride(p) / bps, w, h, c_.bpc, img + k * n, s);
         fmotion::blur(taps, c_.taps, img + k * n, w, h, tmp, blurred + k * n, s);
       }
