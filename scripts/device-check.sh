@@ -207,7 +207,7 @@ golden_check() {
   local rc=0 mode i
   for mode in ${GOLDEN_MODES:-cuda auto opencl}; do
     local filter='*CliGolden*'
-    [ "$mode" = opencl ] && filter='*CliGolden*vmaf*:*CliGolden*ssim*'
+    [ "$mode" = opencl ] && filter='*CliGolden*vmaf*:*CliGolden*ssim*:*CliGolden*egl1*'
     for i in 0 1 2 3 4 5 6 7; do
       (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $mode ${GOLDEN_EXTRA:-}" GTEST_TOTAL_SHARDS=8 \
         GTEST_SHARD_INDEX=$i timeout 300 "$B/vmafx_golden_tests" --gtest_filter="$filter" \

@@ -27,8 +27,8 @@ __device__ __forceinline__ float fir4(const float* f, float s0, float s1, float 
 }
 
 __global__ void dwt_kernel(const float* __restrict__ src, int sstride, int w, int h, bool lo_only,
-                           const float* __restrict__ c_lo, const float* __restrict__ c_hi, float* __restrict__ a, float* __restrict__ v, float* __restrict__ hb,
-                           float* __restrict__ d) {
+                           const float* __restrict__ c_lo, const float* __restrict__ c_hi, float* __restrict__ a,
+                           float* __restrict__ v, float* __restrict__ hb, float* __restrict__ d) {
   const int ow = (w + 1) / 2, oh = (h + 1) / 2;
   const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
   if (j >= ow || i >= oh) return;
@@ -84,8 +84,8 @@ __device__ __forceinline__ float limit(float rst, float t, bool angle, double ga
   return rst;
 }
 
-__global__ void decouple_kernel(ScaleArgs s, const std::uint32_t* __restrict__ table, Triple o_, Triple t_,
-                                Triple rst_, Triple add_) {
+__global__ void decouple_kernel(ScaleArgs s, const std::uint32_t* __restrict__ table, Triple o_, Triple t_, Triple rst_,
+                                Triple add_) {
   const int j = s.filter.left + int(blockIdx.x * blockDim.x + threadIdx.x), i = s.filter.top + int(blockIdx.y);
   if (j >= s.filter.right || i >= s.filter.bottom) return;
   const std::size_t q = std::size_t(i) * s.w + j;
@@ -189,12 +189,11 @@ void dwt(const float* src, int sstride, int w, int h, bool lo_only, const std::u
          float* hb, float* d, cudaStream_t s) {
   const int ow = (w + 1) / 2, oh = (h + 1) / 2;
   const float* lo = reinterpret_cast<const float*>(table + kFilters);
-  dwt_kernel<<<dim3((ow + kRow - 1) / kRow, oh), kRow, 0, s>>>(src, sstride, w, h, lo_only, lo, lo + 4, a, v, hb,
-                                                                d);
+  dwt_kernel<<<dim3((ow + kRow - 1) / kRow, oh), kRow, 0, s>>>(src, sstride, w, h, lo_only, lo, lo + 4, a, v, hb, d);
 }
 
-void scale(const ScaleArgs& a, const std::uint32_t* rcp_table, Triple rb, Triple db, Triple r, Triple ad,
-           Triple csf_a, Triple csf_f, float* terms, float* rows, cudaStream_t s) {
+void scale(const ScaleArgs& a, const std::uint32_t* rcp_table, Triple rb, Triple db, Triple r, Triple ad, Triple csf_a,
+           Triple csf_f, float* terms, float* rows, cudaStream_t s) {
   const int fw = a.filter.right - a.filter.left, fh = a.filter.bottom - a.filter.top;
   const int rw = a.score.right - a.score.left, rh = a.score.bottom - a.score.top;
   const std::size_t n = std::size_t(rw) * rh;

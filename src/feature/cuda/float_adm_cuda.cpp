@@ -98,9 +98,9 @@ class FloatAdmTwin final : public Extractor {
         const std::size_t m = 9 * std::size_t(rw) * rh;
         terms_off[scale] = host_terms.size();
         host_terms.resize(host_terms.size() + m);
-        check(cudaMemcpyAsync(host_terms.data() + terms_off[scale], terms, m * sizeof(float),
-                              cudaMemcpyDeviceToHost, s),
-              "float_adm: readback");
+        check(
+            cudaMemcpyAsync(host_terms.data() + terms_off[scale], terms, m * sizeof(float), cudaMemcpyDeviceToHost, s),
+            "float_adm: readback");
         ctx.sync("float_adm");
       }
     }

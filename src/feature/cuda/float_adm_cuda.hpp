@@ -42,7 +42,7 @@ struct ScaleArgs {
 // terms of the numerator (r) and the AIM numerator (a): terms holds 9 planes
 // of score-region size (den h, v, d, num h, v, d, aim h, v, d), rows the
 // per-row float sums of each (9 per row), row_count rows.
-void scale(const ScaleArgs& a, const std::uint32_t* rcp_table, Triple rb, Triple db, Triple r, Triple ad,
-           Triple csf_a, Triple csf_f, float* terms, float* rows, cudaStream_t s);
+void scale(const ScaleArgs& a, const std::uint32_t* rcp_table, Triple rb, Triple db, Triple r, Triple ad, Triple csf_a,
+           Triple csf_f, float* terms, float* rows, cudaStream_t s);
 
 }  // namespace vmafx::cuda::fadm

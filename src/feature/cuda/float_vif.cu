@@ -179,12 +179,11 @@ __global__ void rows_kernel(const float* __restrict__ terms, int w, int h, float
 void to_float(const void* luma, std::ptrdiff_t stride, int w, int h, int bpc, float* dst, cudaStream_t s) {
   const dim3 grid((w + kRow - 1) / kRow, h);
   if (bpc == 8) {
-    to_float_kernel<std::uint8_t><<<grid, kRow, 0, s>>>(static_cast<const std::uint8_t*>(luma), stride, w, 1.0f,
-                                                        dst);
+    to_float_kernel<std::uint8_t><<<grid, kRow, 0, s>>>(static_cast<const std::uint8_t*>(luma), stride, w, 1.0f, dst);
   } else {
     const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
-    to_float_kernel<std::uint16_t><<<grid, kRow, 0, s>>>(static_cast<const std::uint16_t*>(luma), stride, w,
-                                                         scaler, dst);
+    to_float_kernel<std::uint16_t>
+        <<<grid, kRow, 0, s>>>(static_cast<const std::uint16_t*>(luma), stride, w, scaler, dst);
   }
 }
 

@@ -154,25 +154,25 @@ class FloatAdmTwin final : public Twin {
       const cl_uint rf0 = bits(fac_[scale].f1), rf2 = bits(fac_[scale].f2);
       const int fw = f.right - f.left, fh = f.bottom - f.top;
       if (fw > 0 && fh > 0) {
-        set_args(kdc, cl_int(w), cl_int(f.left), cl_int(f.top), cl_int(f.right), cl_int(f.bottom), pl_n, tab, gl,
-                 eps, cos1, opq, rb, db, r, ad);
+        set_args(kdc, cl_int(w), cl_int(f.left), cl_int(f.top), cl_int(f.right), cl_int(f.bottom), pl_n, tab, gl, eps,
+                 cos1, opq, rb, db, r, ad);
         run2d(q, kdc, std::size_t(fw), std::size_t(fh), 16, 8);
       }
       const std::size_t m = std::size_t(rw) * rh;
       const cl_ulong t_den = 0, t_num = 3 * m, t_aim = 6 * m;
-      set_args(kden, cl_int(w), cl_int(g.left), cl_int(g.top), cl_int(rw), cl_int(rh), pl_n, rf0, rf0, rf2,
-               cube_flag, opq, rb, terms, t_den);
+      set_args(kden, cl_int(w), cl_int(g.left), cl_int(g.top), cl_int(rw), cl_int(rh), pl_n, rf0, rf0, rf2, cube_flag,
+               opq, rb, terms, t_den);
       run2d(q, kden, std::size_t(rw), std::size_t(rh), 16, 8);
       const cl_int bypass = c_.p.bypass_cm ? 1 : 0;
       auto csf = [&](cl_mem src, cl_mem dst, cl_mem flt) {
         if (fw <= 0 || fh <= 0) return;
-        set_args(kcsf, cl_int(w), cl_int(f.left), cl_int(f.top), cl_int(f.right), cl_int(f.bottom), pl_n, rf0, rf0,
-                 rf2, c30, opq, src, dst, flt);
+        set_args(kcsf, cl_int(w), cl_int(f.left), cl_int(f.top), cl_int(f.right), cl_int(f.bottom), pl_n, rf0, rf0, rf2,
+                 c30, opq, src, dst, flt);
         run2d(q, kcsf, std::size_t(fw), std::size_t(fh), 16, 8);
       };
       auto masked = [&](cl_mem src, cl_mem flt, cl_mem ang, cl_ulong out) {
-        set_args(km, cl_int(w), cl_int(h), cl_int(g.left), cl_int(g.top), cl_int(rw), cl_int(rh), pl_n, rf0, rf0,
-                 rf2, bypass, c15, cube_flag, opq, src, flt, ang, terms, out);
+        set_args(km, cl_int(w), cl_int(h), cl_int(g.left), cl_int(g.top), cl_int(rw), cl_int(rh), pl_n, rf0, rf0, rf2,
+                 bypass, c15, cube_flag, opq, src, flt, ang, terms, out);
         run2d(q, km, std::size_t(rw), std::size_t(rh), 16, 8);
       };
       csf(ad, csf_a, csf_f);

@@ -26,8 +26,8 @@ class FloatMotionTwin final : public fmotion::Motion {
     group_->seal();
     Slot& s = group_->slot();
     cl_command_queue q = s.queue();
-    const std::string tab_name = "float_motion:" + std::to_string(c_.taps) + ":" +
-                                 std::to_string(c_.filt == fmotion::kFilter5NoOp ? 1 : 0);
+    const std::string tab_name =
+        "float_motion:" + std::to_string(c_.taps) + ":" + std::to_string(c_.filt == fmotion::kFilter5NoOp ? 1 : 0);
     const cl_mem taps = s.device().table(tab_name, c_.filt, std::size_t(c_.taps) * 4);
     const int bps = c_.bpc > 8 ? 2 : 1;
     const cl_uint opq = 0;
