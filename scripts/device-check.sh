@@ -409,6 +409,43 @@ twins_misc_check() {
 }
 # --- end twins-misc ---
 
+# --- float-twins ---
+# The CUDA and OpenCL twins of float_vif, float_adm and float_motion (issue
+# 14): the twin harness on every option set of the feature table, then each
+# golden command's float_vif/float_adm/float_motion arguments alone on each
+# backend against libvmaf's values (scripts/golden-twins.py). About 2 min.
+float_twins_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  if [ ! -x "$B/vmaf" ]; then echo "float-twins: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local rc=0 be
+  for be in cuda opencl; do
+    echo "== float-twins: checkfeat $be"
+    timeout 300 "$B/vmafx_checkfeat" --gtest_filter="*${be}_float_vif*:*${be}_float_adm*:*${be}_float_motion*" \
+      > "$L/float-twins-checkfeat-$be.log" 2>&1 || rc=1
+    grep -E '^\[ +(OK|FAILED|SKIPPED) +\]' "$L/float-twins-checkfeat-$be.log" | cut -c1-160
+    grep -m5 'MISMATCH\|twin failed' "$L/float-twins-checkfeat-$be.log" | cut -c1-300
+  done
+  if command -v python3 > /dev/null; then
+    for be in cuda opencl; do
+      echo "== float-twins: golden commands, --backend $be"
+      timeout 300 python3 "$REPO/scripts/golden-twins.py" "$B/vmaf" "$REPO/tests/data/golden" \
+        --features float_vif,float_adm,float_motion --backend $be > "$L/float-twins-golden-$be.log" 2>&1 || rc=1
+      grep -v '^OK' "$L/float-twins-golden-$be.log" | tail -8
+    done
+  else
+    echo "float-twins: no python3 here: golden commands skipped"; rc=1
+  fi
+  return $rc
+}
+# --- end float-twins ---
+
 if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
   golden_check || STATUS=1
 fi
@@ -420,6 +457,9 @@ if [ "$WHICH" = cambi ]; then
 fi
 if [ "$WHICH" = twins-misc ]; then
   twins_misc_check || STATUS=1
+fi
+if [ "$WHICH" = float-twins ]; then
+  float_twins_check || STATUS=1
 fi
 if [ "$WHICH" = profile ]; then
   profile_check || STATUS=1
