@@ -300,6 +300,41 @@ e2e_check() {
 }
 # --- end e2e ---
 
+# --- speed ---
+# The speed_chroma / speed_temporal twins (issue 14): checkfeat's speed
+# configurations on CUDA and on NVIDIA's OpenCL, then every golden speed
+# feature run (tests/data/speed: 21 option sets x 20 pairs, libvmaf's values)
+# through the CLI with --backend cuda and --backend opencl (no CPU fallback).
+# About 2 min.
+speed_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local root
+  for root in /work/main /work/cuda-wt; do
+    mkdir -p "$root/build-cuda/tools" && cp -f "$B/vmaf" "$root/build-cuda/tools/vmaf"
+  done
+  local rc=0 be
+  echo "== speed: checkfeat (cuda, opencl)"
+  timeout 300 "$B/vmafx_checkfeat" --gtest_filter='*cuda_speed*:*opencl_speed*' > "$L/speed-checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|^\[  (PASSED|FAILED) ' "$L/speed-checkfeat.log" | head -30
+  grep -m 10 'MISMATCH\|twin failed' "$L/speed-checkfeat.log" | cut -c1-300
+  for be in cuda opencl; do
+    (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $be" timeout 300 "$B/vmafx_golden_tests" \
+      --gtest_filter='SpeedCli*chroma*:SpeedCli*temporal*' > "$L/speed-golden-$be.log" 2>&1) || rc=1
+    echo "== speed: golden feature runs --backend $be: passed $(grep -c '^\[       OK \]' "$L/speed-golden-$be.log")," \
+         "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/speed-golden-$be.log")"
+    grep -m3 -A6 'Failure' "$L/speed-golden-$be.log" | cut -c1-200 | head -20
+  done
+  return $rc
+}
+# --- end speed ---
+
 if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
   golden_check || STATUS=1
 fi
@@ -314,6 +349,9 @@ if [ "$WHICH" = all ] || [ "$WHICH" = cuda ]; then
 fi
 if [ "$WHICH" = all ] || [ "$WHICH" = opencl ]; then
   if declare -F opencl_check > /dev/null; then opencl_check || STATUS=1; fi
+fi
+if [ "$WHICH" = speed ]; then
+  speed_check || STATUS=1
 fi
 echo "device-check: exit $STATUS (logs in $OUT)"
 exit $STATUS

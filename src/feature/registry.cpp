@@ -24,10 +24,12 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
 #define VMAFX_TWINS(X) X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim)
+#define VMAFX_TWINS_SPEED(X) X(speed_chroma) X(speed_temporal)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
+VMAFX_TWINS_SPEED(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace cuda
 #define CUDA(f) &cuda::make_##f##_twin
@@ -39,6 +41,7 @@ namespace ocl {
 #define VMAFX_DECLARE(f) \
   std::unique_ptr<Extractor> make_##f##_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
+VMAFX_TWINS_SPEED(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace ocl
 #define OPENCL(f) &ocl::make_##f##_twin
@@ -46,6 +49,7 @@ VMAFX_TWINS(VMAFX_DECLARE)
 #define OPENCL(f) nullptr
 #endif
 #undef VMAFX_TWINS
+#undef VMAFX_TWINS_SPEED
 
 namespace {
 
@@ -62,6 +66,21 @@ constexpr std::string_view kDefaults[] = {""};
 constexpr std::string_view kPsnrChecks[] = {"", "enable_mse=true:enable_apsnr=true"};
 constexpr std::string_view kFloatSsimChecks[] = {"", "enable_lcs=true", "scale=2", "scale=3"};
 constexpr std::string_view kMsSsimChecks[] = {"enable_lcs=true"};
+// speed: what the models set, then every prescale method (the device's scale
+// tables), kernel scales and the host-only options.
+constexpr std::string_view kSpeedChromaChecks[] = {
+    "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45",
+    "speed_prescale=2",
+    "speed_prescale=2:speed_prescale_method=bilinear:speed_kernelscale=0.5",
+    "speed_prescale=1.5:speed_prescale_method=bicubic:speed_weight_var_mode=3",
+    "speed_prescale=1.25:speed_prescale_method=lanczos4:speed_kernelscale=2"};
+constexpr std::string_view kSpeedTemporalChecks[] = {
+    "",
+    "speed_use_ref_diff=true:speed_kernelscale=1.5",
+    "speed_prescale=0.5",
+    "speed_prescale=0.6:speed_prescale_method=bilinear",
+    "speed_prescale=0.75:speed_prescale_method=bicubic:speed_use_ref_diff=true",
+    "speed_prescale=0.9:speed_prescale_method=lanczos4:speed_kernelscale=0.5"};
 
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
@@ -72,8 +91,10 @@ const FeatureEntry kTable[] = {
     {.desc = &kFloatVifExtractor},
     {.desc = &kFloatMotionExtractor},
     {.desc = &kFloatMomentExtractor},
-    {.desc = &kSpeedChromaExtractor},
-    {.desc = &kSpeedTemporalExtractor},
+    {.desc = &kSpeedChromaExtractor, .cuda = CUDA(speed_chroma), .opencl = OPENCL(speed_chroma),
+     .opencl_source = "speed.cl", .checks = kSpeedChromaChecks, .has_cuda_twin = true, .has_opencl_twin = true},
+    {.desc = &kSpeedTemporalExtractor, .cuda = CUDA(speed_temporal), .opencl = OPENCL(speed_temporal),
+     .opencl_source = "speed.cl", .checks = kSpeedTemporalChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatMsSsimExtractor, .cuda = CUDA(float_ms_ssim), .opencl = OPENCL(float_ms_ssim),
      .opencl_source = "float_ssim.cl", .checks = kMsSsimChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatSsimExtractor, .cuda = CUDA(float_ssim), .opencl = OPENCL(float_ssim),
