@@ -102,10 +102,13 @@ TEST(SpeedTwin, ScaleAxisShapes) {
 TEST(SpeedTwin, AntialiasFilterIsNormalisedGaussian) {
   float f[128];
   speed::Params p;
-  EXPECT_EQ(speed::antialias_filter(p, f), 17);  // ceil(17 * 1) is odd
+  EXPECT_EQ(speed::antialias_filter(p, f), 9);  // (2^3 + 1) * 1, odd
   p.kernelscale = 2.0f;
   const int n = speed::antialias_filter(p, f);
-  EXPECT_EQ(n, 35);  // ceil(34) is even: 35
+  EXPECT_EQ(n, 19);  // 18 is even: 19
+  float sum = 0;
+  for (int i = 0; i < n; ++i) sum += f[i];
+  EXPECT_NEAR(sum, 1.0f, 1e-6f);
   for (int i = 0; i < n / 2; ++i) EXPECT_EQ(f[i], f[n - 1 - i]);
   EXPECT_GT(f[n / 2], f[0]);
 }
