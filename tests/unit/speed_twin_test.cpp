@@ -27,9 +27,7 @@ std::vector<float> scale_by_tables(flt::ScaleMethod m, const std::vector<float>&
     for (int x = 0; x < dw; ++x) {
       float v = 0.0f;
       switch (m) {
-        case flt::ScaleMethod::kNearest:
-          v = src[std::size_t(iy[y]) * w + ix[x]];
-          break;
+        case flt::ScaleMethod::kNearest: v = src[std::size_t(iy[y]) * w + ix[x]]; break;
         case flt::ScaleMethod::kBilinear: {
           const float* r1 = src.data() + std::size_t(iy[2 * y]) * w;
           const float* r2 = src.data() + std::size_t(iy[2 * y + 1]) * w;
@@ -60,7 +58,7 @@ std::vector<float> scale_by_tables(flt::ScaleMethod m, const std::vector<float>&
 TEST(SpeedTwin, ScaleTablesReproduceScaleFrame) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> px(0, 65535);
-  const int sizes[][4] = {{80, 80, 40, 40}, {97, 83, 48, 41}, {97, 83, 194, 166}, {120, 88, 150, 110},
+  const int sizes[][4] = {{80, 80, 40, 40},    {97, 83, 48, 41},  {97, 83, 194, 166},   {120, 88, 150, 110},
                           {176, 144, 176, 72}, {64, 90, 64, 135}, {352, 288, 211, 173}, {101, 99, 303, 99}};
   int compared = 0;
   for (auto m : {flt::ScaleMethod::kNearest, flt::ScaleMethod::kBilinear, flt::ScaleMethod::kBicubic,

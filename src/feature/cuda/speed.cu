@@ -15,8 +15,8 @@ namespace {
 constexpr int kStep = 16;
 
 template <class T>
-__global__ void to_float_kernel(const T* __restrict__ a, const T* __restrict__ b, std::ptrdiff_t stride, int w,
-                                int h, int bpc, bool diff, float* __restrict__ dst) {
+__global__ void to_float_kernel(const T* __restrict__ a, const T* __restrict__ b, std::ptrdiff_t stride, int w, int h,
+                                int bpc, bool diff, float* __restrict__ dst) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   const int sa = int(a[std::ptrdiff_t(y) * stride + x]);
@@ -83,8 +83,8 @@ __global__ void vertical_kernel(const float* __restrict__ src, int w, int h, con
   tmp[std::size_t(i) * w + x] = acc;
 }
 
-__global__ void horizontal_kernel(const float* __restrict__ tmp, int w, const float* __restrict__ filt, int fw,
-                                  int dw, int dh, float* __restrict__ dst) {
+__global__ void horizontal_kernel(const float* __restrict__ tmp, int w, const float* __restrict__ filt, int fw, int dw,
+                                  int dh, float* __restrict__ dst) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
   if (j >= dw || i >= dh) return;
   const int r = fw / 2;
@@ -106,8 +106,7 @@ void launch_decimate(const void* a, const void* b, std::ptrdiff_t stride, int bp
         static_cast<const std::uint8_t*>(a), static_cast<const std::uint8_t*>(b), stride, d.ow, d.oh, bpc, diff, img);
   else
     to_float_kernel<std::uint16_t><<<grid_for(d.ow, d.oh, blk), blk, 0, s>>>(
-        static_cast<const std::uint16_t*>(a), static_cast<const std::uint16_t*>(b), stride, d.ow, d.oh, bpc, diff,
-        img);
+        static_cast<const std::uint16_t*>(a), static_cast<const std::uint16_t*>(b), stride, d.ow, d.oh, bpc, diff, img);
   const float* src = img;
   if (d.sw != d.ow || d.sh != d.oh) {
     const dim3 g = grid_for(d.sw, d.sh, blk);

@@ -41,8 +41,8 @@ class Decimator {
   std::size_t image() const { return std::size_t(shape_.dw) * shape_.dh; }
 
   // dst = decimate(a) or decimate(a - b) (diff); scratch slots first .. first + 2 of `owner`.
-  void enqueue(ThreadContext& ctx, const void* owner, int first, const void* a, const void* b,
-               std::ptrdiff_t stride, int bpc, bool diff, float* dst) {
+  void enqueue(ThreadContext& ctx, const void* owner, int first, const void* a, const void* b, std::ptrdiff_t stride,
+               int bpc, bool diff, float* dst) {
     std::call_once(once_, [this] { upload(); });
     const cuda::speed::Shape& d = shape_;
     auto* img = static_cast<float*>(ctx.device(owner, first, std::size_t(d.ow) * d.oh * sizeof(float)));

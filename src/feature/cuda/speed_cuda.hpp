@@ -12,9 +12,9 @@ namespace vmafx::cuda::speed {
 struct Tables {
   const float* taps = nullptr;  // antialias filter
   int fw = 0;
-  int method = 0;               // flt::ScaleMethod; prescale only
-  int scale_taps = 0;           // flt::scale_axis taps
-  const int* ix = nullptr;      // per output column (sw x scale_taps), resp. row (sh x scale_taps)
+  int method = 0;           // flt::ScaleMethod; prescale only
+  int scale_taps = 0;       // flt::scale_axis taps
+  const int* ix = nullptr;  // per output column (sw x scale_taps), resp. row (sh x scale_taps)
   const int* iy = nullptr;
   const float* wx = nullptr;
   const float* wy = nullptr;
