@@ -80,7 +80,7 @@ constexpr std::string_view kSpeedTemporalChecks[] = {
     "speed_prescale=0.5",
     "speed_prescale=0.6:speed_prescale_method=bilinear",
     "speed_prescale=0.75:speed_prescale_method=bicubic:speed_use_ref_diff=true",
-    "speed_prescale=0.9:speed_prescale_method=lanczos4:speed_kernelscale=0.5"};
+    "speed_prescale=0.5:speed_prescale_method=lanczos4:speed_kernelscale=0.5"};
 
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
