@@ -446,6 +446,70 @@ float_twins_check() {
 }
 # --- end float-twins ---
 
+# --- speed ---
+# The speed_chroma / speed_temporal twins (issue 14): checkfeat's speed
+# configurations on CUDA and on NVIDIA's OpenCL, then every golden speed
+# feature run (tests/data/speed: 21 option sets x 20 pairs, libvmaf's values)
+# through the CLI with --backend cuda and --backend opencl (no CPU fallback).
+# About 2 min.
+speed_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local root
+  for root in /work/main /work/cuda-wt; do
+    mkdir -p "$root/build-cuda/tools" && cp -f "$B/vmaf" "$root/build-cuda/tools/vmaf"
+  done
+  local rc=0 be
+  echo "== speed: checkfeat (cuda, opencl)"
+  timeout 300 "$B/vmafx_checkfeat" --gtest_filter='*cuda_speed*:*opencl_speed*' > "$L/speed-checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|^\[  (PASSED|FAILED) ' "$L/speed-checkfeat.log" | head -30
+  grep -m 10 'MISMATCH\|twin failed' "$L/speed-checkfeat.log" | cut -c1-300
+  for be in cuda opencl; do
+    (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $be" timeout 300 "$B/vmafx_golden_tests" \
+      --gtest_filter='*SpeedCli*chroma*:*SpeedCli*temporal*' > "$L/speed-golden-$be.log" 2>&1) || rc=1
+    echo "== speed: golden feature runs --backend $be: passed $(grep -c '^\[       OK \]' "$L/speed-golden-$be.log")," \
+         "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/speed-golden-$be.log")"
+    grep -m3 -A6 'Failure' "$L/speed-golden-$be.log" | cut -c1-200 | head -20
+  done
+  # The vmaf_v1.0.16 HFR models' other features on the device: adm3/aim,
+  # motion3 with the five-frame window and moving average, speed_chroma with
+  # the models' options (bilinear prescale): the report equals --backend cpu's.
+  local G=/work/main/tests/data/golden/clips pair f
+  local F="--feature adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_norm_view_dist=3.0:adm_ref_display_height=1080:adm_min_val=0.5:adm_csf_mode=2"
+  F="$F --feature motion=motion_max_val=18:motion_five_frame_window=true:motion_moving_average=true"
+  F="$F --feature speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_prescale=0.6:speed_prescale_method=bilinear:speed_max_val=45"
+  F="$F --feature speed_temporal"
+  for pair in chelsea352:chelsea352__gblur1.5 mosaic1080:mosaic1080__down960_x264_crf23_up \
+              camera351x287p444:camera351x287p444__bright12 gradnoise240p444p12:gradnoise240p444p12__x265_crf28; do
+    for be in cpu cuda opencl; do
+      # shellcheck disable=SC2086
+      timeout 120 "$B/vmaf" -r "$G/${pair%%:*}.ref.y4m" -d "$G/${pair##*:}.dis.y4m" -q --json -n $F --precision max \
+        --backend $be -o "$L/hfr-$be.json" > "$L/hfr-$be.log" 2>&1 || { rc=1; cat "$L/hfr-$be.log"; }
+      grep -v '"fps"' "$L/hfr-$be.json" > "$L/hfr-$be.nofps.json"
+    done
+    for f in cuda opencl; do
+      if cmp -s "$L/hfr-cpu.nofps.json" "$L/hfr-$f.nofps.json"; then echo "== speed: HFR features ${pair%%:*} $f == cpu"
+      else echo "== speed: HFR features ${pair%%:*} $f DIFFERS from cpu"; rc=1; fi
+    done
+  done
+  # The models themselves (need cambi's twin too; informative until it lands).
+  for be in cuda opencl; do
+    (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $be" timeout 300 "$B/vmafx_golden_tests" \
+      --gtest_filter='*SpeedCli*model*' > "$L/speed-golden-models-$be.log" 2>&1)
+    echo "== speed: golden v1.0.16 model runs --backend $be: passed $(grep -c '^\[       OK \]' "$L/speed-golden-models-$be.log")," \
+         "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/speed-golden-models-$be.log")" \
+         "(of which 'no $be twin': $(grep -c "no $be twin" "$L/speed-golden-models-$be.log"))"
+  done
+  return $rc
+}
+# --- end speed ---
+
 if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
   golden_check || STATUS=1
 fi
@@ -460,6 +524,9 @@ if [ "$WHICH" = twins-misc ]; then
 fi
 if [ "$WHICH" = float-twins ]; then
   float_twins_check || STATUS=1
+fi
+if [ "$WHICH" = speed ]; then
+  speed_check || STATUS=1
 fi
 if [ "$WHICH" = profile ]; then
   profile_check || STATUS=1

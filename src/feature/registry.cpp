@@ -27,11 +27,13 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
   X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(cambi) X(float_vif) X(float_adm) \
   X(float_motion)
 #define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr) X(psnr_hvs)
+#define VMAFX_TWINS_SPEED(X) X(speed_chroma) X(speed_temporal)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
 VMAFX_TWINS_MISC(VMAFX_DECLARE)
+VMAFX_TWINS_SPEED(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace cuda
 #define CUDA(f) &cuda::make_##f##_twin
@@ -44,6 +46,7 @@ namespace ocl {
   std::unique_ptr<Extractor> make_##f##_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
 VMAFX_TWINS_MISC(VMAFX_DECLARE)
+VMAFX_TWINS_SPEED(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace ocl
 #define OPENCL(f) &ocl::make_##f##_twin
@@ -52,6 +55,7 @@ VMAFX_TWINS_MISC(VMAFX_DECLARE)
 #endif
 #undef VMAFX_TWINS
 #undef VMAFX_TWINS_MISC
+#undef VMAFX_TWINS_SPEED
 
 namespace {
 
@@ -107,6 +111,21 @@ constexpr std::string_view kFloatMotionChecks[] = {
     "", "motion_filter_size=3:motion_fps_weight=2:debug=false", "motion_filter_size=1:motion_add_uv=true",
     "motion_add_scale1=true:motion_blend_factor=0.5:motion_blend_offset=0.5:motion_max_val=5",
     "motion_add_uv=true:motion_add_scale1=true", "motion_force_zero=true"};
+// speed: what the models set, then every prescale method (the device's scale
+// tables), kernel scales and the host-only options.
+constexpr std::string_view kSpeedChromaChecks[] = {
+    "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45",
+    "speed_prescale=2",
+    "speed_prescale=2:speed_prescale_method=bilinear:speed_kernelscale=0.5",
+    "speed_prescale=1.5:speed_prescale_method=bicubic:speed_weight_var_mode=3",
+    "speed_prescale=1.25:speed_prescale_method=lanczos4:speed_kernelscale=2"};
+constexpr std::string_view kSpeedTemporalChecks[] = {
+    "",
+    "speed_use_ref_diff=true:speed_kernelscale=1.5",
+    "speed_prescale=0.5",
+    "speed_prescale=0.6:speed_prescale_method=bilinear",
+    "speed_prescale=0.75:speed_prescale_method=bicubic:speed_use_ref_diff=true",
+    "speed_prescale=0.5:speed_prescale_method=lanczos4:speed_kernelscale=0.5"};
 
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
@@ -124,8 +143,10 @@ const FeatureEntry kTable[] = {
      .has_opencl_twin = true},
     {.desc = &kFloatMomentExtractor, .cuda = CUDA(float_moment), .opencl = OPENCL(float_moment),
      .opencl_source = "float_moment.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kSpeedChromaExtractor},
-    {.desc = &kSpeedTemporalExtractor},
+    {.desc = &kSpeedChromaExtractor, .cuda = CUDA(speed_chroma), .opencl = OPENCL(speed_chroma),
+     .opencl_source = "speed.cl", .checks = kSpeedChromaChecks, .has_cuda_twin = true, .has_opencl_twin = true},
+    {.desc = &kSpeedTemporalExtractor, .cuda = CUDA(speed_temporal), .opencl = OPENCL(speed_temporal),
+     .opencl_source = "speed.cl", .checks = kSpeedTemporalChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatMsSsimExtractor, .cuda = CUDA(float_ms_ssim), .opencl = OPENCL(float_ms_ssim),
      .opencl_source = "float_ssim.cl", .checks = kMsSsimChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatSsimExtractor, .cuda = CUDA(float_ssim), .opencl = OPENCL(float_ssim),
