@@ -498,10 +498,10 @@ speed_check() {
       else echo "== speed: HFR features ${pair%%:*} $f DIFFERS from cpu"; rc=1; fi
     done
   done
-  # The models themselves (need cambi's twin too; informative until it lands).
+  # The vmaf_v1.0.16* models themselves (cambi's twins included), libvmaf's values.
   for be in cuda opencl; do
     (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $be" timeout 300 "$B/vmafx_golden_tests" \
-      --gtest_filter='*SpeedCli*model*' > "$L/speed-golden-models-$be.log" 2>&1)
+      --gtest_filter='*SpeedCli*model*' > "$L/speed-golden-models-$be.log" 2>&1) || rc=1
     echo "== speed: golden v1.0.16 model runs --backend $be: passed $(grep -c '^\[       OK \]' "$L/speed-golden-models-$be.log")," \
          "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/speed-golden-models-$be.log")" \
          "(of which 'no $be twin': $(grep -c "no $be twin" "$L/speed-golden-models-$be.log"))"
