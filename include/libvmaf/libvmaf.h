@@ -56,9 +56,8 @@ enum VmafPoolingMethod {
  *   n_threads    worker threads; 0: none, every extractor runs on the thread
  *                that calls vmaf_read_pictures(). Scores never depend on it.
  *   n_subsample  score every n-th frame (0 or 1: every frame).
- *   cpumask      CPU instruction sets not to use (libvmaf's bits: 1 SSE2,
- *                2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512, 32 AVX-512 ICL);
- *                process-wide, as in libvmaf; never changes a score.
+ *   cpumask      accepted for compatibility; SIMD never changes a score
+ *                (the same in every instruction set), so nothing is masked.
  *   gpumask      non-zero: no GPU, even after vmaf_cuda_import_state(). */
 typedef struct VmafConfiguration {
     enum VmafLogLevel log_level;
@@ -94,15 +93,16 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
                               double value, unsigned index);
 
-/* Hands over the next pair of pictures (index 0, 1, 2, ... or any first
- * index and then consecutive ones). The context takes both pictures (and
+/* Hands over the next pair of pictures; pairs are numbered 0, 1, 2, ... in
+ * the order they are handed over (another index is -EINVAL). The context takes both pictures (and
  * unreferences them) when this succeeds, also when it fails after they were
  * accepted. ref = dist = NULL flushes: every frame is scored, after which no
  * picture can follow. */
 int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
                        unsigned index);
 
-/* The model's score of picture `index` (predicted and stored on first use). */
+/* The model's score of picture `index` (predicted and stored on first use).
+ * Model scores are available after the flush. */
 int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score,
                         unsigned index);
 
