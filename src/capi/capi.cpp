@@ -15,6 +15,7 @@
 #include "backend/backends.hpp"
 #include "capi/capi.hpp"
 #include "core/clock.hpp"
+#include "core/env.hpp"
 #include "core/feature.hpp"
 #include "core/options.hpp"
 #include "vmaf_exact/report.hpp"
@@ -600,6 +601,7 @@ int vmaf_write_output(VmafContext* vmaf, const char* output_path, enum VmafOutpu
     info.height = vmaf->fmt.height;
     const double secs = double(vmaf->end_ns - vmaf->start_ns) / 1e9;
     info.fps = secs > 0 ? vmaf->pictures / secs : 0.0;
+    info.precision.digits = vmafx::env::libvmaf_precision();
     vmafx::save_report(output_path, of, *writable(vmaf), info);
     return 0;
   });
