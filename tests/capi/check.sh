@@ -20,11 +20,11 @@ extra=$(nm -D --defined-only "$pcdir"/../libvmaf.so | awk '{print $3}' | grep -v
 test -z "$extra" || { echo "capi: libvmaf.so exports more than vmaf_*:"; echo "$extra" | head; exit 1; }
 cc=${CC:-cc}
 # shellcheck disable=SC2046
-$cc -std=c11 -Wall -Wextra -Werror -o "$work/capi_test" "$src/tests/capi/capi_test.c" \
+$cc -std=c11 -Wall -Wextra -Werror -o "$work/capi_test" -I"$src/tests/capi" "$src/tests/capi/capi_test.c" \
   $(pkg-config --cflags libvmaf) $(pkg-config --libs libvmaf)
 # The static archive, through the same pkg-config file (--static).
 # shellcheck disable=SC2046
-$cc -std=c11 -Wall -Wextra -Werror -o "$work/capi_test_static" "$src/tests/capi/capi_test.c" \
+$cc -std=c11 -Wall -Wextra -Werror -o "$work/capi_test_static" -I"$src/tests/capi" "$src/tests/capi/capi_test.c" \
   $(pkg-config --cflags libvmaf) $(pkg-config --static --libs libvmaf | sed 's/-lvmaf\b/-l:libvmaf.a/')
 export LD_LIBRARY_PATH=$pcdir/..
 if ldd "$work/capi_test" | grep -q 'libvmaf.so.3 => not found'; then echo "capi: libvmaf.so.3 not found"; exit 1; fi
