@@ -454,7 +454,14 @@ int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, u
         throw;
       }
     }
-    std::shared_ptr<vmafx::Picture> r = vmaf->engine->acquire(), d = vmaf->engine->acquire();
+    std::shared_ptr<vmafx::Picture> r, d;
+    try {
+      r = vmaf->engine->acquire();
+      d = vmaf->engine->acquire();
+    } catch (...) {
+      vmaf->failed = true;  // a worker failed: nothing more can be scored
+      throw;
+    }
     for (auto [src, dst] : {std::pair{ref, r.get()}, std::pair{dist, d.get()}}) {
       auto* priv = static_cast<vmafx::capi::PicturePriv*>(src->priv);
       if (priv->buf == vmafx::capi::BufType::kDevice) {

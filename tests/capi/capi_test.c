@@ -5,11 +5,14 @@
  *
  *   capi_test errors
  *   capi_test score SCENARIO REF.y4m DIS.y4m OUT_PREFIX
+ *   capi_test parallel REF.y4m DIS.y4m   (4 contexts on 4 threads at once)
  *
  * score writes OUT_PREFIX.{json,xml,csv,sub} (vmaf_write_output) and
  * OUT_PREFIX.txt: "name index %.17g" per picture and "name pool %.17g" per
  * pooling method, read back through the API. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +241,23 @@ static void check_errors(const char *model_path) {
   vmaf_model_destroy(bm);
   vmaf_model_destroy(model);
 
+  /* scoring fails after the pictures were taken: they are released, and the
+   * context refuses more */
+  CHECK(vmaf_init(&vmaf, cfg) == 0);
+  CHECK(vmaf_use_feature(vmaf, "cambi", NULL) == 0);
+  CHECK(vmaf_picture_alloc(&a, VMAF_PIX_FMT_YUV420P, 8, 64, 64) == 0);
+  CHECK(vmaf_picture_alloc(&b, VMAF_PIX_FMT_YUV420P, 8, 64, 64) == 0);
+  CHECK(vmaf_read_pictures(vmaf, &a, &b, 0) == -EINVAL); /* cambi: too small */
+  CHECK(!a.ref && !b.ref);
+  CHECK(vmaf_picture_alloc(&a, VMAF_PIX_FMT_YUV420P, 8, 64, 64) == 0);
+  CHECK(vmaf_picture_alloc(&b, VMAF_PIX_FMT_YUV420P, 8, 64, 64) == 0);
+  CHECK(vmaf_read_pictures(vmaf, &a, &b, 0) == -EINVAL);
+  CHECK(a.ref && b.ref); /* refused: still the caller's */
+  vmaf_picture_unref(&a);
+  vmaf_picture_unref(&b);
+  CHECK(vmaf_read_pictures(vmaf, NULL, NULL, 0) == -EINVAL);
+  CHECK(vmaf_close(vmaf) == 0);
+
   /* a context closed before the flush, and one with no picture */
   CHECK(vmaf_init(&vmaf, cfg) == 0);
   CHECK(vmaf_use_feature(vmaf, "psnr", NULL) == 0);
@@ -387,6 +407,64 @@ static int score(const char *scenario, const char *ref_path, const char *dis_pat
   return 0;
 }
 
+/* ---- several contexts at once, one per thread ---- */
+typedef struct {
+  const char *ref, *dis;
+  unsigned n_threads;
+  double pooled, last_psnr;
+  int err;
+} Job;
+
+static void *job_run(void *arg) {
+  Job *j = arg;
+  VmafConfiguration cfg = {VMAF_LOG_LEVEL_WARNING, j->n_threads, 0, 0, 0};
+  VmafModelConfig mc = {NULL, 0};
+  VmafContext *vmaf = NULL;
+  VmafModel *model = NULL;
+  Y4m ref, dis;
+  j->err = 1;
+  if (vmaf_init(&vmaf, cfg) || vmaf_model_load(&model, &mc, "vmaf_v0.6.1")) return NULL;
+  if (vmaf_use_features_from_model(vmaf, model) || vmaf_use_feature(vmaf, "psnr", NULL)) return NULL;
+  if (y4m_open(&ref, j->ref) || y4m_open(&dis, j->dis)) return NULL;
+  unsigned n = 0;
+  for (;; n++) {
+    VmafPicture r, d;
+    if (y4m_read(&ref, &r) <= 0) break;
+    if (y4m_read(&dis, &d) <= 0 || vmaf_read_pictures(vmaf, &r, &d, n)) return NULL;
+  }
+  if (n == 0 || vmaf_read_pictures(vmaf, NULL, NULL, 0)) return NULL;
+  if (vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_HARMONIC_MEAN, &j->pooled, 0, n - 1)) return NULL;
+  if (vmaf_feature_score_at_index(vmaf, "psnr_y", &j->last_psnr, n - 1)) return NULL;
+  vmaf_close(vmaf);
+  vmaf_model_destroy(model);
+  fclose(ref.f);
+  fclose(dis.f);
+  j->err = 0;
+  return NULL;
+}
+
+static int parallel(const char *ref, const char *dis) {
+  Job solo = {ref, dis, 0, 0, 0, 0}, jobs[4];
+  pthread_t t[4];
+  job_run(&solo);
+  if (solo.err) return 1;
+  for (int i = 0; i < 4; i++) {
+    jobs[i] = solo;
+    jobs[i].n_threads = (unsigned)i;
+    jobs[i].err = 1;
+    if (pthread_create(&t[i], NULL, job_run, &jobs[i])) return 1;
+  }
+  for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+  for (int i = 0; i < 4; i++) {
+    CHECK(!jobs[i].err);
+    CHECK(jobs[i].pooled == solo.pooled && jobs[i].last_psnr == solo.last_psnr);
+  }
+  if (failures) return 1;
+  printf("capi_test parallel: 4 contexts on 4 threads (n_threads 0..3): vmaf %.17g, psnr_y %.17g each\n",
+         solo.pooled, solo.last_psnr);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "errors")) {
     check_errors(argv[2]);
@@ -394,6 +472,7 @@ int main(int argc, char **argv) {
     else printf("capi_test errors: all checks passed\n");
     return failures ? 1 : 0;
   }
+  if (argc == 4 && !strcmp(argv[1], "parallel")) return parallel(argv[2], argv[3]);
   if (argc == 6 && !strcmp(argv[1], "score")) return score(argv[2], argv[3], argv[4], argv[5]);
   fprintf(stderr, "usage: capi_test errors MODEL.json | score SCENARIO REF.y4m DIS.y4m OUT_PREFIX\n");
   return 2;

@@ -30,10 +30,14 @@ export LD_LIBRARY_PATH=$pcdir/..
 if ldd "$work/capi_test" | grep -q 'libvmaf.so.3 => not found'; then echo "capi: libvmaf.so.3 not found"; exit 1; fi
 ldd "$work/capi_test_static" | grep -q libvmaf && { echo "capi: the static build links libvmaf.so"; exit 1; }
 
-"$work/capi_test" errors "$src/model/vmaf_v0.6.1.json"
-"$work/capi_test_static" errors "$src/model/vmaf_v0.6.1.json"
+# Every error path; at VMAF_LOG_LEVEL_NONE the library prints nothing.
+for t in capi_test capi_test_static; do
+  "$work/$t" errors "$src/model/vmaf_v0.6.1.json" 2> "$work/$t.stderr"
+  test ! -s "$work/$t.stderr" || { echo "capi: $t printed at log level NONE:"; head "$work/$t.stderr"; exit 1; }
+done
 
 clips=$src/tests/data/golden/clips
+"$work/capi_test" parallel "$clips/coffee320.ref.y4m" "$clips/coffee320__x264_crf30.dis.y4m"
 vmaf=$work/prefix/bin/vmaf
 fails=0
 # scenario | ref | dis | CLI arguments
