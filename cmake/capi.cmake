@@ -3,6 +3,9 @@
 # VMAFX_CAPI is ON. Both libraries carry the whole engine (vmafx is built
 # position-independent for them); the shared one exports vmaf_* only.
 set_target_properties(vmafx PROPERTIES POSITION_INDEPENDENT_CODE ON)
+# PIC without its cost: the engine's own calls stay inlinable (nothing
+# interposes them: libvmaf.so exports vmaf_* only, the CLI links statically).
+target_compile_options(vmafx PRIVATE $<$<COMPILE_LANGUAGE:C,CXX>:-fno-semantic-interposition>)
 
 file(GLOB VMAFX_CAPI_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/capi/*.cpp)
 if(NOT VMAFX_WITH_CUDA OR NOT VMAFX_CUDA_SOURCES)

@@ -49,9 +49,11 @@ if [ ! -x "$ffmpeg" ]; then
   if ! ls "$src"/ffmpeg_*.dsc > /dev/null 2>&1; then
     rm -rf "$src" && mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
     codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+    keyring=/usr/share/keyrings/debian-archive-keyring.gpg opt=""
+    [ -r "$keyring" ] && opt="[signed-by=$keyring] "
     cat > "$src/sources.list" << EOF
-deb-src http://deb.debian.org/debian $codename main
-deb-src http://deb.debian.org/debian-security $codename-security main
+deb-src ${opt}http://deb.debian.org/debian $codename main
+deb-src ${opt}http://deb.debian.org/debian-security $codename-security main
 EOF
     apt_opts=(-o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
               -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o Debug::NoLocking=1)

@@ -218,7 +218,8 @@ void copy_in(const VmafPicture& src, vmafx::Picture& dst) {
     const int dw = dst.format().plane_width(p), dh = dst.format().plane_height(p);
     const unsigned sw = std::min<unsigned>(src.w[p], dw), sh = std::min<unsigned>(src.h[p], dh);
     for (int y = 0; y < dh; ++y) {
-      const auto* s = static_cast<const std::uint8_t*>(src.data[p]) + std::ptrdiff_t(std::min<unsigned>(y, sh - 1)) * src.stride[p];
+      const auto* s =
+          static_cast<const std::uint8_t*>(src.data[p]) + std::ptrdiff_t(std::min<unsigned>(y, sh - 1)) * src.stride[p];
       std::uint8_t* d = dst.plane_data(p) + std::ptrdiff_t(y) * dst.stride(p);
       std::memcpy(d, s, std::size_t(sw) * bps);
       for (int x = sw; x < dw; ++x) std::memcpy(d + x * bps, s + (sw - 1) * bps, bps);
@@ -228,15 +229,15 @@ void copy_in(const VmafPicture& src, vmafx::Picture& dst) {
 
 bool picture_ok(const VmafPicture* p) {
   if (!p || !p->ref || !p->priv || !p->data[0]) return false;
-  if (p->pix_fmt < VMAF_PIX_FMT_YUV420P || p->pix_fmt > VMAF_PIX_FMT_YUV400P || p->bpc < 8 || p->bpc > 16)
-    return false;
+  if (p->pix_fmt < VMAF_PIX_FMT_YUV420P || p->pix_fmt > VMAF_PIX_FMT_YUV400P || p->bpc < 8 || p->bpc > 16) return false;
   VmafPicture g;
   std::size_t bytes;
   if (!vmafx::capi::picture_geometry(g, p->pix_fmt, p->bpc, p->w[0], p->h[0], bytes)) return false;
   const int planes = p->pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
   const std::ptrdiff_t bps = p->bpc > 8 ? 2 : 1;
   for (int i = 0; i < planes; ++i)
-    if (!p->data[i] || p->w[i] < g.w[i] || p->h[i] < g.h[i] || p->stride[i] < std::ptrdiff_t(g.w[i]) * bps) return false;
+    if (!p->data[i] || p->w[i] < g.w[i] || p->h[i] < g.h[i] || p->stride[i] < std::ptrdiff_t(g.w[i]) * bps)
+      return false;
   return true;
 }
 
@@ -437,8 +438,8 @@ int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, u
                             ref->pix_fmt != vmaf->pix_fmt || ref->bpc != unsigned(vmaf->fmt.bpc)))
     return -EINVAL;
   if (index != vmaf->pictures) {
-    log(VMAF_LOG_LEVEL_ERROR, "vmaf_read_pictures: index %u, expected %u (pictures are numbered 0, 1, 2, ...)",
-        index, vmaf->pictures);
+    log(VMAF_LOG_LEVEL_ERROR, "vmaf_read_pictures: index %u, expected %u (pictures are numbered 0, 1, 2, ...)", index,
+        vmaf->pictures);
     return -EINVAL;
   }
   // From here on the pictures are the context's.

@@ -89,8 +89,8 @@ int pool_fetch(const std::shared_ptr<PicturePool>& pool, VmafPicture* pic);
 struct VmafMounted {
   vmafx::Model model;
   std::string name;
-  bool main = false;    // writes the model's own score (scores[0])
-  bool extras = false;  // writes the bootstrap statistics (scores[1..])
+  bool main = false;                // writes the model's own score (scores[0])
+  bool extras = false;              // writes the bootstrap statistics (scores[1..])
   std::vector<std::string> inputs;  // collector names of model.features()
 };
 

@@ -49,7 +49,8 @@ int copy_device_picture(const VmafPicture& src, vmafx::Picture& dst) {
     }
     for (int y = 0; y < dh; ++y) {
       std::uint8_t* d = dst.plane_data(p) + std::ptrdiff_t(y) * dst.stride(p);
-      if (unsigned(y) >= sh) std::memcpy(d, dst.plane_data(p) + std::ptrdiff_t(sh - 1) * dst.stride(p), std::size_t(sw) * bps);
+      if (unsigned(y) >= sh)
+        std::memcpy(d, dst.plane_data(p) + std::ptrdiff_t(sh - 1) * dst.stride(p), std::size_t(sw) * bps);
       for (int x = sw; x < dw; ++x) std::memcpy(d + x * bps, d + (sw - 1) * bps, bps);
     }
   }
@@ -92,12 +93,12 @@ int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPictureConfigurati
   if (!vmaf || vmaf->cuda_pool) return -EINVAL;
   const int method = cfg.pic_prealloc_method;
   if (method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE) return 0;
-  if (method < VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE || method > VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED)
+  if (method < VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ||
+      method > VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED)
     return -EINVAL;
   VmafPicture shape;
   std::size_t bytes;
-  if (!picture_geometry(shape, cfg.pic_params.pix_fmt, cfg.pic_params.bpc, cfg.pic_params.w, cfg.pic_params.h,
-                        bytes))
+  if (!picture_geometry(shape, cfg.pic_params.pix_fmt, cfg.pic_params.bpc, cfg.pic_params.w, cfg.pic_params.h, bytes))
     return -EINVAL;
   try {
     auto pool = make_host_pool(shape, bytes, 4);
