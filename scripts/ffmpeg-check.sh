@@ -14,7 +14,8 @@
 # the current library through LD_LIBRARY_PATH (the ABI, not only the API).
 # 8-bit clips only: FFmpeg 5.1's filter copies w bytes per row, not w samples,
 # so above 8 bits it hands libvmaf (any libvmaf) half-filled pictures.
-# Exit 77 (a skip) when the Debian source package cannot be fetched.
+# Exit 77 (a skip) when the Debian source package cannot be fetched
+# (from VMAFX_DEBIAN_MIRROR, default http://deb.debian.org).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -49,11 +50,12 @@ if [ ! -x "$ffmpeg" ]; then
   if ! ls "$src"/ffmpeg_*.dsc > /dev/null 2>&1; then
     rm -rf "$src" && mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
     codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+    mirror=${VMAFX_DEBIAN_MIRROR:-http://deb.debian.org}
     keyring=/usr/share/keyrings/debian-archive-keyring.gpg opt=""
     [ -r "$keyring" ] && opt="[signed-by=$keyring] "
     cat > "$src/sources.list" << EOF
-deb-src ${opt}http://deb.debian.org/debian $codename main
-deb-src ${opt}http://deb.debian.org/debian-security $codename-security main
+deb-src ${opt}$mirror/debian $codename main
+deb-src ${opt}$mirror/debian-security $codename-security main
 EOF
     apt_opts=(-o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
               -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o Debug::NoLocking=1)
