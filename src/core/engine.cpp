@@ -4,16 +4,11 @@
 #include <chrono>
 #include <cstdio>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 
 namespace vmafx {
 
-namespace {
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-}  // namespace
 
 class Engine::Sink final : public FeatureSink {
  public:

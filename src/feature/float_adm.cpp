@@ -8,7 +8,9 @@
 #include "core/error.hpp"
 #include "feature/adm.hpp"
 #include "feature/adm_tables.h"
+#include "feature/float_adm_simd.hpp"
 #include "feature/float_adm_tables.h"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace fadm {
@@ -138,7 +140,7 @@ inline float fir4(const float* f, float s0, float s1, float s2, float s3) {
 // One level of the db2 DWT of a w x h image (rows of `src_stride`): out bands
 // are (w + 1) / 2 x (h + 1) / 2. lo_only: the approximation band alone.
 void dwt2(const float* src, int src_stride, int w, int h, const Bands& out, bool lo_only, float* tlo, float* thi,
-          int* ix) {
+          int* ix, bool simd) {
   const float* lo = vmafx_fadm_db2_lo;
   const float* hi = vmafx_fadm_db2_hi;
   const int ow = (w + 1) / 2, oh = (h + 1) / 2;
@@ -149,13 +151,29 @@ void dwt2(const float* src, int src_stride, int w, int h, const Bands& out, bool
     const float* r1 = src + std::size_t(dwt_index(i, 1, h)) * src_stride;
     const float* r2 = src + std::size_t(dwt_index(i, 2, h)) * src_stride;
     const float* r3 = src + std::size_t(dwt_index(i, 3, h)) * src_stride;
-    for (int j = 0; j < w; ++j) {
-      tlo[j] = fir4(lo, r0[j], r1[j], r2[j], r3[j]);
-      if (!lo_only) thi[j] = fir4(hi, r0[j], r1[j], r2[j], r3[j]);
+    // Output columns [j0, j1) read no mirrored input (2j - 1 >= 0,
+    // 2j + 2 <= w - 1); with SIMD they run in lanes, the others below.
+    int j0 = 0, j1 = 0;
+    if (simd) {
+      const float* rows[4] = {r0, r1, r2, r3};
+      simd::dwt_vertical(rows, w, tlo, lo_only ? nullptr : thi);
+      if ((w - 3) / 2 >= int(simd::lanes())) {
+        j0 = 1;
+        j1 = (w - 3) / 2 + 1;
+        simd::dwt_horizontal(tlo, lo_only ? nullptr : thi, j0, j1, out.a.row(i), lo_only ? nullptr : out.v.row(i),
+                             lo_only ? nullptr : out.h.row(i), lo_only ? nullptr : out.d.row(i));
+      }
+    } else {
+      for (int j = 0; j < w; ++j) {
+        tlo[j] = fir4(lo, r0[j], r1[j], r2[j], r3[j]);
+        if (!lo_only) thi[j] = fir4(hi, r0[j], r1[j], r2[j], r3[j]);
+      }
     }
     float* a = out.a.row(i);
     if (lo_only) {
       for (int j = 0; j < ow; ++j) {
+        if (j == j0) j = j1;
+        if (j >= ow) break;
         const int* x = ix + 4 * j;
         a[j] = fir4(lo, tlo[x[0]], tlo[x[1]], tlo[x[2]], tlo[x[3]]);
       }
@@ -165,6 +183,8 @@ void dwt2(const float* src, int src_stride, int w, int h, const Bands& out, bool
     float* bh = out.h.row(i);
     float* bd = out.d.row(i);
     for (int j = 0; j < ow; ++j) {
+      if (j == j0) j = j1;
+      if (j >= ow) break;
       const int* x = ix + 4 * j;
       const float s0 = tlo[x[0]], s1 = tlo[x[1]], s2 = tlo[x[2]], s3 = tlo[x[3]];
       a[j] = fir4(lo, s0, s1, s2, s3);
@@ -185,14 +205,22 @@ using adm::filter_region;
 using adm::Region;
 using adm::score_region;
 
-// Splits the distorted detail bands into the part explained by the reference
-// (r: the reference scaled by the clipped ratio, or the distorted band itself
-// within the gain limit where the angles agree to within 1 degree) and the
-// additive rest (a = distorted - r).
-void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a, int w, int h, double gain_limit) {
+inline float pnorm_term(float x, double p) {
+  return p == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p));
+}
+
+// powf(sum of |x|^p over w x h, 1/p) cannot be zero-sized; libvmaf adds
+// (w * h * weight)^(1/p) as a noise floor.
+inline float noise_floor(int w, int h, double weight, double p) {
+  return std::pow(static_cast<float>(w * h * weight), static_cast<float>(1.0f / p));
+}
+
+}  // namespace
+
+void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
+                  float* const* add) {
   const float cos_1deg_sq = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
   const float eps = static_cast<float>(1e-30);
-  const Region g = filter_region(w, h);
   auto limit = [gain_limit](float rst, float t, bool angle) {
     if (angle && rst > 0.0) {
       const double x = rst * gain_limit;
@@ -204,80 +232,134 @@ void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a
     }
     return rst;
   };
-  for (int i = g.top; i < g.bottom; ++i) {
-    const float *roh = ref.h.row(i), *rov = ref.v.row(i), *rod = ref.d.row(i);
-    const float *dth = dis.h.row(i), *dtv = dis.v.row(i), *dtd = dis.d.row(i);
-    float *rh = r.h.row(i), *rv = r.v.row(i), *rd = r.d.row(i);
-    float *ah = a.h.row(i), *av = a.v.row(i), *ad = a.d.row(i);
-    for (int j = g.left; j < g.right; ++j) {
-      const float oh = roh[j], ov = rov[j], od = rod[j];
-      const float th = dth[j], tv = dtv[j], td = dtd[j];
-      float kh = th * flt::rcp_refined(oh + eps);
-      float kv = tv * flt::rcp_refined(ov + eps);
-      float kd = td * flt::rcp_refined(od + eps);
-      kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
-      kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
-      kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);
-      float rst_h = kh * oh, rst_v = kv * ov, rst_d = kd * od;
-      const float ot_dp = oh * th + ov * tv;
-      const float o_mag_sq = oh * oh + ov * ov;
-      const float t_mag_sq = th * th + tv * tv;
-      const bool angle = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq);
-      rst_h = limit(rst_h, th, angle);
-      rst_v = limit(rst_v, tv, angle);
-      rst_d = limit(rst_d, td, angle);
-      rh[j] = rst_h;
-      rv[j] = rst_v;
-      rd[j] = rst_d;
-      ah[j] = th - rst_h;
-      av[j] = tv - rst_v;
-      ad[j] = td - rst_d;
+  for (int j = l; j < r; ++j) {
+    const float oh = o[0][j], ov = o[1][j], od = o[2][j];
+    const float th = t[0][j], tv = t[1][j], td = t[2][j];
+    float kh = th * flt::rcp_refined(oh + eps);
+    float kv = tv * flt::rcp_refined(ov + eps);
+    float kd = td * flt::rcp_refined(od + eps);
+    kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
+    kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
+    kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);
+    float rst_h = kh * oh, rst_v = kv * ov, rst_d = kd * od;
+    const float ot_dp = oh * th + ov * tv;
+    const float o_mag_sq = oh * oh + ov * ov;
+    const float t_mag_sq = th * th + tv * tv;
+    const bool angle = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq);
+    rst_h = limit(rst_h, th, angle);
+    rst_v = limit(rst_v, tv, angle);
+    rst_d = limit(rst_d, td, angle);
+    rst[0][j] = rst_h;
+    rst[1][j] = rst_v;
+    rst[2][j] = rst_d;
+    add[0][j] = th - rst_h;
+    add[1][j] = tv - rst_v;
+    add[2][j] = td - rst_d;
+  }
+}
+
+void csf_row(const float* src, float rf, int l, int r, float* dst, float* flt) {
+  for (int j = l; j < r; ++j) {
+    const float v = rf * src[j];
+    dst[j] = v;
+    flt[j] = static_cast<float>(VMAFX_FADM_ONE_BY_30 * std::fabs(v));
+  }
+}
+
+void den_row(const float* const* rows, const float* rf, int l, int r, double p_norm, float* sum) {
+  float inner[3] = {0, 0, 0};
+  for (int j = l; j < r; ++j)
+    for (int t = 0; t < 3; ++t) inner[t] += pnorm_term(std::fabs(rf[t] * rows[t][j]), p_norm);
+  for (int t = 0; t < 3; ++t) sum[t] = inner[t];
+}
+
+void masked_row(const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
+                const float* const* ang, const float* rf, int l, int r, int w, bool bypass, double p_norm,
+                float* sum) {
+  float inner[3] = {0, 0, 0};
+  for (int j = l; j < r; ++j) {
+    float thr = 0.0f;
+    if (!bypass) {
+      const int lf = j == 0 ? 1 : j - 1;
+      const int rt = j == w - 1 ? w - 1 : j + 1;
+      for (int t = 0; t < 3; ++t) {
+        float s = 0;
+        s += fu[t][lf];
+        s += fu[t][j];
+        s += fu[t][rt];
+        s += fm[t][lf];
+        s = static_cast<float>(s + VMAFX_FADM_ONE_BY_15 * std::fabs(ang[t][j]));
+        s += fm[t][rt];
+        s += fd[t][lf];
+        s += fd[t][j];
+        s += fd[t][rt];
+        thr += s;
+      }
     }
+    for (int t = 0; t < 3; ++t) {
+      float x = std::fabs(src[t][j] * rf[t]) - thr;
+      x = x < 0.0f ? 0.0f : x;
+      inner[t] += pnorm_term(x, p_norm);
+    }
+  }
+  for (int t = 0; t < 3; ++t) sum[t] = inner[t];
+}
+
+namespace {
+
+// Splits the distorted detail bands into the part explained by the reference
+// (r: the reference scaled by the clipped ratio, or the distorted band itself
+// within the gain limit where the angles agree to within 1 degree) and the
+// additive rest (a = distorted - r).
+void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a, int w, int h, double gain_limit,
+              bool simd) {
+  const Region g = filter_region(w, h);
+  if (g.right <= g.left) return;
+  for (int i = g.top; i < g.bottom; ++i) {
+    const float* o[3] = {ref.h.row(i), ref.v.row(i), ref.d.row(i)};
+    const float* t[3] = {dis.h.row(i), dis.v.row(i), dis.d.row(i)};
+    float* const rst[3] = {r.h.row(i), r.v.row(i), r.d.row(i)};
+    float* const add[3] = {a.h.row(i), a.v.row(i), a.d.row(i)};
+    if (simd)
+      simd::decouple_row(o, t, g.left, g.right, gain_limit, rst, add);
+    else
+      decouple_row(o, t, g.left, g.right, gain_limit, rst, add);
   }
 }
 
 // CSF weighting of the h, v, d bands of `src` into `dst`, and the masking
 // filter input flt = |dst| / 30 (the weight is a double constant).
-void csf(const Bands& src, const Bands& dst, const Bands& flt, const Factors& fac, int w, int h) {
+void csf(const Bands& src, const Bands& dst, const Bands& flt, const Factors& fac, int w, int h, bool simd) {
   const Region g = filter_region(w, h);
+  if (g.right <= g.left) return;
   const Band* s[3] = {&src.h, &src.v, &src.d};
   const Band* d[3] = {&dst.h, &dst.v, &dst.d};
   const Band* f[3] = {&flt.h, &flt.v, &flt.d};
   const float rf[3] = {fac.f1, fac.f1, fac.f2};
   for (int t = 0; t < 3; ++t)
     for (int i = g.top; i < g.bottom; ++i) {
-      const float* sr = s[t]->row(i);
-      float* dr = d[t]->row(i);
-      float* fr = f[t]->row(i);
-      for (int j = g.left; j < g.right; ++j) {
-        const float v = rf[t] * sr[j];
-        dr[j] = v;
-        fr[j] = static_cast<float>(VMAFX_FADM_ONE_BY_30 * std::fabs(v));
-      }
+      if (simd)
+        simd::csf_row(s[t]->row(i), rf[t], g.left, g.right, d[t]->row(i), f[t]->row(i));
+      else
+        csf_row(s[t]->row(i), rf[t], g.left, g.right, d[t]->row(i), f[t]->row(i));
     }
-}
-
-inline float pnorm_term(float x, double p) {
-  return p == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p));
-}
-
-// powf(sum of |x|^p over w x h, 1/p) cannot be zero-sized; libvmaf adds
-// (w * h * weight)^(1/p) as a noise floor.
-inline float noise_floor(int w, int h, double weight, double p) {
-  return std::pow(static_cast<float>(w * h * weight), static_cast<float>(1.0f / p));
 }
 
 // Denominator of one scale: p-norm of the CSF-weighted reference detail bands
 // over the scored region, plus the noise floor, summed over h, v, d.
-float den_scale(const Bands& ref, const Factors& fac, int w, int h, const Params& p) {
+float den_scale(const Bands& ref, const Factors& fac, int w, int h, const Params& p, bool simd) {
   const Region g = score_region(w, h);
   const float rf[3] = {fac.f1, fac.f1, fac.f2};
   float acc[3] = {0, 0, 0};
+  // SIMD terms: p = 3 (the cube) and at least one vector of columns.
+  const bool lanes = simd && p.p_norm == 3.0 && g.right - g.left >= int(simd::lanes());
   for (int i = g.top; i < g.bottom; ++i) {
     const float* rows[3] = {ref.h.row(i), ref.v.row(i), ref.d.row(i)};
-    float inner[3] = {0, 0, 0};
-    for (int j = g.left; j < g.right; ++j)
-      for (int t = 0; t < 3; ++t) inner[t] += pnorm_term(std::fabs(rf[t] * rows[t][j]), p.p_norm);
+    float inner[3];
+    if (lanes)
+      simd::den_row(rows, rf, g.left, g.right, inner);
+    else
+      den_row(rows, rf, g.left, g.right, p.p_norm, inner);
     for (int t = 0; t < 3; ++t) acc[t] += inner[t];
   }
   const float nf = noise_floor(g.right - g.left, g.bottom - g.top, p.noise_weight, p.p_norm);
@@ -291,45 +373,26 @@ float den_scale(const Bands& ref, const Factors& fac, int w, int h, const Params
 // summed over the three orientations; p-norm over the scored region plus the
 // noise floor, summed over h, v, d.
 float masked_norm(const Bands& src, const Bands& flt, const Bands& ang, const Factors& fac, int w, int h,
-                  double noise_weight, const Params& p) {
+                  double noise_weight, const Params& p, bool simd) {
   const Region g = score_region(w, h);
   const float rf[3] = {fac.f1, fac.f1, fac.f2};
-  const Band* fb[3] = {&flt.h, &flt.v, &flt.d};
-  const Band* ab[3] = {&ang.h, &ang.v, &ang.d};
   float acc[3] = {0, 0, 0};
+  // SIMD terms: p = 3, no mirrored column, at least one vector of columns.
+  const bool lanes =
+      simd && p.p_norm == 3.0 && g.left >= 1 && g.right <= w - 1 && g.right - g.left >= int(simd::lanes());
   for (int i = g.top; i < g.bottom; ++i) {
     const int up = i == 0 ? 1 : i - 1;
     const int dn = i == h - 1 ? h - 1 : i + 1;
-    const float* srow[3] = {src.h.row(i), src.v.row(i), src.d.row(i)};
-    float inner[3] = {0, 0, 0};
-    for (int j = g.left; j < g.right; ++j) {
-      float thr = 0.0f;
-      if (!p.bypass_cm) {
-        const int lf = j == 0 ? 1 : j - 1;
-        const int rt = j == w - 1 ? w - 1 : j + 1;
-        for (int t = 0; t < 3; ++t) {
-          const float* fu = fb[t]->row(up);
-          const float* fm = fb[t]->row(i);
-          const float* fd = fb[t]->row(dn);
-          float sum = 0;
-          sum += fu[lf];
-          sum += fu[j];
-          sum += fu[rt];
-          sum += fm[lf];
-          sum = static_cast<float>(sum + VMAFX_FADM_ONE_BY_15 * std::fabs(ab[t]->row(i)[j]));
-          sum += fm[rt];
-          sum += fd[lf];
-          sum += fd[j];
-          sum += fd[rt];
-          thr += sum;
-        }
-      }
-      for (int t = 0; t < 3; ++t) {
-        float x = std::fabs(srow[t][j] * rf[t]) - thr;
-        x = x < 0.0f ? 0.0f : x;
-        inner[t] += pnorm_term(x, p.p_norm);
-      }
-    }
+    const float* sr[3] = {src.h.row(i), src.v.row(i), src.d.row(i)};
+    const float* fu[3] = {flt.h.row(up), flt.v.row(up), flt.d.row(up)};
+    const float* fm[3] = {flt.h.row(i), flt.v.row(i), flt.d.row(i)};
+    const float* fd[3] = {flt.h.row(dn), flt.v.row(dn), flt.d.row(dn)};
+    const float* ar[3] = {ang.h.row(i), ang.v.row(i), ang.d.row(i)};
+    float inner[3];
+    if (lanes)
+      simd::masked_row(sr, fu, fm, fd, ar, rf, g.left, g.right, p.bypass_cm, inner);
+    else
+      masked_row(sr, fu, fm, fd, ar, rf, g.left, g.right, w, p.bypass_cm, p.p_norm, inner);
     for (int t = 0; t < 3; ++t) acc[t] += inner[t];
   }
   const float nf = noise_floor(g.right - g.left, g.bottom - g.top, noise_weight, p.p_norm);
@@ -365,6 +428,7 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
                   &r.d, &a.h, &a.v, &a.d, &csf_a.h, &csf_a.v, &csf_a.d, &csf_f.h, &csf_f.v, &csf_f.d})
     b->stride = bw;
 
+  const bool simd = vmafx::simd::enabled();
   Scores out;
   double num = 0, den = 0, aim_num = 0, aim_den = 0;
   const float* cur_ref = ref;
@@ -375,20 +439,20 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
     db.a = dis_a[scale & 1];
     float num_scale = 0.0f, den_s = 0.0f, aim_scale = 0.0f;
     const bool lo_only = scale == 0 && p.skip_scale0;
-    dwt2(cur_ref, stride, w, h, rb, lo_only, tlo, thi, ix);
-    dwt2(cur_dis, stride, w, h, db, lo_only, tlo, thi, ix);
+    dwt2(cur_ref, stride, w, h, rb, lo_only, tlo, thi, ix, simd);
+    dwt2(cur_dis, stride, w, h, db, lo_only, tlo, thi, ix, simd);
     w = (w + 1) / 2;
     h = (h + 1) / 2;
     if (lo_only) {
       den_s = static_cast<float>(1e-10);
     } else {
       const Factors fac = csf_factors(scale, p);
-      decouple(rb, db, r, a, w, h, p.enhn_gain_limit);
-      den_s = den_scale(rb, fac, w, h, p);
-      csf(a, csf_a, csf_f, fac, w, h);
-      num_scale = masked_norm(r, csf_f, csf_a, fac, w, h, p.noise_weight, p);
-      csf(r, csf_f, csf_a, fac, w, h);
-      aim_scale = masked_norm(a, csf_a, csf_f, fac, w, h, 0.0, p);
+      decouple(rb, db, r, a, w, h, p.enhn_gain_limit, simd);
+      den_s = den_scale(rb, fac, w, h, p, simd);
+      csf(a, csf_a, csf_f, fac, w, h, simd);
+      num_scale = masked_norm(r, csf_f, csf_a, fac, w, h, p.noise_weight, p, simd);
+      csf(r, csf_f, csf_a, fac, w, h, simd);
+      aim_scale = masked_norm(a, csf_a, csf_f, fac, w, h, 0.0, p, simd);
     }
     num += num_scale;
     den += den_s;
@@ -515,10 +579,10 @@ class FloatAdm final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const std::size_t n = std::size_t(w_) * h_;
-    std::vector<float> buf(2 * n);
-    flt::plane_to_float(ref.plane(0), bpc_, -128, buf.data());
-    flt::plane_to_float(dis.plane(0), bpc_, -128, buf.data() + n);
-    const fadm::Scores s = fadm::compute(buf.data(), buf.data() + n, w_, h_, p_);
+    float* buf = flt::scratch(flt::kSlotFrame, 2 * n);
+    flt::plane_to_float(ref.plane(0), bpc_, -128, buf);
+    flt::plane_to_float(dis.plane(0), bpc_, -128, buf + n);
+    const fadm::Scores s = fadm::compute(buf, buf + n, w_, h_, p_);
 
     out.put("VMAF_feature_adm2_score", index, s.score);
     out.put("VMAF_feature_aim_score", index, s.aim);

@@ -48,6 +48,23 @@ struct Scores {
   float num_scale[4] = {0, 0, 0, 0};
   float den_scale[4] = {0, 0, 0, 0};
 };
+// Row stages of the scalar reference (compute() runs them row by row, or
+// their SIMD versions in float_adm_simd.hpp): columns l <= j < r of one row.
+// o / t: the reference / distorted h, v, d rows; rst / add: the decoupled
+// rows.
+void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
+                  float* const* add);
+// dst[j] = rf * src[j]; flt[j] = float(1/30 (a double) * |dst[j]|).
+void csf_row(const float* src, float rf, int l, int r, float* dst, float* flt);
+// sum[t] = float sum from 0, in column order, of |rf[t] * rows[t][j]|^p.
+void den_row(const float* const* rows, const float* rf, int l, int r, double p_norm, float* sum);
+// The masking terms of row i of a w-wide band: src / ang rows i, fu / fm / fd
+// the masking filter input rows i - 1 / i / i + 1 (mirrored by the caller);
+// columns mirror here (j - 1 of column 0 is 1; j + 1 of column w - 1 is w - 1).
+void masked_row(const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
+                const float* const* ang, const float* rf, int l, int r, int w, bool bypass, double p_norm,
+                float* sum);
+
 // ref and dis: packed w x h float images, w and h >= kMinSize.
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p);
 

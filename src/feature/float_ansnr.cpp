@@ -46,8 +46,7 @@ void filter2d(const float* k, int fw, const float* src, int w, int h, float* dst
 
 Scores compute(const float* ref, const float* dis, int w, int h, double peak, double psnr_max) {
   const std::size_t n = std::size_t(w) * h;
-  std::vector<float> buf(2 * n);
-  float* rf = buf.data();
+  float* rf = flt::scratch(0, 2 * n);  // filtered images, per thread
   float* df = rf + n;
   filter2d(kRef3, 3, ref, w, h, rf);
   filter2d(kDis5, 5, dis, w, h, df);
@@ -85,10 +84,10 @@ class FloatAnsnr final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const std::size_t n = std::size_t(w_) * h_;
-    std::vector<float> buf(2 * n);
-    flt::plane_to_float(ref.plane(0), bpc_, -128, buf.data());
-    flt::plane_to_float(dis.plane(0), bpc_, -128, buf.data() + n);
-    const fansnr::Scores s = fansnr::compute(buf.data(), buf.data() + n, w_, h_, pk_.peak, pk_.psnr_max);
+    float* buf = flt::scratch(flt::kSlotFrame, 2 * n);
+    flt::plane_to_float(ref.plane(0), bpc_, -128, buf);
+    flt::plane_to_float(dis.plane(0), bpc_, -128, buf + n);
+    const fansnr::Scores s = fansnr::compute(buf, buf + n, w_, h_, pk_.peak, pk_.psnr_max);
     out.put_plain("float_ansnr", index, s.ansnr);
     out.put_plain("float_anpsnr", index, s.anpsnr);
   }

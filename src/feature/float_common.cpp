@@ -51,6 +51,16 @@ void copy_plane(const PlaneView& p, float scaler, float offset, float* dst) {
 
 }  // namespace
 
+void row_to_float(const PlaneView& plane, int bpc, int offset, int y, float* dst) {
+  const float off = static_cast<float>(offset);
+  const PlaneView row{static_cast<const std::uint8_t*>(plane.data) + std::ptrdiff_t(y) * plane.stride, plane.stride,
+                      plane.width, 1};
+  if (bpc == 8)
+    copy_plane<std::uint8_t>(row, 1.0f, off, dst);
+  else
+    copy_plane<std::uint16_t>(row, bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f, off, dst);
+}
+
 void plane_to_float(const PlaneView& plane, int bpc, int offset, float* dst) {
   const float off = static_cast<float>(offset);
   if (bpc == 8)
@@ -60,23 +70,41 @@ void plane_to_float(const PlaneView& plane, int bpc, int offset, float* dst) {
 }
 
 float* scratch(int slot, std::size_t n) {
-  thread_local std::vector<float> bufs[12];
+  // 16 floats of slack put the start on a 64-byte boundary (a cache line:
+  // whole-vector loads of rows whose length is a multiple of 16 do not split).
+  thread_local std::vector<float> bufs[kScratchSlots];
   std::vector<float>& b = bufs[slot];
-  if (b.size() < n) b.resize(n);
-  return b.data();
+  if (b.size() < n + 16) b.resize(n + 16);
+  const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(b.data());
+  return b.data() + ((64 - p % 64) % 64) / sizeof(float);
+}
+
+namespace {
+constexpr int kMaxSimdTaps = 256;
+}  // namespace
+
+void convolve_vertical(const float* filt, int fw, const float* const* rows, int w, float* out) {
+  if (fw <= kMaxSimdTaps && vmafx::simd::enabled()) {
+    simd::vertical(filt, fw, rows, w, out);
+    return;
+  }
+  for (int j = 0; j < w; ++j) out[j] = 0.0f;
+  for (int k = 0; k < fw; ++k) {
+    const float c = filt[k];
+    const float* s = rows[k];
+    for (int j = 0; j < w; ++j) out[j] += c * s[j];
+  }
 }
 
 namespace {
 
-constexpr int kMaxSimdTaps = 256;
-
 // Row `y`'s vertical pass (tap-ordered sum from 0, mirrored rows) into tmp.
 void vertical_row(const float* filt, int fw, const float* src, int w, int h, int y, float* tmp) {
   const int r = fw / 2;
-  if (fw <= kMaxSimdTaps && vmafx::simd::enabled()) {
+  if (fw <= kMaxSimdTaps) {
     const float* rows[kMaxSimdTaps];
     for (int k = 0; k < fw; ++k) rows[k] = src + std::size_t(mirror(y - r + k, h)) * w;
-    simd::vertical(filt, fw, rows, w, tmp);
+    convolve_vertical(filt, fw, rows, w, tmp);
     return;
   }
   for (int j = 0; j < w; ++j) tmp[j] = 0.0f;
@@ -122,6 +150,18 @@ void convolve_decimated(const float* filt, int fw, const float* src, int w, int 
                         int dh, float* dst) {
   const int r = fw / 2;
   float* tmp = scratch(10, std::size_t(w));
+  if (step == 2 && vmafx::simd::enabled()) {
+    // The horizontal pass at the even columns only, from the mirrored row.
+    float* pad = scratch(11, std::size_t(w) + 2 * r);
+    for (int i = 0; i < dh; ++i) {
+      vertical_row(filt, fw, src, w, h, step * i, tmp);
+      for (int j = -r; j < 0; ++j) pad[j + r] = tmp[mirror(j, w)];
+      std::memcpy(pad + r, tmp, sizeof(float) * std::size_t(w));
+      for (int j = w; j < w + r; ++j) pad[j + r] = tmp[mirror(j, w)];
+      simd::horizontal_dec2(filt, fw, pad, dw, dst + std::size_t(i) * dw);
+    }
+    return;
+  }
   for (int i = 0; i < dh; ++i) {
     vertical_row(filt, fw, src, w, h, step * i, tmp);
     float* out = dst + std::size_t(i) * dw;

@@ -28,8 +28,16 @@ void check_size(std::string_view owner, int w, int h, int min_w, int min_h, std:
 // 8 bit: sample + offset; 10/12/16 bit: sample / 2^(bpc-8) + offset, in float.
 void plane_to_float(const PlaneView& plane, int bpc, int offset, float* dst);
 
+// Row y of `plane_to_float`'s output alone (the same values).
+void row_to_float(const PlaneView& plane, int bpc, int offset, int y, float* dst);
+
 // Per-thread scratch that grows as needed and is never shrunk. Slots are
 // independent buffers; a caller owns the slots it names for the whole call.
+// 10 and 11 belong to convolve / convolve_row / convolve_decimated; 14 and 15
+// to the extractors' float frames (kSlotFrame); the features use the others.
+// The returned block starts on a 64-byte boundary.
+constexpr int kScratchSlots = 16;
+constexpr int kSlotFrame = 14;
 float* scratch(int slot, std::size_t n);
 
 // Whole-sample symmetric extension, edge sample not repeated:
@@ -49,6 +57,11 @@ void convolve(const float* filt, int fw, const float* src, int w, int h, float* 
 // alias src.
 void convolve_decimated(const float* filt, int fw, const float* src, int w, int h, int step, int dw,
                         int dh, float* dst);
+
+// The vertical pass of `convolve` for one output row from its fw input rows
+// (already mirrored): out[j] = tap-ordered float sum of filt[k] * rows[k][j]
+// from 0, j < w.
+void convolve_vertical(const float* filt, int fw, const float* const* rows, int w, float* out);
 
 // The 1-D horizontal pass of `convolve` for one row: `row` holds the
 // vertical sums of one image row; out[j] for j < w.

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "feature/float_simd.hpp"
 #include "feature/float_vif_tables.h"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace fmotion {
@@ -23,6 +25,14 @@ namespace {
 
 float mean_abs_diff(const float* a, const float* b, int w, int h) {
   float acc = 0.0f;
+  if (vmafx::simd::enabled()) {
+    // The row sums side by side (per-thread, grown once), added in row order.
+    thread_local std::vector<float> lines;
+    if (lines.size() < std::size_t(h)) lines.resize(std::size_t(h));
+    flt::simd::row_abs_diff_sums(a, b, w, h, lines.data());
+    for (int i = 0; i < h; ++i) acc += lines[std::size_t(i)];
+    return acc / static_cast<float>(w * h);
+  }
   for (int i = 0; i < h; ++i) {
     const float* ra = a + std::size_t(i) * w;
     const float* rb = b + std::size_t(i) * w;
@@ -34,6 +44,11 @@ float mean_abs_diff(const float* a, const float* b, int w, int h) {
 }
 
 int padded_stride(int w) { return (w + 7) / 8 * 8; }
+
+// Scratch slots of blurred_sad (not 0: the extractor's blur; 10, 11: the
+// convolution's rows).
+constexpr int kSlotRing = 12;
+constexpr int kSlotBlock = 13;
 
 // libvmaf keeps every plane in rows of the luma's padded stride but rescales
 // with a stride padded from the plane's own width. For a plane narrower than
@@ -70,6 +85,60 @@ float sad(const float* a, const float* b, int w, int h, bool add_scale1, int lum
   flt::scale_frame(flt::ScaleMethod::kBilinear, a, w, h, as, sw, sh);
   flt::scale_frame(flt::ScaleMethod::kBilinear, b, w, h, bs, sw, sh);
   return s0 + mean_abs_diff(as, bs, sw, sh);
+}
+
+float blurred_sad(const PlaneView& a, const PlaneView& b, int bpc, const float* filt, int fw) {
+  const int w = a.width, h = a.height, r = fw / 2;
+  constexpr int kBlock = 8;  // rows blurred before their differences are summed
+  constexpr int kMaxTaps = 16;
+  if (fw > kMaxTaps) throw std::logic_error("float_motion: filter too wide");
+  const std::size_t sw = std::size_t(w);
+  // Per picture a ring of fw converted rows (input row y in slot y % fw: the
+  // distinct rows of one window lie within fw consecutive indices, mirrored
+  // or not) and a block of blurred rows; one vertical-pass row.
+  float* ring = flt::scratch(kSlotRing, 2 * std::size_t(fw) * sw);
+  float* blk = flt::scratch(kSlotBlock, (2 * kBlock + 1) * sw);
+  float* tmp = blk + 2 * kBlock * sw;
+  const PlaneView* pic[2] = {&a, &b};
+  int tag[2][kMaxTaps];
+  for (auto& t : tag)
+    for (int& v : t) v = -1;
+  const bool simd = vmafx::simd::enabled();
+  float lines[kBlock];
+  float acc = 0.0f;
+  for (int i0 = 0; i0 < h; i0 += kBlock) {
+    const int rows = h - i0 < kBlock ? h - i0 : kBlock;
+    for (int p = 0; p < 2; ++p) {
+      float* rp = ring + std::size_t(p) * fw * sw;
+      for (int q = 0; q < rows; ++q) {
+        const float* in[kMaxTaps];
+        for (int k = 0; k < fw; ++k) {
+          const int y = flt::mirror(i0 + q - r + k, h);
+          float* slot = rp + std::size_t(y % fw) * sw;
+          if (tag[p][y % fw] != y) {
+            flt::row_to_float(*pic[p], bpc, -128, y, slot);
+            tag[p][y % fw] = y;
+          }
+          in[k] = slot;
+        }
+        flt::convolve_vertical(filt, fw, in, w, tmp);
+        flt::convolve_row(filt, fw, tmp, w, blk + (std::size_t(p) * kBlock + q) * sw);
+      }
+    }
+    const float* ba = blk;
+    const float* bb = blk + kBlock * sw;
+    if (simd) {
+      flt::simd::row_abs_diff_sums(ba, bb, w, rows, lines);
+    } else {
+      for (int q = 0; q < rows; ++q) {
+        float line = 0.0f;
+        for (int j = 0; j < w; ++j) line += std::fabs(ba[q * sw + j] - bb[q * sw + j]);
+        lines[q] = line;
+      }
+    }
+    for (int q = 0; q < rows; ++q) acc += lines[q];
+  }
+  return acc / static_cast<float>(w * h);
 }
 
 double blend(double motion_score, double blend_factor, double blend_offset) {
@@ -217,6 +286,11 @@ class FloatMotion final : public LookBackExtractor {
     thread_local std::vector<float> a, b;
     double s = 0;
     for (int p = 0; p < planes_; ++p) {
+      if (!add_scale1_) {  // row by row, no full-frame float images
+        const double v = fmotion::blurred_sad(earlier.plane(p), later.plane(p), bpc_, filter_.data, filter_.taps);
+        s = p == 0 ? v : s + v;
+        continue;
+      }
       const std::size_t n = std::size_t(dims_[p][0]) * dims_[p][1];
       if (a.size() < n) a.resize(n);
       if (b.size() < n) b.resize(n);

@@ -37,6 +37,11 @@ namespace fmotion {
 // memory is fresh). See docs/exactness.md.
 float sad(const float* a, const float* b, int w, int h, bool add_scale1, int luma_w);
 
+// sad(blur(a), blur(b), w, h, false, w) for two planes of the same size w x h
+// (w, h > fw / 2), blur being plane_to_float(-128) then flt::convolve with
+// `filt` (fw <= 16 taps): the same float, computed row by row from the
+// samples without full-frame float images.
+float blurred_sad(const PlaneView& a, const PlaneView& b, int bpc, const float* filt, int fw);
 // motion_score * f + (1 - f) * min(offset, motion_score).
 double blend(double motion_score, double blend_factor, double blend_offset);
 

@@ -15,6 +15,7 @@
 //
 // Without Highway (VMAFX_HAVE_HWY undefined) vmafx::simd::enabled() is false and
 // these must not be called.
+#include <cstddef>
 #include <cstdint>
 
 namespace vmafx::flt::simd {
@@ -26,6 +27,23 @@ void vertical(const float* f, int fw, const float* const* rows, int w, float* ou
 // out[j] = (((0 + f[0] * pad[j]) + f[1] * pad[j + 1]) + ...) for j < w; pad
 // holds w + fw - 1 values.
 void horizontal(const float* f, int fw, const float* pad, int w, float* out);
+
+// out[j] = (((0 + f[0] * pad[2j]) + f[1] * pad[2j + 1]) + ...) for j < w;
+// pad holds 2 (w - 1) + fw values (nothing beyond is read).
+void horizontal_dec2(const float* f, int fw, const float* pad, int w, float* out);
+
+// sums[i] = (((0 + |a[i][0] - b[i][0]|) + |a[i][1] - b[i][1]|) + ...) in
+// float over the w columns of row i, for the h rows of two packed w x h
+// images (the difference in float, then fabs).
+void row_abs_diff_sums(const float* a, const float* b, int w, int h, float* sums);
+
+// The double sum over k < n of the float term t_k (kind 0: a[k]; 1:
+// a[k] * a[k]; 2: (a[k] - b[k]) * (a[k] - b[k])), summed in lanes. Returns
+// true, with *sum, only when that sum provably equals the running double sum
+// from 0 in index order (terms multiples of 2^-q, q in {0, 8, 16}, with the
+// sum of their magnitudes below 2^(53 - q): every partial sum is exact);
+// false otherwise (then *sum is untouched).
+bool exact_sum(const float* a, const float* b, std::size_t n, int kind, double* sum);
 
 // dst[x] = float(src[x]) + offset, x < w.
 void to_float(const std::uint8_t* src, int w, float offset, float* dst);

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "feature/float_vif_simd.hpp"
 #include "feature/float_vif_tables.h"
+#include "core/simd.hpp"
 
 namespace vmafx {
 namespace fvif {
@@ -90,6 +92,30 @@ bool size_ok(int w, int h, const Params& p) {
 
 namespace {
 
+// Scratch slot of the decimated images (0..9: the statistic's rows; 10, 11:
+// the shared convolution's rows).
+constexpr int kSlotDecimated = 12;
+// Scratch slot of the SIMD statistic's rows.
+constexpr int kSlotRows = 13;
+// Widest filter of the SIMD statistic (the widest kernel libvmaf accepts has
+// 65 taps).
+constexpr int kMaxTaps = 128;
+
+// The four kernels of a kernel scale, made once per thread and kernel scale.
+struct Kernels {
+  double kernelscale = -1.0;
+  std::vector<float> f[4];
+};
+
+const Kernels& kernels_for(double kernelscale) {
+  thread_local Kernels k;
+  if (k.kernelscale != kernelscale) {
+    for (int s = 0; s < 4; ++s) k.f[s] = gaussian_kernel(s, kernelscale);
+    k.kernelscale = kernelscale;
+  }
+  return k;
+}
+
 // The statistic of vif_statistic_s for one position, libvmaf's "matching
 // Matlab" variant: returns (num, den) contributions.
 struct Stat {
@@ -140,36 +166,30 @@ struct Stat {
   }
 };
 
-// Vertical pass of one output row i: acc[j] = sum_k f[k] * v(k, j) in tap
-// order from 0, v read through `get` (mirrored row index).
-template <class Get>
-inline void vertical(const float* f, int fw, int i, int w, int h, float* acc, Get get) {
-  const int r = fw / 2;
-  for (int j = 0; j < w; ++j) acc[j] = 0.0f;
-  for (int k = 0; k < fw; ++k) get(f[k], mirror(i - r + k, h), acc);
+void stat_row_scalar(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy,
+                     int w, const Stat& st, float* num, float* den) {
+  float row_num = 0.0f, row_den = 0.0f;
+  for (int j = 0; j < w; ++j) {
+    float n, d;
+    st(mu1[j], mu2[j], xx[j], yy[j], xy[j], &n, &d);
+    row_num += n;
+    row_den += d;
+  }
+  *num = row_num;
+  *den = row_den;
 }
 
 // Filters a w x h image with f and keeps every second sample of every second
-// row (vif_filter1d_s then vif_dec2_s): dst is (w / 2) x (h / 2).
+// row (vif_filter1d_s then vif_dec2_s): dst is (w / 2) x (h / 2). Each kept
+// sample is the same tap-ordered sum as in the full filtered image.
 void filter_dec2(const float* f, int fw, const float* src, int w, int h, float* dst) {
-  const int dw = w / 2, dh = h / 2;
-  float* acc = scratch(0, std::size_t(w));
-  float* row = scratch(1, std::size_t(w));
-  for (int i = 0; i < dh; ++i) {
-    vertical(f, fw, 2 * i, w, h, acc, [&](float c, int rr, float* a) {
-      const float* s = src + std::size_t(rr) * w;
-      for (int j = 0; j < w; ++j) a[j] += c * s[j];
-    });
-    convolve_row(f, fw, acc, w, row);
-    float* out = dst + std::size_t(i) * dw;
-    for (int j = 0; j < dw; ++j) out[j] = row[2 * j];
-  }
+  flt::convolve_decimated(f, fw, src, w, h, 2, w / 2, h / 2, dst);
 }
 
 // Filtered means, squares and cross term, row by row, and the statistic
 // summed per row in float then over rows in float (vif_statistic_s).
 void statistic(const float* f, int fw, const float* ref, const float* dis, int w, int h, const Stat& st,
-               float* num, float* den) {
+               bool simd, float* num, float* den) {
   float* t1 = scratch(0, std::size_t(w));
   float* t2 = scratch(1, std::size_t(w));
   float* txx = scratch(2, std::size_t(w));
@@ -181,8 +201,47 @@ void statistic(const float* f, int fw, const float* ref, const float* dis, int w
   float* yy = scratch(8, std::size_t(w));
   float* xy = scratch(9, std::size_t(w));
   float acc_num = 0.0f, acc_den = 0.0f;
+  const int r = fw / 2;
+  if (simd) {
+    // Rows two at a time (one pass of the vertical filter over their fw + 1
+    // input rows), each then filtered horizontally and scored; the row totals
+    // are added in row order.
+    const std::size_t stride = (std::size_t(w) + 15) / 16 * 16;
+    float* rows = scratch(kSlotRows, 20 * stride);
+    float* t[2][5];
+    float* m[2][5];
+    for (int q = 0; q < 5; ++q)
+      for (int p = 0; p < 2; ++p) {
+        t[p][q] = rows + (p * 5 + q) * stride;
+        m[p][q] = rows + (10 + p * 5 + q) * stride;
+      }
+    const simd::StatConsts c{st.sigma_nsq_max_inv, st.gain_limit, st.sigma_nsq};
+    const float* ra[kMaxTaps + 1];
+    const float* rb[kMaxTaps + 1];
+    for (int i = 0; i < h; i += 2) {
+      const int count = i + 1 < h ? 2 : 1;
+      for (int k = 0; k < fw + count - 1; ++k) {
+        const std::size_t off = std::size_t(mirror(i - r + k, h)) * w;
+        ra[k] = ref + off;
+        rb[k] = dis + off;
+      }
+      if (count == 2)
+        simd::moments_vertical2(f, fw, ra, rb, w, t[0], t[1]);
+      else
+        simd::moments_vertical(f, fw, ra, rb, w, t[0]);
+      for (int p = 0; p < count; ++p) {
+        for (int q = 0; q < 5; ++q) convolve_row(f, fw, t[p][q], w, m[p][q]);
+        float row_num, row_den;
+        simd::stat_row(m[p][0], m[p][1], m[p][2], m[p][3], m[p][4], w, c, &row_num, &row_den);
+        acc_num += row_num;
+        acc_den += row_den;
+      }
+    }
+    *num = acc_num;
+    *den = acc_den;
+    return;
+  }
   for (int i = 0; i < h; ++i) {
-    const int r = fw / 2;
     for (int j = 0; j < w; ++j) t1[j] = t2[j] = txx[j] = tyy[j] = txy[j] = 0.0f;
     for (int k = 0; k < fw; ++k) {
       const float c = f[k];
@@ -202,13 +261,8 @@ void statistic(const float* f, int fw, const float* ref, const float* dis, int w
     convolve_row(f, fw, txx, w, xx);
     convolve_row(f, fw, tyy, w, yy);
     convolve_row(f, fw, txy, w, xy);
-    float row_num = 0.0f, row_den = 0.0f;
-    for (int j = 0; j < w; ++j) {
-      float n, d;
-      st(mu1[j], mu2[j], xx[j], yy[j], xy[j], &n, &d);
-      row_num += n;
-      row_den += d;
-    }
+    float row_num, row_den;
+    stat_row_scalar(mu1, mu2, xx, yy, xy, w, st, &row_num, &row_den);
     acc_num += row_num;
     acc_den += row_den;
   }
@@ -218,6 +272,12 @@ void statistic(const float* f, int fw, const float* ref, const float* dis, int w
 
 }  // namespace
 
+void stat_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
+              float sigma_nsq_max_inv, float gain_limit, double sigma_nsq, float* num, float* den) {
+  const Stat st{sigma_nsq_max_inv, gain_limit, sigma_nsq};
+  stat_row_scalar(mu1, mu2, xx, yy, xy, w, st, num, den);
+}
+
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p) {
   Scores out;
   Stat st;
@@ -226,16 +286,19 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
   st.gain_limit = static_cast<float>(p.enhn_gain_limit);
   st.sigma_nsq = p.sigma_nsq;
 
-  // Decimated images live in per-call buffers (two per side, ping-pong).
-  std::vector<float> buf(std::size_t(w / 2) * (h / 2) * 4 + 4);
-  float* dec_ref[2] = {buf.data(), buf.data() + buf.size() / 4};
-  float* dec_dis[2] = {buf.data() + buf.size() / 2, buf.data() + 3 * (buf.size() / 4)};
+  // Decimated images live in per-thread buffers (two per side, ping-pong).
+  const std::size_t q = std::size_t(w / 2) * (h / 2) + 1;
+  float* buf = scratch(kSlotDecimated, 4 * q);
+  float* dec_ref[2] = {buf, buf + q};
+  float* dec_dis[2] = {buf + 2 * q, buf + 3 * q};
+  const bool simd = vmafx::simd::enabled();
+  const Kernels& kernels = kernels_for(p.kernelscale);
 
   const float* cur_ref = ref;
   const float* cur_dis = dis;
   int flip = 0;
   for (int scale = p.skip_scale0 ? 1 : 0; scale < 4; ++scale) {
-    const std::vector<float> f = gaussian_kernel(scale, p.kernelscale);
+    const std::vector<float>& f = kernels.f[scale];
     const int fw = int(f.size());
     if (scale > 0) {
       filter_dec2(f.data(), fw, cur_ref, w, h, dec_ref[flip]);
@@ -247,7 +310,7 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
       h /= 2;
     }
     float num = 0, den = 0;
-    statistic(f.data(), fw, cur_ref, cur_dis, w, h, st, &num, &den);
+    statistic(f.data(), fw, cur_ref, cur_dis, w, h, st, simd && fw <= kMaxTaps, &num, &den);
     out.num[scale] = num;
     out.den[scale] = den;
   }
@@ -316,8 +379,7 @@ class FloatVif final : public Extractor {
     const std::size_t n = std::size_t(w_) * h_;
     const std::size_t sn = std::size_t(sw_) * sh_;
     const bool rescale = sw_ != w_ || sh_ != h_;
-    std::vector<float> buf(2 * n + (rescale ? 2 * sn : 0));
-    float* r = buf.data();
+    float* r = flt::scratch(flt::kSlotFrame, 2 * n + (rescale ? 2 * sn : 0));
     float* d = r + n;
     flt::plane_to_float(ref.plane(0), bpc_, -128, r);
     flt::plane_to_float(dis.plane(0), bpc_, -128, d);

@@ -38,6 +38,12 @@ std::vector<float> gaussian_kernel(int scale, double kernelscale);
 // filtered before a decimation, must be larger than its filter radius.
 bool size_ok(int w, int h, const Params& p);
 
+// vif_statistic_s for one row of filtered moments (mu1, mu2, xx, yy, xy), the
+// scalar reference: the per-column contributions summed in float in column
+// order into *num and *den. sigma_nsq_max_inv = float(sigma_nsq^2 / 255^2).
+void stat_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
+              float sigma_nsq_max_inv, float gain_limit, double sigma_nsq, float* num, float* den);
+
 // Numerator and denominator per scale (float sums widened to double), as
 // compute_vif fills scores[]; skipped scales are 0 / 0.
 struct Scores {

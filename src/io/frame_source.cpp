@@ -7,18 +7,13 @@
 #include <mutex>
 #include <thread>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "vmaf_exact/input.hpp"
 #include "vmaf_exact/session.hpp"
 
 namespace vmafx {
 
-namespace {
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-}  // namespace
 
 struct FrameSource::Impl {
   struct Item {

@@ -1,9 +1,15 @@
 // The SIMD rows of the shared float helpers (feature/float_simd.cpp) and of
 // SpEED's block statistics (feature/speed_simd.cpp) against the scalar loops,
 // for identical bits on every SIMD target this CPU runs:
-// - flt::simd::vertical / horizontal against the tap-ordered scalar sum, every
+// - flt::simd::vertical / horizontal / horizontal_dec2 against the tap-ordered
+//   scalar sum, every
 //   width 1..300, filter widths 1..37, values over the whole float range with
 //   signed zeros, subnormals and infinities;
+// - flt::simd::row_abs_diff_sums (float_motion's SAD rows) against the
+//   running float sums, and fmotion::sad on and off;
+// - fmotion::blurred_sad against sad() of the full-frame blurred planes;
+// - flt::simd::exact_sum (float_psnr's and float_moment's sums) against the
+//   running double sums;
 // - flt::convolve_row, convolve, convolve_decimated and plane_to_float with
 //   the SIMD path on and off (and convolve_decimated against the kept samples
 //   of the full convolve);
@@ -15,6 +21,7 @@
 // without a SIMD target) the tests skip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,6 +30,7 @@
 #include <vector>
 
 #include "feature/float_common.hpp"
+#include "feature/float_motion.hpp"
 #include "feature/float_simd.hpp"
 #include "feature/speed.hpp"
 #include "core/simd.hpp"
@@ -99,25 +107,28 @@ TEST_F(FloatSimd, RowPassesEqualTheTapOrderedSum) {
   std::vector<Case> cases;
   for (int w = 1; w <= 300; ++w) {
     const int fw = 1 + 2 * int(rng() % 19);  // 1 .. 37
-    Case c{w, fw, filter(rng, fw), std::vector<float>(std::size_t(fw) * (w + fw))};
+    Case c{w, fw, filter(rng, fw), std::vector<float>(std::max(std::size_t(fw) * (w + fw), std::size_t(2 * w + fw)))};
     for (float& v : c.in) v = (w % 3 == 0) ? any_float(rng) : plain_float(rng);
     if (w % 7 == 0) c.f[rng() % c.f.size()] = -c.f[0];  // a negative tap
     cases.push_back(std::move(c));
   }
-  std::vector<std::vector<float>> want_v, want_h;
+  std::vector<std::vector<float>> want_v, want_h, want_d;
   for (const Case& c : cases) {
-    std::vector<float> v(std::size_t(c.w)), h(std::size_t(c.w));
+    std::vector<float> v(std::size_t(c.w)), h(std::size_t(c.w)), dec(std::size_t(c.w));
     for (int j = 0; j < c.w; ++j) {
-      float a = 0.0f, b = 0.0f;
+      float a = 0.0f, b = 0.0f, e = 0.0f;
       for (int k = 0; k < c.fw; ++k) {
         a += c.f[k] * c.in[std::size_t(k) * c.w + j];
         b += c.f[k] * c.in[std::size_t(j + k)];
+        e += c.f[k] * c.in[std::size_t(2 * j + k)];
       }
       v[j] = a;
       h[j] = b;
+      dec[j] = e;
     }
     want_v.push_back(std::move(v));
     want_h.push_back(std::move(h));
+    want_d.push_back(std::move(dec));
   }
   each_target([&] {
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -129,6 +140,12 @@ TEST_F(FloatSimd, RowPassesEqualTheTapOrderedSum) {
       flt::simd::horizontal(c.f.data(), c.fw, c.in.data(), c.w, h.data());
       ASSERT_EQ(first_diff(v, want_v[i]), -1) << "vertical w " << c.w << " fw " << c.fw;
       ASSERT_EQ(first_diff(h, want_h[i]), -1) << "horizontal w " << c.w << " fw " << c.fw;
+      // Decimated: only the values 0 .. 2 (w - 1) + fw - 1 may be read (a
+      // copy of exactly that many, so that a sanitizer sees any overread).
+      const std::vector<float> exact(c.in.begin(), c.in.begin() + (2 * (c.w - 1) + c.fw));
+      std::vector<float> dec(std::size_t(c.w));
+      flt::simd::horizontal_dec2(c.f.data(), c.fw, exact.data(), c.w, dec.data());
+      ASSERT_EQ(first_diff(dec, want_d[i]), -1) << "horizontal_dec2 w " << c.w << " fw " << c.fw;
     }
   });
 }
@@ -177,6 +194,193 @@ TEST_F(FloatSimd, ConvolutionsEqualScalar) {
       ASSERT_EQ(first_diff(row, rows[i]), -1) << "convolve_row " << c.w << " fw " << c.fw;
       ASSERT_EQ(first_diff(full, fulls[i]), -1) << "convolve " << c.w << "x" << c.h << " fw " << c.fw;
       ASSERT_EQ(first_diff(dec, decs[i]), -1) << "convolve_decimated " << c.w << "x" << c.h;
+    }
+  });
+}
+
+// Per-row sums of |a - b| against the running float sum of the scalar loop,
+// every width 1..300 with heights 1..19 (blocks of eight rows and the rest),
+// and fmotion::sad (which adds them up) with SIMD on and off.
+TEST_F(FloatSimd, RowAbsDiffSumsEqualTheRunningSums) {
+  std::mt19937 rng(26);
+  struct Case {
+    int w, h;
+    std::vector<float> a, b;
+  };
+  std::vector<Case> cases;
+  for (int w = 1; w <= 300; ++w) {
+    const int h = 1 + int(rng() % 19);
+    Case c{w, h, std::vector<float>(std::size_t(w) * h), std::vector<float>(std::size_t(w) * h)};
+    for (std::size_t i = 0; i < c.a.size(); ++i) {
+      c.a[i] = (w % 3 == 0) ? any_float(rng) : plain_float(rng);
+      c.b[i] = (w % 3 == 0) ? any_float(rng) : plain_float(rng);
+    }
+    cases.push_back(std::move(c));
+  }
+  cases.push_back({1100, 9, std::vector<float>(9900), std::vector<float>(9900)});  // chunks of columns
+  for (std::size_t i = 0; i < 9900; ++i) {
+    cases.back().a[i] = plain_float(rng) / 3.0f;
+    cases.back().b[i] = plain_float(rng) / 7.0f;
+  }
+  std::vector<std::vector<float>> want;
+  std::vector<float> want_sad;
+  vmafx::simd::set_enabled(false);
+  for (const Case& c : cases) {
+    std::vector<float> s(std::size_t(c.h));
+    for (int i = 0; i < c.h; ++i) {
+      float line = 0.0f;
+      for (int j = 0; j < c.w; ++j) line += std::fabs(c.a[std::size_t(i) * c.w + j] - c.b[std::size_t(i) * c.w + j]);
+      s[std::size_t(i)] = line;
+    }
+    want.push_back(std::move(s));
+    want_sad.push_back(fmotion::sad(c.a.data(), c.b.data(), c.w, c.h, false, c.w));
+  }
+  vmafx::simd::set_enabled(true);
+  each_target([&] {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      std::vector<float> got(std::size_t(c.h), 5.0f);
+      flt::simd::row_abs_diff_sums(c.a.data(), c.b.data(), c.w, c.h, got.data());
+      ASSERT_EQ(first_diff(got, want[i]), -1) << c.w << "x" << c.h;
+      ASSERT_TRUE(same(fmotion::sad(c.a.data(), c.b.data(), c.w, c.h, false, c.w), want_sad[i])) << c.w << "x" << c.h;
+    }
+  });
+}
+
+// fmotion::blurred_sad (row by row from the samples) against sad() of the two
+// full-frame blurred planes (plane_to_float, then convolve), the reference
+// made with SIMD off; blurred_sad with SIMD off and on every target.
+TEST_F(FloatSimd, BlurredSadEqualsFullFrames) {
+  std::mt19937 rng(27);
+  struct Case {
+    int w, h, bpc;
+    std::vector<std::uint8_t> a, b;
+  };
+  std::vector<Case> cases;
+  const int sizes[][2] = {{3, 3}, {4, 7}, {5, 9}, {17, 3}, {33, 16}, {37, 17}, {100, 23}, {257, 30}, {640, 41}};
+  constexpr int kDepths[] = {8, 10, 12, 16};
+  for (const auto& sz : sizes)
+    for (int bpc : kDepths) {
+      const int bytes = bpc == 8 ? 1 : 2;
+      Case c{sz[0], sz[1], bpc, std::vector<std::uint8_t>(std::size_t(sz[0]) * sz[1] * bytes), {}};
+      c.b.resize(c.a.size());
+      for (std::size_t i = 0; i < c.a.size(); ++i) {
+        c.a[i] = std::uint8_t(rng());
+        c.b[i] = (rng() % 4) ? c.a[i] : std::uint8_t(rng());  // all 16 bits, beyond bpc too
+      }
+      cases.push_back(std::move(c));
+    }
+  const std::vector<float> filters[] = {
+      {0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f, 0.054488685f},
+      {0.166378498f, 0.667243004f, 0.166378498f},
+      {0.0f, 0.0f, 1.0f, 0.0f, 0.0f}};
+  const auto view = [](const Case& c, const std::vector<std::uint8_t>& v) {
+    const int bytes = c.bpc == 8 ? 1 : 2;
+    return PlaneView{v.data(), std::ptrdiff_t(c.w) * bytes, c.w, c.h};
+  };
+  vmafx::simd::set_enabled(false);
+  std::vector<float> want;
+  for (const Case& c : cases)
+    for (const auto& f : filters) {
+      if (int(f.size()) / 2 >= c.w || int(f.size()) / 2 >= c.h) {
+        want.push_back(0.0f);
+        continue;
+      }
+      const std::size_t n = std::size_t(c.w) * c.h;
+      std::vector<float> ta(n), tb(n), ba(n), bb(n);
+      flt::plane_to_float(view(c, c.a), c.bpc, -128, ta.data());
+      flt::plane_to_float(view(c, c.b), c.bpc, -128, tb.data());
+      flt::convolve(f.data(), int(f.size()), ta.data(), c.w, c.h, ba.data());
+      flt::convolve(f.data(), int(f.size()), tb.data(), c.w, c.h, bb.data());
+      want.push_back(fmotion::sad(ba.data(), bb.data(), c.w, c.h, false, c.w));
+    }
+  const auto check = [&] {
+    std::size_t k = 0;
+    for (const Case& c : cases)
+      for (const auto& f : filters) {
+        const float w = want[k++];
+        if (int(f.size()) / 2 >= c.w || int(f.size()) / 2 >= c.h) continue;
+        const float got = fmotion::blurred_sad(view(c, c.a), view(c, c.b), c.bpc, f.data(), int(f.size()));
+        ASSERT_TRUE(same(got, w)) << c.w << "x" << c.h << " bpc " << c.bpc << " taps " << f.size() << ": " << got
+                                  << " vs " << w;
+      }
+  };
+  check();  // scalar
+  vmafx::simd::set_enabled(true);
+  each_target(check);
+}
+
+// flt::simd::exact_sum: whenever it claims a sum, that sum equals the
+// running double sum in index order; it claims one for converted samples of
+// every bit depth (the case the features have), and refuses values that are
+// not multiples of 2^-16 or whose magnitudes add up past the bound.
+TEST_F(FloatSimd, ExactSumIsTheRunningSum) {
+  std::mt19937 rng(28);
+  struct Case {
+    std::vector<float> a, b;
+    bool must_claim, must_refuse = false;
+  };
+  std::vector<Case> cases;
+  constexpr int kDepths[] = {8, 10, 12, 16};
+  for (int bpc : kDepths)
+    for (int w : {1, 7, 16, 33, 200, 1920}) {
+      const int h = w == 1920 ? 40 : 3;
+      const int bytes = bpc == 8 ? 1 : 2;
+      std::vector<std::uint8_t> ra(std::size_t(w) * h * bytes), rb(ra.size());
+      for (std::size_t i = 0; i < ra.size(); ++i) {
+        ra[i] = std::uint8_t(rng());
+        rb[i] = std::uint8_t(rng());
+      }
+      for (int offset : {0, -128}) {
+        Case c{std::vector<float>(std::size_t(w) * h), std::vector<float>(std::size_t(w) * h), true};
+        flt::plane_to_float(PlaneView{ra.data(), std::ptrdiff_t(w) * bytes, w, h}, bpc, offset, c.a.data());
+        flt::plane_to_float(PlaneView{rb.data(), std::ptrdiff_t(w) * bytes, w, h}, bpc, offset, c.b.data());
+        cases.push_back(std::move(c));
+      }
+    }
+  // Not on the grid: refused (or, if ever claimed, still checked).
+  for (int w : {5, 100, 1000}) {
+    Case c{std::vector<float>(std::size_t(w)), std::vector<float>(std::size_t(w)), false};
+    for (std::size_t i = 0; i < c.a.size(); ++i) {
+      c.a[i] = any_float(rng);
+      c.b[i] = plain_float(rng) / 3.0f;
+    }
+    cases.push_back(std::move(c));
+  }
+  // Past the bound: integers (2^50) whose magnitudes, and squares, add up
+  // beyond 2^53; integers whose squares add up beyond 2^53.
+  cases.push_back({std::vector<float>(70000, 1125899906842624.0f), std::vector<float>(70000, 0.0f), false, true});
+  cases.push_back({std::vector<float>(600000, 65535.0f), std::vector<float>(600000, -65535.0f), false, false});
+  // Not on the 2^-16 grid.
+  cases.push_back({std::vector<float>(40, 1.0f / 131072.0f), std::vector<float>(40, 0.0f), false, true});
+  each_target([&] {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      for (int kind = 0; kind < 3; ++kind) {
+        double want = 0;
+        for (std::size_t k = 0; k < c.a.size(); ++k) {
+          if (kind == 0) want += c.a[k];
+          if (kind == 1) want += c.a[k] * c.a[k];
+          if (kind == 2) {
+            const float d = c.a[k] - c.b[k];
+            want += d * d;
+          }
+        }
+        double got = -1.0;
+        const bool claimed = flt::simd::exact_sum(c.a.data(), c.b.data(), c.a.size(), kind, &got);
+        if (c.must_claim) {
+          ASSERT_TRUE(claimed) << "case " << i << " kind " << kind;
+        }
+        if (c.must_refuse) {
+          ASSERT_FALSE(claimed) << "case " << i << " kind " << kind;
+        }
+        if (claimed) {
+          ASSERT_EQ(got, want) << "case " << i << " kind " << kind;
+        }
+        if (i == cases.size() - 2 && kind == 2) {
+          ASSERT_FALSE(claimed) << "squares past 2^53";
+        }
+      }
     }
   });
 }
