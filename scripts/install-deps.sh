@@ -9,7 +9,7 @@ pkgs=(
   nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
-  python3
+  python3 python3-dev python3-venv
   libhwy-dev
 )
 missing=()
