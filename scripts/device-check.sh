@@ -300,11 +300,37 @@ e2e_check() {
 }
 # --- end e2e ---
 
+# --- python ---
+# The Python module (vmaf_exact, built here for the GPU machine's python3 3.12
+# with CUDA by scripts/device-pack-python.sh into .device/python): score()'s
+# report == the CLI's with --backend cuda, a clip merged from frame ranges,
+# and pairs/s of one persistent GPU scorer beside the CLI's fps
+# (scripts/device-python.py). Ray does not travel (its wheel is over the carry
+# limit): the scorer runs without Ray's scheduling there.
+python_check() {
+  local P=$REPO/.device/python B=$REPO/.device/cuda
+  if [ ! -e "$P/vmaf_exact/__init__.py" ]; then
+    echo "python: $P missing (run scripts/device-pack-python.sh first)"; return 1
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local C=/tmp/vmafx-py
+  mkdir -p $C
+  [ -s $C/1080p8.dis.y4m ] || "$B/vmafx_mkclip" 7 1920 1080 8 "${PY_FRAMES:-120}" $C/1080p8.ref.y4m $C/1080p8.dis.y4m
+  echo "== python: score(), ranges, one persistent GPU scorer (1080p 8-bit, ${PY_FRAMES:-120} frames)"
+  PYTHONPATH="$P${PYTHONPATH:+:$PYTHONPATH}" timeout 400 python3 "$REPO/scripts/device-python.py" "$B/vmaf" \
+    $C/1080p8.ref.y4m $C/1080p8.dis.y4m "${PY_PAIRS:-8}" 2>&1 | tee "$OUT/python.log"
+  return "${PIPESTATUS[0]}"
+}
+# --- end python ---
+
 if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
   golden_check || STATUS=1
 fi
 if [ "$WHICH" = e2e ] || [ "$WHICH" = quick ]; then
   e2e_check || STATUS=1
+fi
+if [ "$WHICH" = python ]; then
+  python_check || STATUS=1
 fi
 if [ "$WHICH" = profile ]; then
   profile_check || STATUS=1

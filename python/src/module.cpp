@@ -18,6 +18,10 @@
 
 #include "vmaf_exact/vmaf_exact.hpp"
 
+#ifdef VMAFX_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 namespace nb = nanobind;
 using namespace nb::literals;
 
@@ -276,8 +280,10 @@ std::optional<double> pool(const std::string& name, Values v, Mask w, const std:
   return vmafx::pool(*s, m, unsigned(frames), unsigned(subsample));
 }
 
-// A plane from Python: 2-D, uint8 (8-bit) or uint16, any strides.
-using PlaneIn = nb::ndarray<nb::ro, nb::ndim<2>, nb::device::cpu>;
+// A plane from Python: 2-D, uint8 (8-bit) or uint16; host memory with any
+// strides, or (CUDA builds) CUDA memory through DLPack with unit column
+// stride and positive row stride (CuPy, PyTorch), copied to the host picture.
+using PlaneIn = nb::ndarray<nb::ro, nb::ndim<2>>;
 
 // A streaming session fed numpy planes.
 class PySession {
@@ -346,6 +352,17 @@ class PySession {
         throw Error(pl + ": expected shape (" + std::to_string(fmt_.plane_height(p)) + ", " +
                     std::to_string(fmt_.plane_width(p)) + "), got (" + std::to_string(a.shape(0)) + ", " +
                     std::to_string(a.shape(1)) + ")");
+      if (a.device_type() == nb::device::cuda::value) {
+#ifdef VMAFX_HAVE_CUDA
+        if (a.stride(1) != 1 || (a.shape(0) > 1 && a.stride(0) < a.stride(1) * std::int64_t(a.shape(1))))
+          throw Error(pl + ": a CUDA plane needs contiguous rows in order (column stride 1, row stride >= width)");
+#else
+        throw Error(pl + ": CUDA arrays need a build with the CUDA backend (this one has none)");
+#endif
+      } else if (a.device_type() != nb::device::cpu::value) {
+        throw Error(pl + ": expected a host (numpy) or CUDA array (DLPack device type " +
+                    std::to_string(a.device_type()) + ")");
+      }
     }
   }
 
@@ -359,6 +376,16 @@ class PySession {
       const auto* base = static_cast<const std::uint8_t*>(a.data());
       const std::ptrdiff_t rs = std::ptrdiff_t(a.stride(0)) * std::ptrdiff_t(bytes);
       const std::ptrdiff_t cs = std::ptrdiff_t(a.stride(1)) * std::ptrdiff_t(bytes);
+#ifdef VMAFX_HAVE_CUDA
+      if (a.device_type() == nb::device::cuda::value) {
+        const cudaError_t e = cudaMemcpy2D(pic.plane_data(p), std::size_t(pic.stride(p)), base, std::size_t(rs),
+                                           std::size_t(w) * bytes, std::size_t(h), cudaMemcpyDefault);
+        if (e != cudaSuccess)
+          throw Error(std::string("Session: copying a CUDA plane to the host failed: ") + cudaGetErrorString(e),
+                      Error::Kind::kDevice);
+        continue;
+      }
+#endif
       for (int y = 0; y < h; ++y) {
         const std::uint8_t* src = base + y * rs;
         std::uint8_t* dst = pic.plane_data(p) + y * pic.stride(p);
