@@ -159,6 +159,16 @@ def merge_ranges(parts: Sequence[Tuple[int, int, int, Result]], n_frames: int) -
                   backend=r0.backend, notices=list(r0.notices), range_context=r0.range_context)
 
 
+def _check_options(score_kw: Dict[str, Any], split_frames: int, max_retries: int) -> None:
+    for k in score_kw:
+        if k not in _SCORE_KEYS:
+            raise vmaf_exact.UsageError(f"score_pairs: unknown option {k} (expected one of {', '.join(_SCORE_KEYS)})")
+    if split_frames < 0:
+        raise vmaf_exact.UsageError(f"split_frames {split_frames}: expected 0 (no split) or more")
+    if max_retries < 0:
+        raise vmaf_exact.UsageError(f"max_retries {max_retries}: expected 0 or more")
+
+
 @dataclass
 class _Task:
     pair: int
@@ -241,11 +251,7 @@ class ScorerPool:
         """Yields (index, Result) for every pair as it finishes (each exactly once). score_kw are
         vmaf_exact.score's keywords (models, features, subsample, raw, ...). A vmaf_exact.Error of a pair is
         raised when it comes back."""
-        for k in score_kw:
-            if k not in _SCORE_KEYS:
-                raise vmaf_exact.UsageError(f"score_pairs: unknown option {k} (expected one of {', '.join(_SCORE_KEYS)})")
-        if split_frames < 0:
-            raise vmaf_exact.UsageError(f"split_frames {split_frames}: expected 0 (no split) or more")
+        _check_options(score_kw, split_frames, max_retries)
         self._pairs = [_Pair(os.fspath(r), os.fspath(d)) for r, d in pairs]
         queue: Deque[_Task] = collections.deque(
             _Task(i, "plan" if split_frames else "score", ()) for i in range(len(self._pairs)))
@@ -272,7 +278,7 @@ class ScorerPool:
                 t.attempts += 1
                 if t.attempts > max_retries:
                     raise vmaf_exact.Error(
-                        f"{self._pairs[t.pair].dis}: its scorer died {t.attempts} times ({type(e).__name__})") from e
+                        f"{self._pairs[t.pair].dis}: its scorer died on all {t.attempts} attempts ({type(e).__name__})") from e
                 self.retried += 1
                 if actor in self.actors:  # replace the dead actor once
                     i = self.actors.index(actor)
@@ -315,6 +321,8 @@ def score_pairs(pairs: Iterable[Tuple[Any, Any]], *, num_actors: Optional[int] =
     One persistent actor per GPU (gpus_per_actor=1: backend "cuda") or per cpus_per_actor CPUs; split_frames=N
     scores clips longer than N frames in ranges on several actors, merged exactly; score_kw: vmaf_exact.score's
     keywords. The actors are shut down when the iterator ends."""
+    _check_options({k: v for k, v in score_kw.items() if k not in ("backend", "threads")}, split_frames,
+                   max_retries)
     with ScorerPool(num_actors, cpus_per_actor, gpus_per_actor, score_kw.pop("backend", None),
                     score_kw.pop("threads", None)) as pool:
         yield from pool.score_pairs(pairs, split_frames=split_frames, max_retries=max_retries, **score_kw)

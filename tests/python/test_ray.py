@@ -147,3 +147,13 @@ def test_ray_errors(cluster, tmp_path):
         list(vr.score_pairs([], colour="red"))
     with pytest.raises(vmaf_exact.UsageError, match="split_frames -1"):
         list(vr.score_pairs([], split_frames=-1))
+    with pytest.raises(vmaf_exact.UsageError, match="max_retries -1"):
+        list(vr.score_pairs([], max_retries=-1))
+    with pytest.raises(vmaf_exact.UsageError, match="num_actors 0"):
+        vr.ScorerPool(num_actors=0)
+    with pytest.raises(vmaf_exact.UsageError, match="max_in_flight 0"):
+        vr.ScorerPool(num_actors=1, max_in_flight=0)
+    # A pair whose scorer keeps dying is given up after max_retries, with an error naming it.
+    cluster.write_text("die")
+    with pytest.raises(vmaf_exact.Error, match="life176__x264_crf30.dis.y4m: its scorer died on all 1 attempts"):
+        list(vr.score_pairs([(CLIPS / "life176.ref.y4m", CLIPS / "life176__x264_crf30.dis.y4m")], max_retries=0))
