@@ -46,8 +46,8 @@ vmafx::ChromaFormat parse_chroma(const std::string& s, const char* what) {
   throw Error(std::string(what) + " " + s + ": expected 420, 422, 444 or 400");
 }
 
-vmafx::SessionConfig make_config(std::vector<std::string> models, std::vector<std::string> features,
-                                 bool no_prediction, long threads, long subsample, std::string backend, long gpu) {
+vmafx::SessionConfig make_config(std::vector<std::string> models, std::vector<std::string> features, bool no_prediction,
+                                 long threads, long subsample, std::string backend, long gpu) {
   if (threads < 0) throw Error("threads " + std::to_string(threads) + ": expected 0 (automatic) or more");
   if (subsample < 1) throw Error("subsample " + std::to_string(subsample) + ": expected 1 or more");
   if (gpu < 0) throw Error("gpu " + std::to_string(gpu) + ": expected a device index, 0 or more");
@@ -147,8 +147,9 @@ nb::dict to_python(Output&& o) {
 std::optional<vmafx::RawFormat> make_raw(std::optional<std::tuple<long, long, std::string, long>> raw) {
   if (!raw) return std::nullopt;
   auto [w, h, chroma, bpc] = *raw;
-  if (w <= 0 || h <= 0) throw Error("raw format: width and height must be positive (got " + std::to_string(w) + "x" +
-                                    std::to_string(h) + ")");
+  if (w <= 0 || h <= 0)
+    throw Error("raw format: width and height must be positive (got " + std::to_string(w) + "x" + std::to_string(h) +
+                ")");
   if (bpc < 8 || bpc > 16) throw Error("raw format: bitdepth " + std::to_string(bpc) + ": expected 8 to 16");
   const vmafx::ChromaFormat c = parse_chroma(chroma, "raw format: pixel_format");
   if (c == vmafx::ChromaFormat::k400) throw Error("raw format: pixel_format 400: expected 420, 422 or 444");
@@ -181,9 +182,9 @@ nb::dict score_files(const std::string& ref_path, const std::string& dis_path, v
                     " is " + describe(dis->format()));
       const vmafx::PictureFormat fmt = ref->format();
       vmafx::Session session(fmt, cfg);
-      vmafx::FrameSource source(*ref, *dis, session,
-                                {.skip_ref = unsigned(skip_ref), .skip_dis = unsigned(skip_dis),
-                                 .max_frames = unsigned(frame_cnt)});
+      vmafx::FrameSource source(
+          *ref, *dis, session,
+          {.skip_ref = unsigned(skip_ref), .skip_dis = unsigned(skip_dis), .max_frames = unsigned(frame_cnt)});
       const auto t0 = std::chrono::steady_clock::now();
       unsigned n = 0;
       std::shared_ptr<vmafx::Picture> a, b;
@@ -269,11 +270,16 @@ std::string report_text(const std::string& format, const SeriesIn& series,
 std::optional<double> pool(const std::string& name, Values v, Mask w, const std::string& method, long frames,
                            long subsample) {
   vmafx::PoolMethod m;
-  if (method == "min") m = vmafx::PoolMethod::kMin;
-  else if (method == "max") m = vmafx::PoolMethod::kMax;
-  else if (method == "mean") m = vmafx::PoolMethod::kMean;
-  else if (method == "harmonic_mean") m = vmafx::PoolMethod::kHarmonicMean;
-  else throw Error("pool method " + method + ": expected min, max, mean or harmonic_mean");
+  if (method == "min")
+    m = vmafx::PoolMethod::kMin;
+  else if (method == "max")
+    m = vmafx::PoolMethod::kMax;
+  else if (method == "mean")
+    m = vmafx::PoolMethod::kMean;
+  else if (method == "harmonic_mean")
+    m = vmafx::PoolMethod::kHarmonicMean;
+  else
+    throw Error("pool method " + method + ": expected min, max, mean or harmonic_mean");
   const vmafx::FeatureCollector fc = make_collector({{name, v, w}}, {});
   const vmafx::FeatureCollector::Series* s = fc.find(name);
   if (!s) return std::nullopt;
