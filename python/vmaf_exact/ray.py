@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
-import ray
 
 import vmaf_exact
 from vmaf_exact import Result
@@ -33,6 +32,15 @@ __all__ = ["score_pairs", "ScorerPool", "merge_ranges"]
 
 _SCORE_KEYS = ("models", "features", "backend", "threads", "subsample", "no_prediction", "gpu", "raw",
                "frame_skip_ref", "frame_skip_dist", "frame_cnt")
+
+
+def _ray():
+    # Ray is imported when a pool starts: merge_ranges and the scorer itself work without it.
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError("vmaf_exact.ray needs Ray (pip install 'ray' or the package's [ray] extra)") from e
+    return ray
 
 
 def _maybe_die() -> None:
@@ -196,6 +204,7 @@ class ScorerPool:
 
     def __init__(self, num_actors: Optional[int] = None, cpus_per_actor: float = 1, gpus_per_actor: float = 0,
                  backend: Optional[str] = None, threads: Optional[int] = None, max_in_flight: int = 2):
+        ray = _ray()
         if not ray.is_initialized():
             ray.init()
         res = ray.cluster_resources()
@@ -226,6 +235,7 @@ class ScorerPool:
         return [a for a in self.actors if id(a) in busy]
 
     def shutdown(self) -> None:
+        ray = _ray()
         for a in self.actors:
             ray.kill(a)
         self.actors = []
@@ -252,6 +262,7 @@ class ScorerPool:
         vmaf_exact.score's keywords (models, features, subsample, raw, ...). A vmaf_exact.Error of a pair is
         raised when it comes back."""
         _check_options(score_kw, split_frames, max_retries)
+        ray = _ray()
         self._pairs = [_Pair(os.fspath(r), os.fspath(d)) for r, d in pairs]
         queue: Deque[_Task] = collections.deque(
             _Task(i, "plan" if split_frames else "score", ()) for i in range(len(self._pairs)))
