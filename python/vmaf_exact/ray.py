@@ -199,8 +199,8 @@ class ScorerPool:
 
     num_actors: default one per GPU (gpus_per_actor > 0) or one per cpus_per_actor CPUs of the cluster.
     backend: default "cuda" for GPU actors, "cpu" otherwise; threads: default cpus_per_actor for CPU actors,
-    0 (automatic) for GPU actors. max_in_flight: pairs queued on each actor (2 keeps one decoding while one
-    finishes)."""
+    0 (automatic) for GPU actors. max_in_flight: pairs queued on each actor (an actor scores one at a time; the
+    next one queued means it never waits for the driver between pairs)."""
 
     def __init__(self, num_actors: Optional[int] = None, cpus_per_actor: float = 1, gpus_per_actor: float = 0,
                  backend: Optional[str] = None, threads: Optional[int] = None, max_in_flight: int = 2):
@@ -264,6 +264,7 @@ class ScorerPool:
         _check_options(score_kw, split_frames, max_retries)
         ray = _ray()
         self._pairs = [_Pair(os.fspath(r), os.fspath(d)) for r, d in pairs]
+        self._inflight = {}  # what an abandoned earlier call left is not waited for
         queue: Deque[_Task] = collections.deque(
             _Task(i, "plan" if split_frames else "score", ()) for i in range(len(self._pairs)))
         kw = dict(score_kw)
