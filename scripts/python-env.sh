@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 req=python/requirements-dev.txt
-py=${VMAFX_PYTHON3:-python3}
+# Debian's python3 (python3-venv, python3-dev) where there is one.
+py=${VMAFX_PYTHON3:-$(if [ -x /usr/bin/python3 ]; then echo /usr/bin/python3; else command -v python3; fi)}
 if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import sys' 2> /dev/null; then
   rm -rf .venv
   "$py" -m venv .venv
