@@ -323,6 +323,32 @@ python_check() {
 }
 # --- end python ---
 
+# --- capi ---
+# libvmaf's C API on the CUDA backend (libvmaf_cuda.h), as FFmpeg's
+# libvmaf_cuda filter drives it: device pictures preallocated by the library,
+# filled with cuMemcpy2D from the caller's context; each report (full
+# precision) must equal the CPU context's. Carried: .device/cuda/
+# vmafx_capi_cuda_client and lib/libvmaf.so.3 (scripts/device-pack.sh).
+capi_check() {
+  local B=$REPO/.device/cuda
+  if [ ! -x "$B/vmafx_capi_cuda_client" ]; then echo "capi: $B/vmafx_capi_cuda_client missing (device-pack first)"; return 1; fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local clips=$REPO/tests/data/golden/clips rc=0 r
+  echo "== capi: libvmaf_cuda.h with device pictures vs the CPU"
+  for pair in "chelsea352 chelsea352__gblur1.5 vmaf_v0.6.1" "mandel240p10 mandel240p10__x265_crf30 vmaf_v0.6.1" \
+              "mosaic1080 mosaic1080__down960_x264_crf23_up vmaf_v0.6.1" \
+              "coffee320 coffee320__x264_crf30 vmaf_v0.6.1neg" "cellauto240p12 cellauto240p12__aom_crf45 vmaf_4k_v0.6.1"; do
+    set -- $pair
+    timeout 300 "$B/vmafx_capi_cuda_client" "$clips/$1.ref.y4m" "$clips/$2.dis.y4m" "$OUT/capi-$1" "$3" \
+      > "$OUT/capi-$1.log" 2>&1
+    r=$?
+    echo "capi $1 ($3): exit $r: $(tail -n 1 "$OUT/capi-$1.log")"
+    [ "$r" = 0 ] || rc=1
+  done
+  return $rc
+}
+# --- end capi ---
+
 # --- cambi ---
 # cambi's CUDA and OpenCL twins (about 3 min): the twin harness, libvmaf's
 # values of the option variants and synthetic clips (1080p with and without
@@ -521,10 +547,10 @@ speed_check() {
       else echo "== speed: HFR features ${pair%%:*} $f DIFFERS from cpu"; rc=1; fi
     done
   done
-  # The models themselves (need cambi's twin too; informative until it lands).
+  # The vmaf_v1.0.16* models themselves (cambi's twins included), libvmaf's values.
   for be in cuda opencl; do
     (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $be" timeout 300 "$B/vmafx_golden_tests" \
-      --gtest_filter='*SpeedCli*model*' > "$L/speed-golden-models-$be.log" 2>&1)
+      --gtest_filter='*SpeedCli*model*' > "$L/speed-golden-models-$be.log" 2>&1) || rc=1
     echo "== speed: golden v1.0.16 model runs --backend $be: passed $(grep -c '^\[       OK \]' "$L/speed-golden-models-$be.log")," \
          "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/speed-golden-models-$be.log")" \
          "(of which 'no $be twin': $(grep -c "no $be twin" "$L/speed-golden-models-$be.log"))"
@@ -562,6 +588,9 @@ if [ "$WHICH" = all ] || [ "$WHICH" = cuda ]; then
 fi
 if [ "$WHICH" = all ] || [ "$WHICH" = opencl ]; then
   if declare -F opencl_check > /dev/null; then opencl_check || STATUS=1; fi
+fi
+if [ "$WHICH" = all ] || [ "$WHICH" = capi ]; then
+  capi_check || STATUS=1
 fi
 echo "device-check: exit $STATUS (logs in $OUT)"
 exit $STATUS
