@@ -17,7 +17,9 @@ std::string compressed_input_versions() { return {}; }
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 
@@ -175,6 +177,9 @@ class LibavReader final : public VideoReader {
   [[noreturn]] void fail(const std::string& what, Error::Kind kind = Error::Kind::kInput) const {
     throw Error(path_ + ": " + what, kind);
   }
+  // Errors name the next frame to come out; a decoder may hold a few packets
+  // (frame threads, reordering), so the packet number (decode order, from 0)
+  // is given too where one is at fault.
   std::string at_frame() const { return "frame " + std::to_string(frames_) + ": "; }
   void init(int fd, std::string head, const OpenOptions& opts);
   void release();
@@ -182,6 +187,7 @@ class LibavReader final : public VideoReader {
   bool next_frame();
   const AVFrame& host_frame();  // the frame with its samples in host memory
   void check_frame(const AVFrame& f);
+  void check_duration() const;
   void convert(Picture& pic);
 
   FdIo io_;
@@ -194,11 +200,12 @@ class LibavReader final : public VideoReader {
   AVBufferRef* hw_device_ = nullptr;
   AVPixelFormat hw_pix_ = AV_PIX_FMT_NONE;
   int stream_ = -1;
+  std::int64_t packets_ = 0;  // packets of the stream sent to the decoder
   AVRational time_base_{0, 1};
   bool draining_ = false, ended_ = false;
   bool pending_ = false;  // frame_ holds a decoded frame not yet delivered
   bool sw_valid_ = false;
-  std::int64_t last_pts_ = AV_NOPTS_VALUE;
+  std::int64_t last_pts_ = AV_NOPTS_VALUE, first_pts_ = AV_NOPTS_VALUE;
   const PixMap* map_ = nullptr;
   int pix_ = AV_PIX_FMT_NONE;
   bool full_range_ = false;
@@ -236,7 +243,7 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   fmt_ctx_->pb = avio_;
   fmt_ctx_->flags |= AVFMT_FLAG_CUSTOM_IO;
   if (int r = avformat_open_input(&fmt_ctx_, path_.c_str(), nullptr, nullptr); r < 0)
-    fail("not a video FFmpeg can read: " + av_error(r));  // frees fmt_ctx_ and sets it to null
+    fail("cannot be opened as a video: " + av_error(r) + " (truncated or corrupt file?)");  // frees fmt_ctx_
   if (int r = avformat_find_stream_info(fmt_ctx_, nullptr); r < 0)
     fail("cannot read the stream information: " + av_error(r));
 
@@ -384,6 +391,7 @@ bool LibavReader::next_frame() {
     if (r == 0) {
       check_frame(*frame_);
       last_pts_ = frame_->best_effort_timestamp;
+      if (frames_ == 0 && !map_) first_pts_ = last_pts_;
       return true;
     }
     if (r == AVERROR_EOF) {
@@ -394,30 +402,59 @@ bool LibavReader::next_frame() {
       if (expected > 0 && std::int64_t(frames_) < expected)
         fail("ended after " + std::to_string(frames_) + " of its " + std::to_string(expected) +
              " frames (truncated or corrupt)");
+      check_duration();
       return false;
     }
     if (r != AVERROR(EAGAIN) || draining_) fail(at_frame() + "decoding failed: " + av_error(r));
     for (;;) {
       r = av_read_frame(fmt_ctx_, pkt_);
-      if (r == AVERROR_EOF || (r < 0 && avio_feof(fmt_ctx_->pb) && fmt_ctx_->pb->error == 0)) {
+      if (r == AVERROR_EOF) {
         draining_ = true;
         r = avcodec_send_packet(dec_, nullptr);
         if (r < 0 && r != AVERROR_EOF) fail(at_frame() + "decoding failed: " + av_error(r));
         break;
       }
-      if (r < 0) fail(at_frame() + "reading the " + std::string(fmt_ctx_->iformat->name) + " container failed: " +
-                      av_error(r));
+      if (r < 0)
+        fail(at_frame() + "reading packet " + std::to_string(packets_) + " failed: " + av_error(r) +
+             " (truncated or corrupt file)");
       if (pkt_->stream_index != stream_) {
         av_packet_unref(pkt_);
         continue;
       }
       const bool corrupt = pkt_->flags & AV_PKT_FLAG_CORRUPT;
+      ++packets_;
+      if (corrupt) fail(at_frame() + "packet " + std::to_string(packets_ - 1) + " is truncated or corrupt");
       r = avcodec_send_packet(dec_, pkt_);
       av_packet_unref(pkt_);
-      if (corrupt) fail(at_frame() + "corrupt packet in the container");
-      if (r < 0) fail(at_frame() + "decoding failed: " + av_error(r));
+      if (r < 0) fail(at_frame() + "decoding packet " + std::to_string(packets_ - 1) + " failed: " + av_error(r));
       break;
     }
+  }
+}
+
+// Containers that do not count frames (Matroska, WebM, IVF) still declare a
+// duration: a stream that stops well short of it was cut off (their demuxers
+// end quietly at a truncated cluster or frame header).
+void LibavReader::check_duration() const {
+  const AVStream* st = fmt_ctx_->streams[stream_];
+  if (frames_ == 0 || last_pts_ == AV_NOPTS_VALUE || first_pts_ == AV_NOPTS_VALUE) return;
+  const AVRational rate = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
+  if (rate.num <= 0 || rate.den <= 0) return;
+  double declared = 0;
+  if (st->duration != AV_NOPTS_VALUE && st->duration > 0) declared = double(st->duration) * av_q2d(st->time_base);
+  else if (fmt_ctx_->nb_streams == 1 && fmt_ctx_->duration != AV_NOPTS_VALUE && fmt_ctx_->duration > 0)
+    declared = double(fmt_ctx_->duration) / AV_TIME_BASE;
+  else
+    return;
+  const double frame = 1.0 / av_q2d(rate);
+  // Muxers disagree on whether a duration counts from zero or from the first
+  // time stamp: a file is short only when it is short either way.
+  const double ends = std::max(double(last_pts_ - first_pts_), double(last_pts_)) * av_q2d(time_base_) + frame;
+  if (declared - ends > 1.5 * frame) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "ended after %u frames (%.3f s), but the container says %.3f s (truncated file?)",
+                  frames_, ends, declared);
+    fail(buf);
   }
 }
 
