@@ -42,6 +42,11 @@ struct FrameSource::Impl {
     const std::int64_t other_den = firsts[1 - side].den;
     return (__int128(t.value) - first.value) * t.num * other_den;
   }
+  // Whether time t comes after a clip's last frame, shown at `last` for
+  // `duration` (the interval before it; 0 for a one-frame clip).
+  static bool beyond(__int128 t, __int128 last, __int128 duration) {
+    return duration > 0 ? t >= last + duration : t > last;
+  }
   [[noreturn]] void ended_early(int shorter, unsigned frames) const {
     throw input_error(sides[shorter].reader->path() + ": ended after " + std::to_string(frames) + " frames, but " +
                       sides[1 - shorter].reader->path() + " has more");
@@ -193,13 +198,13 @@ bool FrameSource::Impl::next_by_pts(std::shared_ptr<Picture>& ref, std::shared_p
   if (!b.pic) {
     wait_ns += now_ns() - t0;
     // Reference frames left over are fine while they fall within the last
-    // distorted frame's duration.
+    // distorted frame's duration (taken as the interval before it).
     if (!opts.shortest) {
       for (;;) {
         const Item& n = peek(sides[0]);
         if (n.error) std::rethrow_exception(n.error);
         if (!n.pic) break;
-        if (ticks(0, n.ts) > last_dis_t + (last_dis_t - prev_dis_t)) ended_early(1, dis_seen);
+        if (beyond(ticks(0, n.ts), last_dis_t, last_dis_t - prev_dis_t)) ended_early(1, dis_seen);
         pop(sides[0]);
       }
     }
@@ -223,9 +228,8 @@ bool FrameSource::Impl::next_by_pts(std::shared_ptr<Picture>& ref, std::shared_p
     ++ref_used;
   }
   wait_ns += now_ns() - t0;
-  // Past the reference's last frame by more than its frame duration: the
-  // reference has ended.
-  if (ref_ended && t > cur_ref_t + (cur_ref_t - prev_ref_t)) {
+  // Past the reference's last frame and its duration: the reference has ended.
+  if (ref_ended && beyond(t, cur_ref_t, cur_ref_t - prev_ref_t)) {
     if (opts.shortest) return false;
     ended_early(0, ref_used);
   }

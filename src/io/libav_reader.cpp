@@ -177,9 +177,9 @@ class LibavReader final : public VideoReader {
   [[noreturn]] void fail(const std::string& what, Error::Kind kind = Error::Kind::kInput) const {
     throw Error(path_ + ": " + what, kind);
   }
-  // Errors name the next frame to come out; a decoder may hold a few packets
-  // (frame threads, reordering), so the packet number (decode order, from 0)
-  // is given too where one is at fault.
+  // Errors name the next frame to come out (a decoder reports an error with
+  // the frame it was in, its threads hold a few packets); a packet the
+  // container marks bad is named by its number (decode order, from 0).
   std::string at_frame() const { return "frame " + std::to_string(frames_) + ": "; }
   void init(int fd, std::string head, const OpenOptions& opts);
   void release();
@@ -426,7 +426,7 @@ bool LibavReader::next_frame() {
       if (corrupt) fail(at_frame() + "packet " + std::to_string(packets_ - 1) + " is truncated or corrupt");
       r = avcodec_send_packet(dec_, pkt_);
       av_packet_unref(pkt_);
-      if (r < 0) fail(at_frame() + "decoding packet " + std::to_string(packets_ - 1) + " failed: " + av_error(r));
+      if (r < 0) fail(at_frame() + "decoding failed: " + av_error(r));
       break;
     }
   }
