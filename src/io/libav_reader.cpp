@@ -61,7 +61,7 @@ void quiet_libav() {
 }
 
 // How a decoder's pixel format maps onto a Picture.
-enum class Layout { kPlanar, kSemiPlanar, kSemiPlanarMsb };
+enum class Layout { kPlanar, kSemiPlanar, kSemiPlanarMsb };  // the last: samples in the top bits
 struct PixMap {
   AVPixelFormat pix;
   ChromaFormat chroma;
@@ -99,6 +99,7 @@ constexpr PixMap kPixMaps[] = {
     {AV_PIX_FMT_NV12, ChromaFormat::k420, 8, Layout::kSemiPlanar, false},
     {AV_PIX_FMT_P010LE, ChromaFormat::k420, 10, Layout::kSemiPlanarMsb, false},
     {AV_PIX_FMT_P016LE, ChromaFormat::k420, 16, Layout::kSemiPlanar, false},
+    // NVDEC's 4:4:4 output (libavcodec's CUDA frames) is planar.
 };
 
 const PixMap* find_pix_map(int pix) {
@@ -110,6 +111,21 @@ const PixMap* find_pix_map(int pix) {
 std::string pix_name(int pix) {
   const char* n = av_get_pix_fmt_name(AVPixelFormat(pix));
   return n ? n : "unknown";
+}
+
+// The container libavformat recognizes in `head` by content alone (a name
+// ending in .yuv must not make raw YUV a "rawvideo" container).
+const AVInputFormat* probe(const std::string& head, int& score) {
+  quiet_libav();
+  std::string buf = head;
+  buf.append(AVPROBE_PADDING_SIZE, '\0');
+  AVProbeData pd{};
+  pd.filename = "";
+  pd.buf = reinterpret_cast<unsigned char*>(buf.data());
+  pd.buf_size = int(head.size());
+  pd.mime_type = nullptr;
+  score = 0;
+  return av_probe_input_format3(&pd, 1, &score);
 }
 
 // The file descriptor behind the AVIOContext: the bytes open_video already
@@ -207,6 +223,7 @@ class LibavReader final : public VideoReader {
   bool sw_valid_ = false;
   std::int64_t last_pts_ = AV_NOPTS_VALUE, first_pts_ = AV_NOPTS_VALUE;
   const PixMap* map_ = nullptr;
+  int shift_ = 0;  // MSB-aligned samples (P010, a hardware decoder's 16-bit frames): bits to shift down
   int pix_ = AV_PIX_FMT_NONE;
   bool full_range_ = false;
   std::uint64_t count_hint_ = 0;
@@ -226,6 +243,8 @@ LibavReader::LibavReader(std::string path, int fd, std::string head, const OpenO
 void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   quiet_libav();
   io_.fd = fd;
+  int score = 0;
+  const AVInputFormat* container = probe(head, score);
   struct stat st;
   io_.seekable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::lseek(fd, 0, SEEK_SET) == 0;
   if (!io_.seekable) io_.head = std::move(head);
@@ -242,7 +261,7 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   if (!fmt_ctx_) throw std::bad_alloc();
   fmt_ctx_->pb = avio_;
   fmt_ctx_->flags |= AVFMT_FLAG_CUSTOM_IO;
-  if (int r = avformat_open_input(&fmt_ctx_, path_.c_str(), nullptr, nullptr); r < 0)
+  if (int r = avformat_open_input(&fmt_ctx_, path_.c_str(), container, nullptr); r < 0)
     fail("cannot be opened as a video: " + av_error(r) + " (truncated or corrupt file?)");  // frees fmt_ctx_
   if (int r = avformat_find_stream_info(fmt_ctx_, nullptr); r < 0)
     fail("cannot read the stream information: " + av_error(r));
@@ -295,11 +314,26 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
       static_cast<long long>(f.width) * f.height > (1LL << 26))
     fail("frame size " + std::to_string(f.width) + "x" + std::to_string(f.height) + " is not supported",
          Error::Kind::kUnsupported);
-  fmt_ = {f.width, f.height, map_->bpc, map_->chroma};
+  int bpc = map_->bpc;
+  if (map_->layout == Layout::kSemiPlanarMsb) shift_ = 16 - bpc;
+  // A hardware decoder hands 9- to 15-bit video over in 16-bit containers with
+  // the samples in the top bits (P016, YUV444P16): the stream's own depth says
+  // how far down they go.
+  if (&f == sw_frame_ && bpc == 16) {
+    const AVPixFmtDescriptor* sw = av_pix_fmt_desc_get(dec_->sw_pix_fmt);
+    if (sw && sw->comp[0].depth > 8 && sw->comp[0].depth < 16) {
+      shift_ = 16 - sw->comp[0].depth;
+      bpc = sw->comp[0].depth;
+    }
+  }
+  fmt_ = {f.width, f.height, bpc, map_->chroma};
   full_range_ = map_->full_range || f.color_range == AVCOL_RANGE_JPEG;
   name_ = pix_name(pix_) + (full_range_ && !map_->full_range ? " full range" : "") + ", " + codec->name + " in " +
           std::string(fmt_ctx_->iformat->name).substr(0, std::string(fmt_ctx_->iformat->name).find(','));
   if (hw_pix_ != AV_PIX_FMT_NONE && frame_->format == hw_pix_) name_ += ", decoded by NVDEC";
+  else if (hw_pix_ != AV_PIX_FMT_NONE && notice_.empty())
+    notice_ = path_ + ": NVDEC does not decode this " + std::string(codec->name) + " stream (" + pix_name(pix_) +
+              "); decoding on the CPU";
 
   if (st_->nb_frames > 0) {
     count_hint_ = std::uint64_t(st_->nb_frames);
@@ -485,76 +519,63 @@ const AVFrame& LibavReader::host_frame() {
 void LibavReader::convert(Picture& pic) {
   const AVFrame& f = host_frame();
   const int bps = fmt_.bytes_per_sample();
-  switch (map_->layout) {
-    case Layout::kPlanar:
-      for (int p = 0; p < fmt_.plane_count(); ++p) {
-        const std::size_t n = std::size_t(fmt_.plane_width(p)) * bps;
-        for (int y = 0, h = fmt_.plane_height(p); y < h; ++y)
-          std::memcpy(pic.row<std::uint8_t>(p, y), f.data[p] + std::ptrdiff_t(y) * f.linesize[p], n);
-      }
-      break;
-    case Layout::kSemiPlanar:
-    case Layout::kSemiPlanarMsb: {
-      const bool msb = map_->layout == Layout::kSemiPlanarMsb;
-      const int shift = msb ? 16 - fmt_.bpc : 0;
-      const unsigned low = (1u << shift) - 1;
-      unsigned stray = 0;  // low bits a P010 sample must not have
-      for (int y = 0; y < fmt_.height; ++y) {
-        const std::uint8_t* src = f.data[0] + std::ptrdiff_t(y) * f.linesize[0];
-        if (bps == 1 || !msb) {
-          std::memcpy(pic.row<std::uint8_t>(0, y), src, std::size_t(fmt_.width) * bps);
-        } else {
-          const auto* s = reinterpret_cast<const std::uint16_t*>(src);
-          std::uint16_t* d = pic.row<std::uint16_t>(0, y);
-          for (int x = 0; x < fmt_.width; ++x) {
-            stray |= s[x] & low;
-            d[x] = std::uint16_t(s[x] >> shift);
-          }
+  const unsigned low = (1u << shift_) - 1;
+  unsigned stray = 0;  // low bits an MSB-aligned sample must not have
+  // One row of plane `p` from `src`: copied, or shifted down.
+  auto row = [&](int p, int y, const std::uint8_t* src) {
+    const int w = fmt_.plane_width(p);
+    if (shift_ == 0) {
+      std::memcpy(pic.row<std::uint8_t>(p, y), src, std::size_t(w) * bps);
+      return;
+    }
+    const auto* s = reinterpret_cast<const std::uint16_t*>(src);
+    std::uint16_t* d = pic.row<std::uint16_t>(p, y);
+    unsigned bad = 0;
+    for (int x = 0; x < w; ++x) {
+      bad |= s[x];
+      d[x] = std::uint16_t(s[x] >> shift_);
+    }
+    stray |= bad & low;
+  };
+  const bool semi = map_->layout != Layout::kPlanar;
+  for (int p = 0; p < (semi ? 1 : fmt_.plane_count()); ++p)
+    for (int y = 0, h = fmt_.plane_height(p); y < h; ++y) row(p, y, f.data[p] + std::ptrdiff_t(y) * f.linesize[p]);
+  if (semi) {
+    // Interleaved chroma (U V U V ...) split into two planes.
+    const int cw = fmt_.plane_width(1);
+    for (int y = 0, ch = fmt_.plane_height(1); y < ch; ++y) {
+      const std::uint8_t* src = f.data[1] + std::ptrdiff_t(y) * f.linesize[1];
+      if (bps == 1) {
+        std::uint8_t* u = pic.row<std::uint8_t>(1, y);
+        std::uint8_t* v = pic.row<std::uint8_t>(2, y);
+        for (int x = 0; x < cw; ++x) {
+          u[x] = src[2 * x];
+          v[x] = src[2 * x + 1];
         }
-      }
-      const int cw = fmt_.plane_width(1), ch = fmt_.plane_height(1);
-      for (int y = 0; y < ch; ++y) {
-        const std::uint8_t* src = f.data[1] + std::ptrdiff_t(y) * f.linesize[1];
-        if (bps == 1) {
-          std::uint8_t* u = pic.row<std::uint8_t>(1, y);
-          std::uint8_t* v = pic.row<std::uint8_t>(2, y);
-          for (int x = 0; x < cw; ++x) {
-            u[x] = src[2 * x];
-            v[x] = src[2 * x + 1];
-          }
-        } else {
-          const auto* s = reinterpret_cast<const std::uint16_t*>(src);
-          std::uint16_t* u = pic.row<std::uint16_t>(1, y);
-          std::uint16_t* v = pic.row<std::uint16_t>(2, y);
-          for (int x = 0; x < cw; ++x) {
-            stray |= (s[2 * x] | s[2 * x + 1]) & low;
-            u[x] = std::uint16_t(s[2 * x] >> shift);
-            v[x] = std::uint16_t(s[2 * x + 1] >> shift);
-          }
+      } else {
+        const auto* s = reinterpret_cast<const std::uint16_t*>(src);
+        std::uint16_t* u = pic.row<std::uint16_t>(1, y);
+        std::uint16_t* v = pic.row<std::uint16_t>(2, y);
+        unsigned bad = 0;
+        for (int x = 0; x < cw; ++x) {
+          bad |= s[2 * x] | s[2 * x + 1];
+          u[x] = std::uint16_t(s[2 * x] >> shift_);
+          v[x] = std::uint16_t(s[2 * x + 1] >> shift_);
         }
+        stray |= bad & low;
       }
-      if (stray)
-        fail(at_frame() + pix_name(pix_) + " samples with nonzero low bits: not " + std::to_string(fmt_.bpc) +
-             "-bit video");
-      break;
     }
   }
+  if (stray)
+    fail(at_frame() + pix_name(pix_) + " samples with nonzero low bits: not " + std::to_string(fmt_.bpc) +
+         "-bit video");
 }
 
 }  // namespace
 
-int libav_probe_score(const std::string& head, const std::string& path) {
-  quiet_libav();
-  std::string buf = head;
-  buf.append(AVPROBE_PADDING_SIZE, '\0');
-  AVProbeData pd{};
-  pd.filename = path.c_str();
-  pd.buf = reinterpret_cast<unsigned char*>(buf.data());
-  pd.buf_size = int(head.size());
-  pd.mime_type = nullptr;
+int libav_probe_score(const std::string& head, const std::string&) {
   int score = 0;
-  const AVInputFormat* f = av_probe_input_format3(&pd, 1, &score);
-  return f ? score : 0;
+  return probe(head, score) ? score : 0;
 }
 
 std::unique_ptr<VideoReader> open_libav(const std::string& path, int fd, std::string head, const OpenOptions& opts) {
