@@ -193,6 +193,34 @@ TEST(Libav, PipedInput) {
   fs::remove(out);
 }
 
+// --hwdec cuda: NVDEC where there is a device (the GPU machine), otherwise
+// CPU decoding with a notice; the scores are the CPU decode's either way.
+TEST(Libav, HwdecCudaScoresAsCpuDecode) {
+  for (const char* pix : {"yuv420p", "yuv420p10le"}) {
+    const std::string src = source(pix, 8);
+    const std::string enc =
+        ffmpeg(std::string("hw-") + pix + ".mkv",
+               "-i " + quote(src) + " -c:v libx265 -x265-params log-level=error -crf 30 -pix_fmt " + pix);
+    EXPECT_EQ(without_fps(score({"-r", src, "-d", enc, "--hwdec", "cuda"})),
+              without_fps(score({"-r", src, "-d", enc})));
+    const Result r = vmaf({"-r", enc, "-d", enc, "-n", "--feature", "psnr", "--hwdec", "cuda", "-o", "/dev/null"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    if (r.err.find("decoding on the CPU") == std::string::npos)  // a device: NVDEC said so in the format name
+      EXPECT_EQ(r.err.find("notice"), std::string::npos) << r.err;
+  }
+}
+
+// --decode-only: the clips are read and paired, nothing is scored.
+TEST(Libav, DecodeOnly) {
+  const std::string src = source("yuv420p", 8);
+  const std::string enc = ffmpeg("dec.webm", "-i " + quote(src) + " -c:v libvpx-vp9 -deadline realtime -cpu-used 8");
+  const std::string out = tmp_report("decode-only.json");
+  const Result r = vmaf({"-r", src, "-d", enc, "--decode-only", "-o", out}, out);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.err.find("vmaf: decode only: 8 frame pairs in "), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 // ---- frame pairing ----
 
 // Lossless 8-bit clips of the 20-frame source: a right pair has PSNR 60.

@@ -37,6 +37,7 @@ struct Settings {
   std::string sync = "index";
   bool shortest = false;
   bool progress = false;  // a progress line even when stderr is not a terminal
+  bool decode_only = false;  // read (decode) and pair the clips, score nothing: the input's own rate
 };
 
 ChromaFormat parse_pix_fmt(const std::string& s) {
@@ -165,6 +166,18 @@ int run(const Settings& s) {
   const auto t0 = std::chrono::steady_clock::now();
   unsigned n = 0;
   std::shared_ptr<Picture> a, b;
+  if (s.decode_only) {
+    while (source.next(a, b)) {
+      a.reset();
+      b.reset();
+      progress.frame(++n);
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    progress.done(n, secs > 0 ? n / secs : 0.0);
+    std::fprintf(stderr, "vmaf: decode only: %u frame pairs in %.3f s, %.2f pairs/s\n", n, secs,
+                 secs > 0 ? n / secs : 0.0);
+    return 0;
+  }
   while (source.next(a, b)) {
     session.push(std::move(a), std::move(b));
     progress.frame(++n);
@@ -242,6 +255,8 @@ int main(int argc, char** argv) {
   app.add_flag("--shortest", s.shortest, "Stop at the end of the shorter clip instead of failing");
   app.add_option("--hwdec", s.hwdec, "Decode compressed input on the GPU: cuda (NVDEC), or none (default)");
   app.add_flag("--progress", s.progress, "Print the progress line even when stderr is not a terminal");
+  app.add_flag("--decode-only", s.decode_only,
+               "Read (decode) and pair both clips, score nothing, print the rate (input speed measurements)");
   app.add_option("--precision", s.precision,
                  "Digits of scores: N significant digits (%.Ng), or max (%.17g, exact); default as libvmaf");
   s.session.backend = "";
