@@ -352,11 +352,59 @@ libav_check() {
 }
 # --- end libav ---
 
+# --- twins-misc ---
+# The float_psnr, float_moment, float_ansnr and psnr_hvs twins (issue 14) on
+# CUDA and NVIDIA's OpenCL: their checkfeat configurations, then the CLI golden
+# set with --backend cuda and opencl (8 shards each; commands that still need
+# a feature without a twin, e.g. ciede, are counted apart). About 3 min.
+twins_misc_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local root
+  for root in /work/main /work/cuda-wt; do
+    mkdir -p "$root/build-cuda/tools" && cp -f "$B/vmaf" "$root/build-cuda/tools/vmaf"
+  done
+  local rc=0 mode i
+  echo "== twins-misc: checkfeat (cuda, opencl)"
+  timeout 300 "$B/vmafx_checkfeat" \
+    --gtest_filter='*cuda_float_psnr*:*cuda_float_moment*:*cuda_float_ansnr*:*cuda_psnr_hvs*:*opencl_float_psnr*:*opencl_float_moment*:*opencl_float_ansnr*:*opencl_psnr_hvs*' \
+    > "$L/twins-misc-checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[       OK \]|^\[  FAILED  \]|^\[  SKIPPED' "$L/twins-misc-checkfeat.log" | head -12
+  grep -m 10 'MISMATCH\|twin failed' "$L/twins-misc-checkfeat.log" | cut -c1-300
+  echo "== twins-misc: float_psnr / float_moment past 2^53 units (2048x2048 16-bit, one-by-one path)"
+  timeout 120 "$B/vmafx_backend_tests" --gtest_filter='*FloatSums*' > "$L/twins-misc-sums.log" 2>&1 || rc=1
+  grep -E '^\[       OK \]|^\[  FAILED  \]|^\[  SKIPPED' "$L/twins-misc-sums.log" | head -4
+  for mode in cuda opencl; do
+    for i in 0 1 2 3 4 5 6 7; do
+      (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $mode" GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i \
+        timeout 300 "$B/vmafx_golden_tests" --gtest_filter='*CliGolden*' > "$L/twins-misc-golden-$mode.$i.log" 2>&1) &
+    done
+    wait
+    cat "$L"/twins-misc-golden-$mode.[0-7].log > "$L/twins-misc-golden-$mode.log"
+    rm -f "$L"/twins-misc-golden-$mode.[0-7].log
+    echo "== twins-misc: CLI golden --backend $mode: passed $(grep -c '^\[       OK \]' "$L/twins-misc-golden-$mode.log")," \
+         "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/twins-misc-golden-$mode.log")," \
+         "of which 'no $mode twin': $(grep -c "no $mode twin" "$L/twins-misc-golden-$mode.log")"
+    grep -v 'twin for this' "$L/twins-misc-golden-$mode.log" | grep -m3 -A8 'Failure' | cut -c1-200 | head -30
+  done
+  return $rc
+}
+# --- end twins-misc ---
+
 if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
   golden_check || STATUS=1
 fi
 if [ "$WHICH" = e2e ] || [ "$WHICH" = quick ]; then
   e2e_check || STATUS=1
+fi
+if [ "$WHICH" = twins-misc ]; then
+  twins_misc_check || STATUS=1
 fi
 if [ "$WHICH" = profile ]; then
   profile_check || STATUS=1

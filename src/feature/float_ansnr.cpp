@@ -8,8 +8,6 @@
 
 namespace vmafx {
 namespace fansnr {
-namespace {
-
 // ansnr_tools.c's 2-D kernels, double expressions rounded to float.
 constexpr float kRef3[9] = {1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 4.0 / 16.0,
                             2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0};
@@ -19,7 +17,10 @@ constexpr float kDis5[25] = {
     12.0 / 571.0, 7.0 / 571.0,  31.0 / 571.0,  52.0 / 571.0, 31.0 / 571.0, 7.0 / 571.0,  2.0 / 571.0,
     7.0 / 571.0,  12.0 / 571.0, 7.0 / 571.0,   2.0 / 571.0};
 
-// Symmetric extension with the edge sample repeated: -1 -> 0, n -> n - 1.
+namespace {
+
+// Mirror extension: below 0 without repeating the edge (-1 -> 1), past the end
+// repeating it (n -> n - 1), as libvmaf's float filters index.
 inline int reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 1 : i); }
 
 // 2-D filter: per output, each kernel row summed in float, rows summed in float.
@@ -62,6 +63,10 @@ Scores compute(const float* ref, const float* dis, int w, int h, double peak, do
     sig += sig_row;
     noise += noise_row;
   }
+  return from_sums(sig, noise, w, h, peak, psnr_max);
+}
+
+Scores from_sums(float sig, float noise, int w, int h, double peak, double psnr_max) {
   Scores s;
   s.ansnr = noise == 0 ? psnr_max : 10.0 * std::log10(static_cast<double>(sig / noise));
   const double eps = 1e-10;

@@ -20,6 +20,11 @@ struct Scores {
 };
 // ref and dis: packed w x h float images, w and h >= 3.
 Scores compute(const float* ref, const float* dis, int w, int h, double peak, double psnr_max);
+// The scores from the float signal and noise sums (the device twins form the
+// sums, this the rest).
+Scores from_sums(float sig, float noise, int w, int h, double peak, double psnr_max);
+// The filters' taps (row-major 3x3 for the reference, 5x5 for the distorted).
+extern const float kRef3[9], kDis5[25];
 
 }  // namespace fansnr
 }  // namespace vmafx

@@ -31,6 +31,10 @@ double psnr(const float* ref, const float* dis, int w, int h, const Peak& pk) {
       noise += d * d;
     }
   }
+  return from_noise(noise, w, h, pk);
+}
+
+double from_noise(double noise, int w, int h, const Peak& pk) {
   noise /= (w * h);
   const double eps = 1e-10;
   const double v = 10 * std::log10(pk.peak * pk.peak / (noise > eps ? noise : eps));

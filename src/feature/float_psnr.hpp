@@ -21,6 +21,9 @@ Peak peak_for(int bpc);
 
 // ref and dis: packed w x h float images.
 double psnr(const float* ref, const float* dis, int w, int h, const Peak& pk);
+// The score from the double sum of the squared float differences (the
+// device twins form the sum, this the rest).
+double from_noise(double noise, int w, int h, const Peak& pk);
 
 }  // namespace fpsnr
 }  // namespace vmafx

@@ -111,8 +111,6 @@ template <class T>
 double plane_error_t(const PlaneView& src, const PlaneView& dst, int bpc, int plane) {
   const Csf csf = csf_table(plane);
   const float (*mask)[8] = masks().m[plane];
-  constexpr float kVar63 = 1 / 63.f * 64;
-  constexpr float kVar15 = 1 / 15.f * 16;
   const int w = src.width, h = src.height;
 
   float ret = 0;
@@ -192,6 +190,28 @@ void fdct8x8(std::int32_t block[64]) {
 double plane_error(const PlaneView& ref, const PlaneView& dis, int bpc, int plane) {
   return bpc == 8 ? plane_error_t<std::uint8_t>(ref, dis, bpc, plane)
                   : plane_error_t<std::uint16_t>(ref, dis, bpc, plane);
+}
+
+void plane_tables(int plane, float mask[64], float csf[64]) {
+  const Csf c = csf_table(plane);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      mask[i * 8 + j] = masks().m[plane][i][j];
+      csf[i * 8 + j] = c[i][j];
+    }
+}
+
+double error_from_terms(const float* terms, std::size_t blocks, int bpc) {
+  float ret = 0;
+  int pixels = 0;
+  for (std::size_t k = 0; k < blocks * 64; ++k) {
+    ret += terms[k];
+    ++pixels;
+  }
+  ret /= float(pixels);
+  const std::int32_t peak = (1 << bpc) - 1;
+  ret /= float(peak * peak);
+  return ret;
 }
 
 double to_db(double error) { return 10 * (-1 * std::log10(1.0 * error)); }

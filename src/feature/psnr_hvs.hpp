@@ -12,6 +12,7 @@
 //
 // Bit depths 8 to 12 (libvmaf refuses more: the integer DCT would overflow);
 // 4:0:0 is refused.
+#include <cstddef>
 #include <cstdint>
 
 #include "core/feature.hpp"
@@ -30,6 +31,17 @@ void fdct8x8(std::int32_t block[64]);
 // (2^bpc - 1)^2 (uint8_t samples when bpc == 8, uint16_t otherwise). `plane`
 // is 0 (luma, Y table), 1 (Cb table) or 2 (Cr table).
 double plane_error(const PlaneView& ref, const PlaneView& dis, int bpc, int plane);
+
+// The device twins' half: plane `plane`'s 8x8 mask and CSF tables as the
+// reference uses them (row-major), the number of blocks along a side of n
+// samples, and the plane error from the blocks' 64 terms each (raster order),
+// summed in float as the reference sums them.
+void plane_tables(int plane, float mask[64], float csf[64]);
+inline int blocks_along(int n) { return n > 7 ? (n - 7 + 6) / 7 : 0; }
+double error_from_terms(const float* terms, std::size_t blocks, int bpc);
+// The reference's float constants 1 / 63.f * 64 and 1 / 15.f * 16.
+inline constexpr float kVar63 = 1 / 63.f * 64;
+inline constexpr float kVar15 = 1 / 15.f * 16;
 
 // 10 * -log10(error): +inf for 0.
 double to_db(double error);

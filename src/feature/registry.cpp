@@ -24,10 +24,12 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
 #define VMAFX_TWINS(X) X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim)
+#define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr) X(psnr_hvs)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
+VMAFX_TWINS_MISC(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace cuda
 #define CUDA(f) &cuda::make_##f##_twin
@@ -39,6 +41,7 @@ namespace ocl {
 #define VMAFX_DECLARE(f) \
   std::unique_ptr<Extractor> make_##f##_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
+VMAFX_TWINS_MISC(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace ocl
 #define OPENCL(f) &ocl::make_##f##_twin
@@ -46,6 +49,7 @@ VMAFX_TWINS(VMAFX_DECLARE)
 #define OPENCL(f) nullptr
 #endif
 #undef VMAFX_TWINS
+#undef VMAFX_TWINS_MISC
 
 namespace {
 
@@ -66,12 +70,15 @@ constexpr std::string_view kMsSsimChecks[] = {"enable_lcs=true"};
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
 const FeatureEntry kTable[] = {
-    {.desc = &kFloatPsnrExtractor},
-    {.desc = &kFloatAnsnrExtractor},
+    {.desc = &kFloatPsnrExtractor, .cuda = CUDA(float_psnr), .opencl = OPENCL(float_psnr),
+     .opencl_source = "float_psnr.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
+    {.desc = &kFloatAnsnrExtractor, .cuda = CUDA(float_ansnr), .opencl = OPENCL(float_ansnr),
+     .opencl_source = "float_ansnr.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatAdmExtractor},
     {.desc = &kFloatVifExtractor},
     {.desc = &kFloatMotionExtractor},
-    {.desc = &kFloatMomentExtractor},
+    {.desc = &kFloatMomentExtractor, .cuda = CUDA(float_moment), .opencl = OPENCL(float_moment),
+     .opencl_source = "float_moment.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kSpeedChromaExtractor},
     {.desc = &kSpeedTemporalExtractor},
     {.desc = &kFloatMsSsimExtractor, .cuda = CUDA(float_ms_ssim), .opencl = OPENCL(float_ms_ssim),
@@ -83,7 +90,8 @@ const FeatureEntry kTable[] = {
     {.desc = &kCiedeExtractor},
     {.desc = &kPsnrExtractor, .cuda = CUDA(psnr), .opencl = OPENCL(psnr), .opencl_source = "motion.cl",
      .checks = kPsnrChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kPsnrHvsExtractor},
+    {.desc = &kPsnrHvsExtractor, .cuda = CUDA(psnr_hvs), .opencl = OPENCL(psnr_hvs), .opencl_source = "psnr_hvs.cl",
+     .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kAdmExtractor, .cuda = CUDA(adm), .opencl = OPENCL(adm), .opencl_source = "adm.cl",
      .checks = kAdmChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kMotionExtractor, .cuda = CUDA(motion), .opencl = OPENCL(motion), .opencl_source = "motion.cl",

@@ -17,6 +17,7 @@
 #include "core/picture.hpp"
 #include "feature/adm.hpp"
 #include "feature/adm_tables.h"
+#include "support/pictures.hpp"
 
 namespace vmafx {
 namespace {
@@ -58,14 +59,7 @@ PictureFormat luma_format(int w, int h, int bpc, ChromaFormat c = ChromaFormat::
 // A picture whose luma holds `v` (values already in range for bpc).
 Picture make_picture(const PictureFormat& fmt, const std::vector<std::uint16_t>& v) {
   Picture p(fmt);
-  for (int y = 0; y < fmt.height; ++y)
-    for (int x = 0; x < fmt.width; ++x) {
-      const std::uint16_t s = v[std::size_t(y) * fmt.width + x];
-      if (fmt.bpc == 8)
-        p.row<std::uint8_t>(0, y)[x] = static_cast<std::uint8_t>(s);
-      else
-        p.row<std::uint16_t>(0, y)[x] = s;
-    }
+  test::fill_plane(p, 0, [&](int x, int y) { return long(v[std::size_t(y) * fmt.width + x]); });
   return p;
 }
 

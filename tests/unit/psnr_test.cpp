@@ -12,53 +12,16 @@
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "feature/psnr.hpp"
+#include "support/pictures.hpp"
 
 namespace vmafx {
 namespace {
 
-void set(Picture& p, int plane, int x, int y, int v) {
-  if (p.bpc() == 8)
-    p.row<std::uint8_t>(plane, y)[x] = std::uint8_t(v);
-  else
-    p.row<std::uint16_t>(plane, y)[x] = std::uint16_t(v);
-}
-
-void fill(Picture& p, int v) {
-  for (int pl = 0; pl < p.format().plane_count(); ++pl)
-    for (int y = 0; y < p.plane(pl).height; ++y)
-      for (int x = 0; x < p.plane(pl).width; ++x) set(p, pl, x, y, v);
-}
-
-using Filler = std::function<void(Picture& ref, Picture& dis, unsigned frame)>;
+using namespace vmafx::test;
 
 FeatureCollector run(const PictureFormat& fmt, unsigned frames, const Filler& f,
                      const std::map<std::string, std::string>& opts = {}, EngineOptions eo = {}) {
-  Engine e(fmt, eo);
-  e.use(FeatureRequest{"psnr", opts});
-  for (unsigned i = 0; i < frames; ++i) {
-    auto r = e.acquire();
-    auto d = e.acquire();
-    f(*r, *d, i);
-    e.push(std::move(r), std::move(d));
-  }
-  e.finish();
-  return std::move(e.collector());
-}
-
-double at(const FeatureCollector& c, const std::string& name, unsigned i) {
-  const auto* s = c.find(name);
-  EXPECT_NE(s, nullptr) << name;
-  if (!s || !s->has(i)) {
-    ADD_FAILURE() << name << " missing at " << i;
-    return -1;
-  }
-  return s->value[i];
-}
-
-std::vector<std::string> names(const FeatureCollector& c) {
-  std::vector<std::string> out;
-  for (const auto& s : c.all()) out.push_back(s.name);
-  return out;
+  return run_engine(fmt, frames, f, {FeatureRequest{"psnr", opts}}, eo);
 }
 
 TEST(PsnrExtractor, IdenticalFramesHitTheCeilingAtEveryDepth) {
@@ -81,8 +44,8 @@ TEST(PsnrExtractor, KnownErrorEightBit444) {
   const auto c = run({4, 4, 8, ChromaFormat::k444}, 1, [](Picture& r, Picture& d, unsigned) {
     fill(r, 100);
     fill(d, 100);
-    set(d, 0, 3, 2, 110);  // one luma sample off by 10
-    set(d, 2, 0, 0, 97);   // one Cr sample off by -3
+    set_sample(d, 0, 3, 2, 110);  // one luma sample off by 10
+    set_sample(d, 2, 0, 0, 97);   // one Cr sample off by -3
   }, {{"enable_mse", "true"}});
   EXPECT_EQ(names(c), (std::vector<std::string>{"psnr_y", "mse_y", "psnr_cb", "mse_cb", "psnr_cr", "mse_cr"}));
   EXPECT_EQ(at(c, "mse_y", 0), 100.0 / 16.0);
@@ -107,7 +70,7 @@ TEST(PsnrExtractor, OddSizeChromaRoundsUp) {
   const auto c = run({5, 3, 10, ChromaFormat::k420}, 1, [](Picture& r, Picture& d, unsigned) {
     fill(r, 512);
     fill(d, 512);
-    set(d, 1, 2, 1, 515);  // bottom-right Cb sample, only present when rounding up
+    set_sample(d, 1, 2, 1, 515);  // bottom-right Cb sample, only present when rounding up
   }, {{"enable_mse", "true"}});
   EXPECT_EQ(at(c, "mse_cb", 0), 9.0 / 6.0);
   EXPECT_EQ(at(c, "psnr_cb", 0), 10. * std::log10(double(1023u * 1023u) / (9.0 / 6.0)));
@@ -138,7 +101,7 @@ TEST(PsnrExtractor, AggregateOverAllFramesEvenSubsampled) {
   auto f = [](Picture& r, Picture& d, unsigned i) {
     fill(r, 50);
     fill(d, 50);
-    set(d, 0, 0, 0, 50 + int(i));
+    set_sample(d, 0, 0, 0, 50 + int(i));
   };
   const PictureFormat fmt{8, 2, 8, ChromaFormat::k420};
   const std::map<std::string, std::string> opts{{"enable_apsnr", "true"}};

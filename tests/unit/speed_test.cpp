@@ -14,9 +14,12 @@
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "feature/speed.hpp"
+#include "support/pictures.hpp"
 
 namespace vmafx {
 namespace {
+
+using test::Recorder;
 
 // ---- option tables ----------------------------------------------------------------
 
@@ -146,17 +149,6 @@ TEST(SpeedLinalg, SolveAndSingular) {
 
 // ---- through the extractors ----------------------------------------------------------
 
-struct Recorder final : FeatureSink {
-  struct Rec {
-    bool plain;
-    std::string name;
-    unsigned index;
-    double value;
-  };
-  std::vector<Rec> recs;
-  void put(std::string_view n, unsigned i, double v) override { recs.push_back({false, std::string(n), i, v}); }
-  void put_plain(std::string_view n, unsigned i, double v) override { recs.push_back({true, std::string(n), i, v}); }
-};
 
 using Fill = std::function<int(int plane, int x, int y, unsigned frame, bool dis)>;
 
@@ -171,18 +163,7 @@ int content(int p, int x, int y, unsigned f, bool dis) {
 }
 
 void fill(Picture& pic, unsigned f, bool dis, const Fill& fn) {
-  const int bpc = pic.format().bpc;
-  for (int p = 0; p < pic.format().plane_count(); ++p) {
-    const PlaneView v = pic.plane(p);
-    for (int y = 0; y < v.height; ++y)
-      for (int x = 0; x < v.width; ++x) {
-        const int val = fn(p, x, y, f, dis);
-        if (bpc == 8)
-          pic.row<std::uint8_t>(p, y)[x] = std::uint8_t(val);
-        else
-          pic.row<std::uint16_t>(p, y)[x] = std::uint16_t(val);
-      }
-  }
+  test::fill_planes(pic, [&](int p, int x, int y) { return long(fn(p, x, y, f, dis)); });
 }
 
 std::vector<Recorder::Rec> run(const ExtractorDescriptor& d, const PictureFormat& fmt, unsigned frames,

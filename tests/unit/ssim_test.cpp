@@ -19,11 +19,15 @@
 #include "feature/float_ssim.hpp"
 #include "feature/ms_ssim.hpp"
 #include "feature/ssim.hpp"
+#include "support/pictures.hpp"
 #include "feature/ssim_common.hpp"
 #include "exact/ssim_tables.h"
 
 namespace vmafx {
 namespace {
+
+using test::fill_all;
+using test::fill_random;
 
 // ---------------------------------------------------------------- helpers
 
@@ -37,22 +41,6 @@ void put(Picture& p, int x, int y, int v) {
     p.row<std::uint8_t>(0, y)[x] = std::uint8_t(v);
   else
     p.row<std::uint16_t>(0, y)[x] = std::uint16_t(v);
-}
-// Every plane filled (chroma too, so the picture is fully defined).
-void fill_all(Picture& p, const std::function<int(int, int)>& f) {
-  for (int pl = 0; pl < p.format().plane_count(); ++pl)
-    for (int y = 0; y < p.plane(pl).height; ++y)
-      for (int x = 0; x < p.plane(pl).width; ++x) {
-        const int v = f(x, y);
-        if (p.bpc() == 8)
-          p.row<std::uint8_t>(pl, y)[x] = std::uint8_t(v);
-        else
-          p.row<std::uint16_t>(pl, y)[x] = std::uint16_t(v);
-      }
-}
-void fill_random(Picture& p, std::mt19937& rng, int lo, int hi) {
-  std::uniform_int_distribution<int> d(lo, hi);
-  fill_all(p, [&](int, int) { return d(rng); });
 }
 // A smooth pattern with some texture, in [0, max].
 int pattern(int x, int y, int max, int seed) {

@@ -18,6 +18,7 @@
 #include "core/options.hpp"
 #include "feature/vif.hpp"
 #include "exact/vif_tables.h"
+#include "support/pictures.hpp"
 
 namespace vmafx {
 namespace {
@@ -98,13 +99,7 @@ PictureFormat luma_format(int w, int h, int bpc, ChromaFormat c = ChromaFormat::
 void fill(Picture& p, const std::vector<std::uint16_t>& px) {
   const int w = p.width(), h = p.height();
   std::memset(p.plane_data(0), 0xA5, std::size_t(p.stride(0)) * h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      if (p.bpc() == 8)
-        p.row<std::uint8_t>(0, y)[x] = std::uint8_t(px[std::size_t(y) * w + x]);
-      else
-        p.row<std::uint16_t>(0, y)[x] = px[std::size_t(y) * w + x];
-    }
+  test::fill_plane(p, 0, [&](int x, int y) { return long(px[std::size_t(y) * w + x]); });
 }
 
 std::unique_ptr<Extractor> make_vif(const std::map<std::string, std::string>& opts, const PictureFormat& fmt) {

@@ -1,8 +1,7 @@
-// Unit tests of the float features (float_vif, float_adm, float_motion,
-// float_psnr, float_ansnr, float_moment) and their shared helpers: exact
-// helper arithmetic, edge sizes, flat and identical inputs, bit-depth
-// equivalence (16-bit without overflow), libvmaf's temporal write order,
-// option names, and every error path.
+// Unit tests of what the float features (float_vif, float_adm, float_motion, float_psnr,
+// float_ansnr, float_moment) share: the RCPSS estimate, convolution and rescaling, and
+// the six together through the engine (bit-depth equivalence, 16-bit extremes, flat and
+// identical inputs, edge sizes, threads), their output names and every error path.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,20 +30,21 @@
 #include "feature/float_psnr.hpp"
 #include "feature/float_vif.hpp"
 #include "feature/float_vif_tables.h"
+#include "support/float_bits.hpp"
+#include "support/pictures.hpp"
 
 namespace vmafx {
 namespace {
 
-std::uint32_t bits(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
+using namespace vmafx::test;
+
+FeatureCollector run(const PictureFormat& fmt, unsigned frames, const Filler& fill, const std::vector<FeatureRequest>& req,
+                     EngineOptions eo = {}) {
+  return run_engine(fmt, frames, fill, req, eo);
 }
-float from_bits(std::uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
+
+const std::vector<FeatureRequest> kAll = {{"float_vif", {}},  {"float_adm", {}},   {"float_motion", {}},
+                                          {"float_psnr", {}}, {"float_ansnr", {}}, {"float_moment", {}}};
 
 // ---- RCPSS estimate -------------------------------------------------------
 
@@ -93,60 +93,6 @@ TEST(FloatRcp, MatchesHardwareOnAmd) {
   }
 }
 #endif
-
-// ---- VIF helpers --------------------------------------------------------------
-
-TEST(FloatVifLog2, ExactAtPowersOfTwoAndClose) {
-  EXPECT_EQ(fvif::log2_approx(1.0f), 0.0f);
-  EXPECT_EQ(fvif::log2_approx(8.0f), 3.0f);
-  EXPECT_EQ(fvif::log2_approx(0.125f), -3.0f);
-  EXPECT_EQ(fvif::log2_approx(0.0f), -std::numeric_limits<float>::infinity());
-  EXPECT_TRUE(std::isnan(fvif::log2_approx(-1.0f)));
-  for (float x = 1.0f; x < 1000.0f; x *= 1.013f) EXPECT_NEAR(fvif::log2_approx(x), std::log2(x), 2e-4) << x;
-}
-
-TEST(FloatVifKernel, DefaultKernelsAreLibvmafs) {
-  const unsigned* want[4] = {vmafx_fvif_kernel_bits_s0, vmafx_fvif_kernel_bits_s1, vmafx_fvif_kernel_bits_s2,
-                             vmafx_fvif_kernel_bits_s3};
-  for (int s = 0; s < 4; ++s) {
-    const std::vector<float> k = fvif::gaussian_kernel(s, 1.0);
-    ASSERT_EQ(k.size(), vmafx_fvif_kernel_taps[s]);
-    for (std::size_t i = 0; i < k.size(); ++i) EXPECT_EQ(bits(k[i]), want[s][i]) << s << " " << i;
-  }
-}
-
-TEST(FloatVifKernel, SizesFollowTheKernelScale) {
-  auto sizes = [](double ks) {
-    std::vector<std::size_t> out;
-    for (int s = 0; s < 4; ++s) out.push_back(fvif::gaussian_kernel(s, ks).size());
-    return out;
-  };
-  EXPECT_EQ(sizes(0.5), (std::vector<std::size_t>{9, 5, 3, 3}));
-  EXPECT_EQ(sizes(1.5), (std::vector<std::size_t>{27, 15, 9, 5}));
-  EXPECT_EQ(sizes(2.0), (std::vector<std::size_t>{35, 19, 11, 7}));
-  // 1.66667 rounds up at scale 3 (3 * 1.66667 > 5), 1.6666667 does not.
-  EXPECT_EQ(sizes(1.66667), (std::vector<std::size_t>{29, 17, 9, 7}));
-  EXPECT_EQ(sizes(1.6666667), (std::vector<std::size_t>{29, 17, 9, 5}));
-}
-
-TEST(FloatVifKernel, ValidKernelScales) {
-  for (double ks : {1.0, 0.5, 1.5, 2.0, 2.0 / 3.0, 2.4, 360.0 / 97.0, 1.66667, 3.0, 1.4746, 1.111111, 0.7405})
-    EXPECT_TRUE(fvif::kernelscale_valid(ks)) << ks;
-  for (double ks : {0.1, 0.9, 1.7, 2.5, 4.0, 1.0025}) EXPECT_FALSE(fvif::kernelscale_valid(ks)) << ks;
-}
-
-TEST(FloatVifSize, SmallestPictures) {
-  fvif::Params p;
-  EXPECT_TRUE(fvif::size_ok(16, 16, p));
-  EXPECT_FALSE(fvif::size_ok(15, 16, p));
-  EXPECT_FALSE(fvif::size_ok(16, 15, p));
-  p.skip_scale0 = true;
-  EXPECT_TRUE(fvif::size_ok(16, 16, p));
-  p.skip_scale0 = false;
-  p.kernelscale = 2.0;  // 35, 19, 11, 7 taps: scale 3 needs 4 rows, i.e. 32
-  EXPECT_FALSE(fvif::size_ok(31, 40, p));
-  EXPECT_TRUE(fvif::size_ok(32, 40, p));
-}
 
 // ---- Convolution and rescaling -----------------------------------------------
 
@@ -233,171 +179,8 @@ TEST(FloatScale, MethodNames) {
   EXPECT_FALSE(flt::parse_scale_method("", &m));
 }
 
-// ---- ADM, motion, small ones: direct ----------------------------------------
-
-TEST(FloatAdmDirect, IdenticalInputsHaveNoAdditiveImpairment) {
-  std::mt19937 rng(17);
-  std::uniform_int_distribution<int> d(-128, 127);
-  for (auto [w, h] : {std::pair{17, 17}, {18, 33}, {64, 40}}) {
-    std::vector<float> img(std::size_t(w) * h);
-    for (float& v : img) v = float(d(rng));
-    const fadm::Scores s = fadm::compute(img.data(), img.data(), w, h, fadm::Params{});
-    EXPECT_EQ(s.aim, 0.0) << w << "x" << h;
-    EXPECT_GT(s.score, 0.9);
-    EXPECT_TRUE(std::isfinite(s.score));
-  }
-}
-
-TEST(FloatAdmDirect, FlatPicturesScoreOne) {
-  std::vector<float> flat(20 * 20, 0.0f);
-  const fadm::Scores s = fadm::compute(flat.data(), flat.data(), 20, 20, fadm::Params{});
-  EXPECT_EQ(s.score, 1.0);  // num and den are the same noise floors
-  EXPECT_EQ(s.aim, 0.0);
-  for (int k = 0; k < 4; ++k) EXPECT_EQ(s.num_scale[k], s.den_scale[k]);
-  fadm::Params nw0;
-  nw0.noise_weight = 0;  // den 0: libvmaf writes 1 and leaves aim uninitialised; we write 0
-  const fadm::Scores z = fadm::compute(flat.data(), flat.data(), 20, 20, nw0);
-  EXPECT_EQ(z.score, 1.0);
-  EXPECT_EQ(z.aim, 0.0);
-  EXPECT_EQ(z.den, 0.0);
-}
-
-TEST(FloatAdmCsf, FactorsAndOverrides) {
-  fadm::Params p;
-  const fadm::Factors w0 = fadm::csf_factors(0, p);
-  EXPECT_GT(w0.f1, 0.0f);
-  EXPECT_GT(w0.f2, 0.0f);
-  EXPECT_NE(w0.f1, w0.f2);
-  for (int mode : {3, 9}) {  // anything but 1 and 2 is Watson
-    p.csf_mode = mode;
-    EXPECT_EQ(bits(fadm::csf_factors(0, p).f1), bits(w0.f1));
-  }
-  p.csf_mode = 1;
-  const fadm::Factors b = fadm::csf_factors(2, p);
-  p.csf_scale = 2.0;
-  EXPECT_EQ(fadm::csf_factors(2, p).f1, static_cast<float>(double(b.f1) * 2.0));
-  p.csf_mode = 2;
-  EXPECT_NE(fadm::csf_factors(1, p).f1, fadm::csf_factors(1, p).f2);
-  p.f1[1] = 0.25;
-  p.f2[1] = 0.0;
-  EXPECT_EQ(fadm::csf_factors(1, p).f1, 0.25f);
-  EXPECT_EQ(fadm::csf_factors(1, p).f2, 0.0f);
-}
-
-TEST(FloatMotionDirect, SadAndBlend) {
-  std::vector<float> a(6 * 4, 3.0f), b(6 * 4, 3.0f);
-  EXPECT_EQ(fmotion::sad(a.data(), b.data(), 6, 4, false, 6), 0.0f);
-  b[5] = 11.0f;
-  EXPECT_EQ(fmotion::sad(a.data(), b.data(), 6, 4, false, 6), 8.0f / 24.0f);
-  EXPECT_EQ(fmotion::blend(50.0, 1.0, 40.0), 50.0);
-  EXPECT_EQ(fmotion::blend(50.0, 0.5, 40.0), 50.0 * 0.5 + 0.5 * 40.0);
-  EXPECT_EQ(fmotion::blend(30.0, 0.5, 40.0), 30.0);
-}
-
-// With add_scale1, a plane narrower than the luma is rescaled from libvmaf's
-// misread buffer: rows alternate between the left halves of the real rows and
-// the (zero) padding after them.
-TEST(FloatMotionDirect, NarrowPlaneScaleOneReadsLibvmafsBuffer) {
-  const int w = 16, h = 8, luma_w = 32;
-  std::vector<float> a(w * h), b(w * h, 0.0f);
-  for (int i = 0; i < w * h; ++i) a[i] = float(i % 7);
-  // Build libvmaf's view by hand: buffer rows of 32, read with rows of 16.
-  std::vector<float> buffer(std::size_t(luma_w) * h, 0.0f), view(w * h);
-  for (int y = 0; y < h; ++y) std::copy(a.begin() + y * w, a.begin() + (y + 1) * w, buffer.begin() + y * luma_w);
-  for (int y = 0; y < h; ++y) std::copy(buffer.begin() + y * w, buffer.begin() + (y + 1) * w, view.begin() + y * w);
-  const float s0 = fmotion::sad(a.data(), b.data(), w, h, false, luma_w);
-  const float s1_view = fmotion::sad(view.data(), b.data(), w, h, true, w) - fmotion::sad(view.data(), b.data(), w, h, false, w);
-  EXPECT_EQ(fmotion::sad(a.data(), b.data(), w, h, true, luma_w), s0 + s1_view);
-  // Equal padded widths (4:4:4, or chroma as wide as the luma after padding): no misread.
-  EXPECT_EQ(fmotion::sad(a.data(), b.data(), w, h, true, w), fmotion::sad(a.data(), b.data(), w, h, true, 15));
-}
-
-TEST(FloatPsnrDirect, PeaksAndClip) {
-  EXPECT_EQ(fpsnr::peak_for(8).peak, 255.0);
-  EXPECT_EQ(fpsnr::peak_for(10).psnr_max, 72.0);
-  EXPECT_EQ(fpsnr::peak_for(12).peak, 255.9375);
-  EXPECT_EQ(fpsnr::peak_for(16).psnr_max, 108.0);
-  std::vector<float> a(10, 0.0f), b(10, 0.0f);
-  EXPECT_EQ(fpsnr::psnr(a.data(), b.data(), 5, 2, fpsnr::peak_for(8)), 60.0);
-  b[0] = 10.0f;
-  EXPECT_EQ(fpsnr::psnr(a.data(), b.data(), 5, 2, fpsnr::peak_for(8)), 10 * std::log10(255.0 * 255.0 / 10.0));
-}
-
-TEST(FloatMomentDirect, MeanAndMeanSquare) {
-  std::vector<float> a = {1, 2, 3, 4, 5, 6};
-  EXPECT_EQ(fmoment::moment(a.data(), 3, 2, 1), 21.0 / 6);
-  EXPECT_EQ(fmoment::moment(a.data(), 3, 2, 2), 91.0 / 6);
-}
-
-TEST(FloatAnsnrDirect, IdenticalAndFlat) {
-  std::vector<float> z(5 * 3, 0.0f);
-  const fansnr::Scores s = fansnr::compute(z.data(), z.data(), 5, 3, 255.0, 60.0);
-  EXPECT_EQ(s.ansnr, 60.0);   // no noise: psnr_max
-  EXPECT_EQ(s.anpsnr, 60.0);  // capped
-  // The reference and distorted kernels differ (3x3 and 5x5), so identical
-  // textured pictures still have noise.
-  std::vector<float> a(6 * 5);
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = float((i * 37) % 11) - 5.0f;
-  const fansnr::Scores t = fansnr::compute(a.data(), a.data(), 6, 5, 255.0, 60.0);
-  EXPECT_LT(t.ansnr, 60.0);
-  EXPECT_GT(t.ansnr, 0.0);
-}
-
 // ---- Through the engine ---------------------------------------------------------
 
-using Filler = std::function<void(Picture& ref, Picture& dis, unsigned frame)>;
-
-FeatureCollector run(const PictureFormat& fmt, unsigned frames, const Filler& fill,
-                     const std::vector<FeatureRequest>& req, EngineOptions eo = {}) {
-  Engine e(fmt, eo);
-  for (const FeatureRequest& r : req) e.use(r);
-  for (unsigned i = 0; i < frames; ++i) {
-    auto a = e.acquire();
-    auto b = e.acquire();
-    fill(*a, *b, i);
-    e.push(std::move(a), std::move(b));
-  }
-  e.finish();
-  return std::move(e.collector());
-}
-
-template <class T>
-void fill_plane(Picture& p, int plane, const std::function<T(int x, int y)>& f) {
-  const PlaneView v = p.plane(plane);
-  for (int y = 0; y < v.height; ++y) {
-    T* row = p.row<T>(plane, y);
-    for (int x = 0; x < v.width; ++x) row[x] = f(x, y);
-  }
-}
-
-// Deterministic content with texture and motion: an 8-bit value per position.
-int content(int x, int y, unsigned frame, int salt) {
-  std::uint32_t s = std::uint32_t(x * 73856093) ^ std::uint32_t(y * 19349663) ^ (frame * 83492791u) ^ std::uint32_t(salt);
-  s ^= s >> 13;
-  s *= 0x5bd1e995u;
-  s ^= s >> 15;
-  const int smooth = (x * 5 + y * 3 + int(frame) * 7) % 200;
-  return std::min(255, smooth + int(s % 40));
-}
-
-// Every picture filled with content * 2^(bpc-8).
-Filler scaled_content(int bpc) {
-  return [bpc](Picture& r, Picture& d, unsigned f) {
-    const int sh = bpc - 8;
-    for (int p = 0; p < r.format().plane_count(); ++p) {
-      if (bpc == 8) {
-        fill_plane<std::uint8_t>(r, p, [&](int x, int y) { return std::uint8_t(content(x, y, f, p)); });
-        fill_plane<std::uint8_t>(d, p, [&](int x, int y) { return std::uint8_t(content(x, y, f, 100 + p)); });
-      } else {
-        fill_plane<std::uint16_t>(r, p, [&](int x, int y) { return std::uint16_t(content(x, y, f, p) << sh); });
-        fill_plane<std::uint16_t>(d, p, [&](int x, int y) { return std::uint16_t(content(x, y, f, 100 + p) << sh); });
-      }
-    }
-  };
-}
-
-const std::vector<FeatureRequest> kAll = {{"float_vif", {}},  {"float_adm", {}},   {"float_motion", {}},
-                                          {"float_psnr", {}}, {"float_ansnr", {}}, {"float_moment", {}}};
 
 // The float features see every depth on the 8-bit scale (sample / 2^(bpc-8),
 // exact): the same content at 10, 12 and 16 bit gives the same scores, except
@@ -428,8 +211,8 @@ TEST(FloatFeaturesEngine, SixteenBitExtremesStayFinite) {
       f, 3,
       [](Picture& r, Picture& d, unsigned fr) {
         for (int p = 0; p < 3; ++p) {
-          fill_plane<std::uint16_t>(r, p, [&](int x, int y) { return std::uint16_t(((x + y + fr) & 1) ? 65535 : 0); });
-          fill_plane<std::uint16_t>(d, p, [&](int x, int y) { return std::uint16_t(((x + y) & 1) ? 0 : 65535); });
+          fill_plane(r, p, [&](int x, int y) { return std::uint16_t(((x + y + fr) & 1) ? 65535 : 0); });
+          fill_plane(d, p, [&](int x, int y) { return std::uint16_t(((x + y) & 1) ? 0 : 65535); });
         }
       },
       kAll);
@@ -449,12 +232,12 @@ TEST(FloatFeaturesEngine, FlatIdenticalPictures) {
         [bpc](Picture& r, Picture& d, unsigned) {
           for (int p = 0; p < 3; ++p) {
             if (bpc == 8) {
-              fill_plane<std::uint8_t>(r, p, [](int, int) { return std::uint8_t(128); });
-              fill_plane<std::uint8_t>(d, p, [](int, int) { return std::uint8_t(128); });
+              fill_plane(r, p, [](int, int) { return std::uint8_t(128); });
+              fill_plane(d, p, [](int, int) { return std::uint8_t(128); });
             } else {
               const std::uint16_t v = std::uint16_t(128 << (bpc - 8));
-              fill_plane<std::uint16_t>(r, p, [v](int, int) { return v; });
-              fill_plane<std::uint16_t>(d, p, [v](int, int) { return v; });
+              fill_plane(r, p, [v](int, int) { return v; });
+              fill_plane(d, p, [v](int, int) { return v; });
             }
           }
         },
@@ -501,74 +284,7 @@ TEST(FloatFeaturesEngine, ThreadsGiveTheSameOutput) {
   }
 }
 
-// ---- Names and write order ------------------------------------------------------
-
-// Records every write: (plain?, name, index, value).
-struct Recorder final : FeatureSink {
-  struct Rec {
-    bool plain;
-    std::string name;
-    unsigned index;
-    double value;
-  };
-  std::vector<Rec> recs;
-  void put(std::string_view n, unsigned i, double v) override { recs.push_back({false, std::string(n), i, v}); }
-  void put_plain(std::string_view n, unsigned i, double v) override { recs.push_back({true, std::string(n), i, v}); }
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const Rec& r : recs) out.push_back(r.name + "@" + std::to_string(r.index));
-    return out;
-  }
-};
-
-std::vector<std::string> motion_writes(unsigned frames, const std::map<std::string, std::string>& opts,
-                                       std::vector<Recorder::Rec>* all = nullptr) {
-  const PictureFormat f{.width = 16, .height = 12, .bpc = 8, .chroma = ChromaFormat::k420};
-  const OptionSet o(kFloatMotionExtractor.options, opts, "float_motion");
-  auto ex = kFloatMotionExtractor.create(o, f);
-  Recorder rec;
-  const Filler fill = scaled_content(8);
-  for (unsigned i = 0; i < frames; ++i) {
-    Picture r(f), d(f);
-    fill(r, d, i);
-    ex->extract(r, d, i, rec);
-  }
-  ex->flush(rec);
-  if (all) *all = rec.recs;
-  return rec.names();
-}
-
-TEST(FloatMotionOrder, WhatIsWrittenWhen) {
-  const std::string m = "VMAF_feature_motion_score", m2 = "VMAF_feature_motion2_score",
-                    m3 = "VMAF_feature_motion3_score";
-  EXPECT_EQ(motion_writes(1, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m3 + "@0"}));
-  EXPECT_EQ(motion_writes(2, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m + "@1", m3 + "@0", m2 + "@1", m3 + "@1"}));
-  EXPECT_EQ(motion_writes(3, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m + "@1", m3 + "@0", m + "@2", m2 + "@1",
-                                                            m3 + "@1", m2 + "@2", m3 + "@2"}));
-  EXPECT_EQ(motion_writes(2, {{"debug", "false"}}), (std::vector<std::string>{m2 + "@0", m3 + "@0", m2 + "@1", m3 + "@1"}));
-  // force_zero: everything per frame, nothing on flush.
-  EXPECT_EQ(motion_writes(2, {{"motion_force_zero", "true"}}),
-            (std::vector<std::string>{m2 + "@0", m3 + "@0", m + "@0", m2 + "@1", m3 + "@1", m + "@1"}));
-}
-
-TEST(FloatMotionOrder, ValuesFollowTheScores) {
-  std::vector<Recorder::Rec> r;
-  motion_writes(4, {}, &r);
-  std::map<std::string, double> v;
-  for (const auto& x : r) {
-    EXPECT_FALSE(x.plain);
-    v[x.name.substr(13, 7) + std::to_string(x.index)] = x.value;  // "motion_", "motion2", "motion3"
-  }
-  // motion[i] is the score of frame i; motion2[i] = min(score[i], score[i+1]); the last takes score[n-1].
-  EXPECT_EQ(v["motion_0"], 0.0);
-  EXPECT_GT(v["motion_1"], 0.0);
-  EXPECT_EQ(v["motion20"], 0.0);
-  EXPECT_EQ(v["motion21"], std::min(v["motion_1"], v["motion_2"]));
-  EXPECT_EQ(v["motion22"], std::min(v["motion_2"], v["motion_3"]));
-  EXPECT_EQ(v["motion23"], v["motion_3"]);
-  EXPECT_EQ(v["motion30"], v["motion_1"]);
-  for (int i = 1; i < 4; ++i) EXPECT_EQ(v["motion3" + std::to_string(i)], v["motion2" + std::to_string(i)]);
-}
+// ---- Names ----------------------------------------------------------------------
 
 TEST(FloatFeatureNames, SuffixesAndPlainNames) {
   const PictureFormat f{.width = 32, .height = 32, .bpc = 8, .chroma = ChromaFormat::k420};
