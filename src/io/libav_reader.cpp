@@ -270,15 +270,17 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   int videos = 0;
   for (unsigned i = 0; i < fmt_ctx_->nb_streams; ++i) {
     AVStream* s = fmt_ctx_->streams[i];
-    const bool video =
-        s->codecpar->codec_type == AVMEDIA_TYPE_VIDEO && !(s->disposition & AV_DISPOSITION_ATTACHED_PIC);
-    if (video && videos++ == opts.stream) stream_ = int(i);
-    else s->discard = AVDISCARD_ALL;
+    const bool video = s->codecpar->codec_type == AVMEDIA_TYPE_VIDEO && !(s->disposition & AV_DISPOSITION_ATTACHED_PIC);
+    if (video && videos++ == opts.stream)
+      stream_ = int(i);
+    else
+      s->discard = AVDISCARD_ALL;
   }
   if (videos == 0) fail("no video stream (a " + std::string(fmt_ctx_->iformat->name) + " file)");
   if (stream_ < 0)
     fail("has " + std::to_string(videos) + " video stream" + (videos == 1 ? "" : "s") + ", no stream " +
-         std::to_string(opts.stream) + " (streams count from 0)", Error::Kind::kUsage);
+             std::to_string(opts.stream) + " (streams count from 0)",
+         Error::Kind::kUsage);
   AVStream* st_ = fmt_ctx_->streams[stream_];
   time_base_ = st_->time_base;
 
@@ -288,8 +290,9 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   // host); libdav1d is the CPU choice.
   if (opts.hwdec == "cuda" && id == AV_CODEC_ID_AV1)
     if (const AVCodec* native = avcodec_find_decoder_by_name("av1")) codec = native;
-  if (!codec) fail("no decoder for codec " + std::string(avcodec_get_name(id)) + " in this FFmpeg build",
-                   Error::Kind::kUnsupported);
+  if (!codec)
+    fail("no decoder for codec " + std::string(avcodec_get_name(id)) + " in this FFmpeg build",
+         Error::Kind::kUnsupported);
   open_decoder(codec, opts);
   pkt_ = av_packet_alloc();
   frame_ = av_frame_alloc();
@@ -306,8 +309,9 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   if (!map_) {
     std::string what = "pixel format " + pix_name(pix_);
     if (desc && (desc->flags & AV_PIX_FMT_FLAG_RGB)) what += " (RGB)";
-    fail(what + " is not supported: VMAF scores YUV 4:2:0, 4:2:2 or 4:4:4 at 8 to 16 bits, "
-                "and this tool never converts samples (convert it first, e.g. ffmpeg -pix_fmt yuv444p)",
+    fail(what +
+             " is not supported: VMAF scores YUV 4:2:0, 4:2:2 or 4:4:4 at 8 to 16 bits, "
+             "and this tool never converts samples (convert it first, e.g. ffmpeg -pix_fmt yuv444p)",
          Error::Kind::kUnsupported);
   }
   if (f.width <= 0 || f.height <= 0 || f.width > (1 << 15) || f.height > (1 << 15) ||
@@ -330,7 +334,8 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   full_range_ = map_->full_range || f.color_range == AVCOL_RANGE_JPEG;
   name_ = pix_name(pix_) + (full_range_ && !map_->full_range ? " full range" : "") + ", " + codec->name + " in " +
           std::string(fmt_ctx_->iformat->name).substr(0, std::string(fmt_ctx_->iformat->name).find(','));
-  if (hw_pix_ != AV_PIX_FMT_NONE && frame_->format == hw_pix_) name_ += ", decoded by NVDEC";
+  if (hw_pix_ != AV_PIX_FMT_NONE && frame_->format == hw_pix_)
+    name_ += ", decoded by NVDEC";
   else if (hw_pix_ != AV_PIX_FMT_NONE && notice_.empty())
     notice_ = path_ + ": NVDEC does not decode this " + std::string(codec->name) + " stream (" + pix_name(pix_) +
               "); decoding on the CPU";
@@ -340,8 +345,10 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   } else {
     const AVRational rate = st_->avg_frame_rate.num > 0 ? st_->avg_frame_rate : st_->r_frame_rate;
     double secs = 0;
-    if (st_->duration != AV_NOPTS_VALUE) secs = double(st_->duration) * av_q2d(st_->time_base);
-    else if (fmt_ctx_->duration != AV_NOPTS_VALUE) secs = double(fmt_ctx_->duration) / AV_TIME_BASE;
+    if (st_->duration != AV_NOPTS_VALUE)
+      secs = double(st_->duration) * av_q2d(st_->time_base);
+    else if (fmt_ctx_->duration != AV_NOPTS_VALUE)
+      secs = double(fmt_ctx_->duration) / AV_TIME_BASE;
     if (rate.num > 0 && rate.den > 0 && secs > 0) count_hint_ = std::uint64_t(secs * av_q2d(rate) + 0.5);
   }
 }
@@ -394,7 +401,8 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
       }
     }
     if (hw_pix_ == AV_PIX_FMT_NONE) {
-      notice_ = path_ + ": the " + std::string(codec->name) + " decoder of this FFmpeg has no NVDEC support; decoding on the CPU";
+      notice_ = path_ + ": the " + std::string(codec->name) +
+                " decoder of this FFmpeg has no NVDEC support; decoding on the CPU";
     } else if (int r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, nullptr, nullptr, 0); r < 0) {
       notice_ = path_ + ": no CUDA decode device (" + av_error(r) + "); decoding on the CPU";
       hw_pix_ = AV_PIX_FMT_NONE;
@@ -475,7 +483,8 @@ void LibavReader::check_duration() const {
   const AVRational rate = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
   if (rate.num <= 0 || rate.den <= 0) return;
   double declared = 0;
-  if (st->duration != AV_NOPTS_VALUE && st->duration > 0) declared = double(st->duration) * av_q2d(st->time_base);
+  if (st->duration != AV_NOPTS_VALUE && st->duration > 0)
+    declared = double(st->duration) * av_q2d(st->time_base);
   else if (fmt_ctx_->nb_streams == 1 && fmt_ctx_->duration != AV_NOPTS_VALUE && fmt_ctx_->duration > 0)
     declared = double(fmt_ctx_->duration) / AV_TIME_BASE;
   else

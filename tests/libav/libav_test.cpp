@@ -55,8 +55,8 @@ std::string ffmpeg(const std::string& name, const std::string& args) {
   const fs::path out = clip_dir() / (key + "-" + name);
   if (fs::exists(out)) return out.string();
   const fs::path tmp = clip_dir() / (key + ".tmp" + std::to_string(::getpid()) + "-" + name);
-  const std::string cmd = std::string(VMAFX_FFMPEG) + " -nostdin -y -hide_banner -loglevel error " + args + " " +
-                          quote(tmp.string());
+  const std::string cmd =
+      std::string(VMAFX_FFMPEG) + " -nostdin -y -hide_banner -loglevel error " + args + " " + quote(tmp.string());
   EXPECT_EQ(shell(cmd), 0) << cmd;
   fs::rename(tmp, out);
   return out.string();
@@ -66,8 +66,8 @@ std::string ffmpeg(const std::string& name, const std::string& args) {
 // frames alike), 64x48 at 25 fps.
 std::string source(const std::string& pix_fmt, int frames) {
   return ffmpeg("src-" + pix_fmt + "-" + std::to_string(frames) + ".y4m",
-                "-f lavfi -i testsrc2=size=64x48:rate=25,noise=alls=20:allf=t -frames:v " + std::to_string(frames) + " -pix_fmt " +
-                    pix_fmt + " -strict -1");
+                "-f lavfi -i testsrc2=size=64x48:rate=25,noise=alls=20:allf=t -frames:v " + std::to_string(frames) +
+                    " -pix_fmt " + pix_fmt + " -strict -1");
 }
 
 // `in` decoded by ffmpeg to Y4M (samples unchanged: same pixel format).
@@ -96,8 +96,7 @@ Result vmaf(const std::vector<std::string>& args, const std::string& report = ""
 }
 
 std::string tmp_report(const std::string& name) {
-  return (fs::temp_directory_path() /
-          ("vmafx_libav_" + std::to_string(::getpid()) + "_" + name)).string();
+  return (fs::temp_directory_path() / ("vmafx_libav_" + std::to_string(::getpid()) + "_" + name)).string();
 }
 
 // The report without its fps line (the one value that is a measurement).
@@ -167,18 +166,18 @@ TEST_P(Exact, SameScoresAsDecodedY4m) {
 
 INSTANTIATE_TEST_SUITE_P(
     Libav, Exact,
-    ::testing::Values(
-        Codec{"x264_mp4_420_8bit", "yuv420p", "-c:v libx264 -bf 2 -crf 32", "x264-420.mp4"},
-        Codec{"x265_mkv_420_10bit", "yuv420p10le", "-c:v libx265 -x265-params log-level=error -crf 32", "x265.mkv"},
-        Codec{"aom_ivf_444_8bit", "yuv444p", "-c:v libaom-av1 -cpu-used 8 -crf 45", "aom-444.ivf"},
-        Codec{"aom_webm_420_10bit", "yuv420p10le", "-c:v libaom-av1 -cpu-used 8 -crf 45", "aom-10.webm"},
-        Codec{"vp9_webm_444_10bit", "yuv444p10le", "-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 40 -b:v 0",
-              "vp9-444-10.webm"},
-        Codec{"vp9_ivf_420_8bit", "yuv420p", "-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 40 -b:v 0",
-              "vp9.ivf"},
-        Codec{"x264_mkv_444_10bit", "yuv444p10le", "-c:v libx264 -crf 30", "x264-444-10.mkv"},
-        Codec{"x265_mp4_422_10bit", "yuv422p10le", "-c:v libx265 -x265-params log-level=error -crf 32",
-              "x265-422.mp4"}),
+    ::testing::Values(Codec{"x264_mp4_420_8bit", "yuv420p", "-c:v libx264 -bf 2 -crf 32", "x264-420.mp4"},
+                      Codec{"x265_mkv_420_10bit", "yuv420p10le", "-c:v libx265 -x265-params log-level=error -crf 32",
+                            "x265.mkv"},
+                      Codec{"aom_ivf_444_8bit", "yuv444p", "-c:v libaom-av1 -cpu-used 8 -crf 45", "aom-444.ivf"},
+                      Codec{"aom_webm_420_10bit", "yuv420p10le", "-c:v libaom-av1 -cpu-used 8 -crf 45", "aom-10.webm"},
+                      Codec{"vp9_webm_444_10bit", "yuv444p10le",
+                            "-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 40 -b:v 0", "vp9-444-10.webm"},
+                      Codec{"vp9_ivf_420_8bit", "yuv420p",
+                            "-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 40 -b:v 0", "vp9.ivf"},
+                      Codec{"x264_mkv_444_10bit", "yuv444p10le", "-c:v libx264 -crf 30", "x264-444-10.mkv"},
+                      Codec{"x265_mp4_422_10bit", "yuv422p10le", "-c:v libx265 -x265-params log-level=error -crf 32",
+                            "x265-422.mp4"}),
     [](const ::testing::TestParamInfo<Codec>& i) { return std::string(i.param.name); });
 
 // A clip read from a pipe (no seeking) scores as the file does.
@@ -233,7 +232,8 @@ struct Lossless {
                                                " -vf 'select=not(mod(n\\,2)),setpts=N/12.5/TB' -r 12.5 -c:v libx264 "
                                                "-qp 0 -output_ts_offset 1.7");
   // Frames 5..19 (15), starting at 0, in Matroska.
-  std::string cut = ffmpeg("ll-cut.mkv", "-i " + quote(src) + " -vf 'select=gte(n\\,5),setpts=N/25/TB' -c:v libx264 -qp 0");
+  std::string cut =
+      ffmpeg("ll-cut.mkv", "-i " + quote(src) + " -vf 'select=gte(n\\,5),setpts=N/25/TB' -c:v libx264 -qp 0");
 };
 
 bool all_60(const std::vector<double>& v) {
@@ -269,8 +269,10 @@ TEST(LibavSync, PtsReferenceAtHalfRate) {
   const auto p = psnr_y_of({"-r", c.half, "-d", c.ref, "--sync", "pts"});
   ASSERT_EQ(p.size(), 20u);
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (i % 2 == 0) EXPECT_EQ(p[i], 60.0) << i;
-    else EXPECT_LT(p[i], 60.0) << i;
+    if (i % 2 == 0)
+      EXPECT_EQ(p[i], 60.0) << i;
+    else
+      EXPECT_LT(p[i], 60.0) << i;
   }
   // The same as the Y4M source paired that way by hand: frame i with 2*(i/2).
   const std::string data = slurp(c.src);
@@ -339,8 +341,10 @@ TEST(Libav, ProgressLine) {
 // Where packet `i` of the first stream of `file` lies: {offset, size}.
 std::pair<std::size_t, std::size_t> packet(const std::string& file, int i) {
   const std::string list = file + ".packets";
-  EXPECT_EQ(shell(std::string(VMAFX_FFPROBE) + " -v error -select_streams v:0 -show_entries packet=pos,size "
-                  "-of csv=p=0 " + quote(file) + " > " + quote(list)),
+  EXPECT_EQ(shell(std::string(VMAFX_FFPROBE) +
+                  " -v error -select_streams v:0 -show_entries packet=pos,size "
+                  "-of csv=p=0 " +
+                  quote(file) + " > " + quote(list)),
             0);
   std::istringstream rows(slurp(list));
   std::string row;
@@ -451,12 +455,14 @@ TEST_F(LibavErrors, FullRangeAgainstLimitedRange) {
 
 TEST_F(LibavErrors, DifferentSizesAndFormats) {
   const std::string small = ffmpeg("small.mp4", "-i " + quote(src8) + " -vf scale=32:24 -c:v libx264");
-  expect_error({"-r", src8, "-d", small}, "is 64x48 420 8-bit, " + small + " is 32x24 420 8-bit (yuv420p, h264 in mov)");
-  const std::string ten = ffmpeg("ten.mkv", "-i " + quote(src8) + " -c:v libx265 -x265-params log-level=error -pix_fmt yuv420p10le");
+  expect_error({"-r", src8, "-d", small},
+               "is 64x48 420 8-bit, " + small + " is 32x24 420 8-bit (yuv420p, h264 in mov)");
+  const std::string ten =
+      ffmpeg("ten.mkv", "-i " + quote(src8) + " -c:v libx265 -x265-params log-level=error -pix_fmt yuv420p10le");
   const std::string x264 = ffmpeg("e8.mp4", "-i " + quote(src8) + " -c:v libx264");
-  expect_error({"-r", x264, "-d", ten},
-               "videos are incompatible: " + x264 + " is 64x48 420 8-bit (yuv420p, h264 in mov), " + ten +
-                   " is 64x48 420 10-bit (yuv420p10le, hevc in matroska)");
+  expect_error({"-r", x264, "-d", ten}, "videos are incompatible: " + x264 +
+                                            " is 64x48 420 8-bit (yuv420p, h264 in mov), " + ten +
+                                            " is 64x48 420 10-bit (yuv420p10le, hevc in matroska)");
 }
 
 TEST_F(LibavErrors, StreamSelection) {
@@ -465,7 +471,8 @@ TEST_F(LibavErrors, StreamSelection) {
   const std::string a = ffmpeg("s-a.mp4", "-i " + quote(src8) + " -c:v libx264 -crf 40");
   const std::string b = ffmpeg("s-b.mp4", "-i " + quote(src8) + " -c:v libx264 -crf 20");
   const std::string two = ffmpeg("two.mkv", "-i " + quote(a) + " -i " + quote(b) + " -map 0 -map 1 -c copy");
-  EXPECT_EQ(without_fps(score({"-r", src8, "-d", two, "--dis-stream", "1"})), without_fps(score({"-r", src8, "-d", b})));
+  EXPECT_EQ(without_fps(score({"-r", src8, "-d", two, "--dis-stream", "1"})),
+            without_fps(score({"-r", src8, "-d", b})));
   EXPECT_EQ(without_fps(score({"-r", two, "-d", src8})), without_fps(score({"-r", a, "-d", src8})));
   expect_error({"-r", src8, "-d", two, "--dis-stream", "2"}, two + ": has 2 video streams, no stream 2");
 }

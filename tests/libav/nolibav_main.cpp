@@ -3,8 +3,8 @@
 // about each file. tests/CMakeLists.txt runs it on a compressed clip.
 #include <cstdio>
 
-#include "vmaf_exact/input.hpp"
 #include "vmaf_exact/error.hpp"
+#include "vmaf_exact/input.hpp"
 
 int main(int argc, char** argv) {
   if (vmafx::compressed_input_supported()) return 3;

@@ -36,7 +36,7 @@ struct Settings {
   std::string hwdec;
   std::string sync = "index";
   bool shortest = false;
-  bool progress = false;  // a progress line even when stderr is not a terminal
+  bool progress = false;     // a progress line even when stderr is not a terminal
   bool decode_only = false;  // read (decode) and pair the clips, score nothing: the input's own rate
 };
 
@@ -55,8 +55,10 @@ std::string describe(const PictureFormat& f) {
 // With what a decoded file holds: "64x48 420 10-bit (yuv420p10le, hevc in matroska)".
 std::string describe(const VideoReader& r) {
   std::string d = describe(r.format());
-  if (const std::string n = r.format_name(); !n.empty()) d += " (" + n + ")";
-  else if (r.full_range()) d += " full range";
+  if (const std::string n = r.format_name(); !n.empty())
+    d += " (" + n + ")";
+  else if (r.full_range())
+    d += " full range";
   return d;
 }
 
@@ -89,8 +91,10 @@ class Progress {
       const unsigned long long left = (unsigned long long)((total_ - n) / fps + 0.5);
       std::snprintf(line + len, sizeof line - len, ", ETA %llu:%02llu", left / 60, left % 60);
     }
-    if (tty_) std::fprintf(stderr, "\r%s\033[K%s", line, final ? "\n" : "");
-    else std::fprintf(stderr, "%s\n", line);
+    if (tty_)
+      std::fprintf(stderr, "\r%s\033[K%s", line, final ? "\n" : "");
+    else
+      std::fprintf(stderr, "%s\n", line);
   }
   bool on_, tty_;
   std::uint64_t total_;
@@ -121,8 +125,10 @@ int run(const Settings& s) {
   }
 
   FrameSource::Options::Sync sync = FrameSource::Options::Sync::kIndex;
-  if (s.sync == "pts") sync = FrameSource::Options::Sync::kPts;
-  else if (s.sync != "index") throw Error("--sync " + s.sync + ": expected index or pts");
+  if (s.sync == "pts")
+    sync = FrameSource::Options::Sync::kPts;
+  else if (s.sync != "index")
+    throw Error("--sync " + s.sync + ": expected index or pts");
   if (!s.hwdec.empty() && s.hwdec != "cuda" && s.hwdec != "none")
     throw Error("--hwdec " + s.hwdec + ": expected cuda or none");
   if (s.ref_stream < 0 || s.dis_stream < 0) throw Error("--ref-stream/--dis-stream: expected 0 or more");
@@ -153,8 +159,11 @@ int run(const Settings& s) {
 
   // Frames: both clips read ahead on their own threads.
   FrameSource source(*ref, *dis, session,
-                     {.skip_ref = s.frame_skip_ref, .skip_dis = s.frame_skip_dist, .max_frames = s.frame_cnt,
-                      .sync = sync, .shortest = s.shortest});
+                     {.skip_ref = s.frame_skip_ref,
+                      .skip_dis = s.frame_skip_dist,
+                      .max_frames = s.frame_cnt,
+                      .sync = sync,
+                      .shortest = s.shortest});
   // The expected length, for the time left: the distorted clip's (the
   // shorter one's when pairing by index), after the skips and --frame_cnt.
   auto left = [](std::uint64_t hint, unsigned skip) -> std::uint64_t { return hint > skip ? hint - skip : 0; };
