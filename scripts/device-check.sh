@@ -352,6 +352,96 @@ libav_check() {
 }
 # --- end libav ---
 
+# --- capi ---
+# libvmaf's C API on the CUDA backend (libvmaf_cuda.h), as FFmpeg's
+# libvmaf_cuda filter drives it: device pictures preallocated by the library,
+# filled with cuMemcpy2D from the caller's context; each report (full
+# precision) must equal the CPU context's. Carried: .device/cuda/
+# vmafx_capi_cuda_client and lib/libvmaf.so.3 (scripts/device-pack.sh).
+capi_check() {
+  local B=$REPO/.device/cuda
+  if [ ! -x "$B/vmafx_capi_cuda_client" ]; then echo "capi: $B/vmafx_capi_cuda_client missing (device-pack first)"; return 1; fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local clips=$REPO/tests/data/golden/clips rc=0 r
+  echo "== capi: libvmaf_cuda.h with device pictures vs the CPU"
+  for pair in "chelsea352 chelsea352__gblur1.5 vmaf_v0.6.1" "mandel240p10 mandel240p10__x265_crf30 vmaf_v0.6.1" \
+              "mosaic1080 mosaic1080__down960_x264_crf23_up vmaf_v0.6.1" \
+              "coffee320 coffee320__x264_crf30 vmaf_v0.6.1neg" "cellauto240p12 cellauto240p12__aom_crf45 vmaf_4k_v0.6.1"; do
+    set -- $pair
+    timeout 300 "$B/vmafx_capi_cuda_client" "$clips/$1.ref.y4m" "$clips/$2.dis.y4m" "$OUT/capi-$1" "$3" \
+      > "$OUT/capi-$1.log" 2>&1
+    r=$?
+    echo "capi $1 ($3): exit $r: $(tail -n 1 "$OUT/capi-$1.log")"
+    [ "$r" = 0 ] || rc=1
+  done
+  return $rc
+}
+# --- end capi ---
+
+# --- cambi ---
+# cambi's CUDA and OpenCL twins (about 3 min): the twin harness, libvmaf's
+# values of the option variants and synthetic clips (1080p with and without
+# the speed-up), the golden set's cambi runs through the CLI, then the time
+# of cambi alone (the vmaf_v1.0.16 options) and of vmaf_v1.0.16_1d5h_2160 at
+# 3840x2160 8-bit: --backend cpu, cuda, opencl, auto.
+cambi_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  if [ ! -x "$B/vmaf" ]; then echo "cambi: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local rc=0 be
+  echo "== cambi: checkfeat (cuda, opencl)"
+  timeout 240 "$B/vmafx_checkfeat" --gtest_filter='*cuda_cambi*:*opencl_cambi*' > "$L/cambi-checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[  (PASSED|FAILED) |^\[  SKIPPED|^\[  FAILED  \]' "$L/cambi-checkfeat.log" | head -20
+  grep -m 10 'MISMATCH\|twin failed' "$L/cambi-checkfeat.log" | cut -c1-300
+  echo "== cambi: libvmaf's variants and synthetic clips on both twins"
+  (cd /work/main && VMAFX_SLOW_TWIN_TESTS=1 timeout 300 "$B/vmafx_golden_tests" --gtest_filter='*CambiTwinVsLibvmaf*' \
+    > "$L/cambi-golden-twins.log" 2>&1) || rc=1
+  grep -E '^\[  (PASSED|FAILED) |^\[  SKIPPED|^\[  FAILED  \]' "$L/cambi-golden-twins.log" | head -20
+  grep -m 5 -A4 'Failure' "$L/cambi-golden-twins.log" | cut -c1-300
+  for be in cuda opencl; do
+    echo "== cambi: golden runs through the CLI, --backend $be"
+    timeout 300 python3 "$REPO/scripts/golden-feature.py" "$B/vmaf" "$REPO/tests/data/golden" cambi '^cambi' \
+      --backend $be > "$L/cambi-golden-cli-$be.log" 2>&1 || rc=1
+    tail -n 4 "$L/cambi-golden-cli-$be.log"
+  done
+  echo "== cambi: time at 3840x2160 8-bit (${CAMBI_FRAMES:-300} frames)"
+  local C=/tmp/vmafx-bench T=$(nproc)
+  mkdir -p $C
+  (cd "$REPO" && VMAF=$B/vmaf MKCLIP=$B/vmafx_mkclip CLIPS=$C SIZES=3840x2160 BITS=8 PREPARE_ONLY=1 FRAMES=${CAMBI_FRAMES:-300} \
+    bash scripts/bench-e2e.sh > /dev/null 2>&1) || rc=1
+  local opts=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06
+  for be in cpu cuda opencl; do
+    local t0=$(date +%s%N)
+    local th=""
+    [ $be = cpu ] && th="--threads $T"  # the GPU backends: their preferred frames in flight
+    timeout 300 "$B/vmaf" -r $C/2160p8.ref.y4m -d $C/2160p8.dis.y4m -n --feature cambi=$opts --backend $be \
+      $th -q --precision max --json -o "$L/cambi-4k-$be.json" > "$L/cambi-4k-$be.log" 2>&1 || rc=1
+    echo "cambi alone, --backend $be: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+  done
+  python3 - "$L" <<'PY' || rc=1
+import json, sys
+d = sys.argv[1]
+runs = {b: json.load(open(f"{d}/cambi-4k-{b}.json")) for b in ("cpu", "cuda", "opencl")}
+for b in ("cuda", "opencl"):
+    same = runs[b]["frames"] == runs["cpu"]["frames"]
+    print(f"cambi 4K frames, {b} == cpu: {same} ({len(runs[b]['frames'])} frames)")
+    if not same: sys.exit(1)
+PY
+  for be in cpu auto; do
+    echo "== cambi: vmaf_v1.0.16_1d5h_2160, --backend $be (VMAFX_STATS=1)"
+    VMAFX_STATS=1 timeout 300 "$B/vmaf" -r $C/2160p8.ref.y4m -d $C/2160p8.dis.y4m --backend $be -q \
+      --json -o "$L/cambi-1d5h-$be.json" --model version=vmaf_v1.0.16_1d5h_2160 2>&1 | head -16
+  done
+  return $rc
+}
+# --- end cambi ---
+
 # --- twins-misc ---
 # The float_psnr, float_moment, float_ansnr and psnr_hvs twins (issue 14) on
 # CUDA and NVIDIA's OpenCL: their checkfeat configurations, then the CLI golden
@@ -397,14 +487,124 @@ twins_misc_check() {
 }
 # --- end twins-misc ---
 
+# --- float-twins ---
+# The CUDA and OpenCL twins of float_vif, float_adm and float_motion (issue
+# 14): the twin harness on every option set of the feature table, then each
+# golden command's float_vif/float_adm/float_motion arguments alone on each
+# backend against libvmaf's values (scripts/golden-twins.py). About 2 min.
+float_twins_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  if [ ! -x "$B/vmaf" ]; then echo "float-twins: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local rc=0 be
+  for be in cuda opencl; do
+    echo "== float-twins: checkfeat $be"
+    timeout 300 "$B/vmafx_checkfeat" --gtest_filter="*${be}_float_vif*:*${be}_float_adm*:*${be}_float_motion*" \
+      > "$L/float-twins-checkfeat-$be.log" 2>&1 || rc=1
+    grep -E '^\[ +(OK|FAILED|SKIPPED) +\]' "$L/float-twins-checkfeat-$be.log" | cut -c1-160
+    grep -m5 'MISMATCH\|twin failed' "$L/float-twins-checkfeat-$be.log" | cut -c1-300
+  done
+  if command -v python3 > /dev/null; then
+    for be in cuda opencl; do
+      echo "== float-twins: golden commands, --backend $be"
+      timeout 300 python3 "$REPO/scripts/golden-twins.py" "$B/vmaf" "$REPO/tests/data/golden" \
+        --features float_vif,float_adm,float_motion --backend $be > "$L/float-twins-golden-$be.log" 2>&1 || rc=1
+      grep -v '^OK' "$L/float-twins-golden-$be.log" | tail -8
+    done
+  else
+    echo "float-twins: no python3 here: golden commands skipped"; rc=1
+  fi
+  return $rc
+}
+# --- end float-twins ---
+
+# --- speed ---
+# The speed_chroma / speed_temporal twins (issue 14): checkfeat's speed
+# configurations on CUDA and on NVIDIA's OpenCL, then every golden speed
+# feature run (tests/data/speed: 21 option sets x 20 pairs, libvmaf's values)
+# through the CLI with --backend cuda and --backend opencl (no CPU fallback).
+# About 2 min.
+speed_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local root
+  for root in /work/main /work/cuda-wt; do
+    mkdir -p "$root/build-cuda/tools" && cp -f "$B/vmaf" "$root/build-cuda/tools/vmaf"
+  done
+  local rc=0 be
+  echo "== speed: checkfeat (cuda, opencl)"
+  timeout 300 "$B/vmafx_checkfeat" --gtest_filter='*cuda_speed*:*opencl_speed*' > "$L/speed-checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|^\[  (PASSED|FAILED) ' "$L/speed-checkfeat.log" | head -30
+  grep -m 10 'MISMATCH\|twin failed' "$L/speed-checkfeat.log" | cut -c1-300
+  for be in cuda opencl; do
+    (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $be" timeout 300 "$B/vmafx_golden_tests" \
+      --gtest_filter='*SpeedCli*chroma*:*SpeedCli*temporal*' > "$L/speed-golden-$be.log" 2>&1) || rc=1
+    echo "== speed: golden feature runs --backend $be: passed $(grep -c '^\[       OK \]' "$L/speed-golden-$be.log")," \
+         "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/speed-golden-$be.log")"
+    grep -m3 -A6 'Failure' "$L/speed-golden-$be.log" | cut -c1-200 | head -20
+  done
+  # The vmaf_v1.0.16 HFR models' other features on the device: adm3/aim,
+  # motion3 with the five-frame window and moving average, speed_chroma with
+  # the models' options (bilinear prescale): the report equals --backend cpu's.
+  local G=/work/main/tests/data/golden/clips pair f
+  local F="--feature adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:adm_norm_view_dist=3.0:adm_ref_display_height=1080:adm_min_val=0.5:adm_csf_mode=2"
+  F="$F --feature motion=motion_max_val=18:motion_five_frame_window=true:motion_moving_average=true"
+  F="$F --feature speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_prescale=0.6:speed_prescale_method=bilinear:speed_max_val=45"
+  F="$F --feature speed_temporal"
+  for pair in chelsea352:chelsea352__gblur1.5 mosaic1080:mosaic1080__down960_x264_crf23_up \
+              camera351x287p444:camera351x287p444__bright12 gradnoise240p444p12:gradnoise240p444p12__x265_crf28; do
+    for be in cpu cuda opencl; do
+      # shellcheck disable=SC2086
+      timeout 120 "$B/vmaf" -r "$G/${pair%%:*}.ref.y4m" -d "$G/${pair##*:}.dis.y4m" -q --json -n $F --precision max \
+        --backend $be -o "$L/hfr-$be.json" > "$L/hfr-$be.log" 2>&1 || { rc=1; cat "$L/hfr-$be.log"; }
+      grep -v '"fps"' "$L/hfr-$be.json" > "$L/hfr-$be.nofps.json"
+    done
+    for f in cuda opencl; do
+      if cmp -s "$L/hfr-cpu.nofps.json" "$L/hfr-$f.nofps.json"; then echo "== speed: HFR features ${pair%%:*} $f == cpu"
+      else echo "== speed: HFR features ${pair%%:*} $f DIFFERS from cpu"; rc=1; fi
+    done
+  done
+  # The vmaf_v1.0.16* models themselves (cambi's twins included), libvmaf's values.
+  for be in cuda opencl; do
+    (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $be" timeout 300 "$B/vmafx_golden_tests" \
+      --gtest_filter='*SpeedCli*model*' > "$L/speed-golden-models-$be.log" 2>&1) || rc=1
+    echo "== speed: golden v1.0.16 model runs --backend $be: passed $(grep -c '^\[       OK \]' "$L/speed-golden-models-$be.log")," \
+         "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/speed-golden-models-$be.log")" \
+         "(of which 'no $be twin': $(grep -c "no $be twin" "$L/speed-golden-models-$be.log"))"
+  done
+  return $rc
+}
+# --- end speed ---
+
 if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
   golden_check || STATUS=1
 fi
 if [ "$WHICH" = e2e ] || [ "$WHICH" = quick ]; then
   e2e_check || STATUS=1
 fi
+if [ "$WHICH" = cambi ]; then
+  cambi_check || STATUS=1
+fi
 if [ "$WHICH" = twins-misc ]; then
   twins_misc_check || STATUS=1
+fi
+if [ "$WHICH" = float-twins ]; then
+  float_twins_check || STATUS=1
+fi
+if [ "$WHICH" = speed ]; then
+  speed_check || STATUS=1
 fi
 if [ "$WHICH" = profile ]; then
   profile_check || STATUS=1
@@ -417,6 +617,9 @@ if [ "$WHICH" = all ] || [ "$WHICH" = cuda ]; then
 fi
 if [ "$WHICH" = all ] || [ "$WHICH" = opencl ]; then
   if declare -F opencl_check > /dev/null; then opencl_check || STATUS=1; fi
+fi
+if [ "$WHICH" = all ] || [ "$WHICH" = capi ]; then
+  capi_check || STATUS=1
 fi
 echo "device-check: exit $STATUS (logs in $OUT)"
 exit $STATUS

@@ -13,12 +13,14 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVMAFX_CUDA=ON -DVMAFX_OPENCL=ON -DVMAFX_LIBAV=OFF > /dev/null
 ninja -C build-cuda -j "${VMAFX_JOBS:-2}" vmaf vmafx_checkfeat vmafx_golden_tests vmafx_backend_tests \
   vmafx_unit_tests vmafx_exact_cuda_tests vmafx_bench_cuda_bench vmafx_bench_opencl_bench vmafx_mkclip
+ninja -C build-cuda -j "${VMAFX_JOBS:-2}" vmafx_capi_cuda_client libvmaf  # the C API (device-check.sh capi)
 rm -rf .device && mkdir -p .device/cuda/lib .device/opencl
 b=build-cuda
 cp $b/tools/vmaf $b/tests/vmafx_checkfeat $b/tests/vmafx_golden_tests $b/tests/vmafx_backend_tests \
    $b/tests/vmafx_exact_cuda_tests $b/bench/vmafx_bench_cuda_bench .device/cuda/
 cp $b/tests/vmafx_unit_tests $b/bench/vmafx_bench_opencl_bench .device/opencl/
 cp $b/tools/vmafx_mkclip .device/cuda/
+cp $b/tests/vmafx_capi_cuda_client .device/cuda/ && cp -L $b/src/libvmaf.so.3 .device/cuda/lib/
 # libvmaf 3.2.0's stock CLIs, for the side-by-side end-to-end bench (not part
 # of the project; they travel only in the ignored .device folder).
 LIBVMAF_DIR=${LIBVMAF_DIR:-../shared/bench/libvmaf-3.2.0}

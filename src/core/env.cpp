@@ -17,6 +17,7 @@ constexpr Variable kVariables[] = {
     {"VMAFX_OPENCL_PAGEABLE", "1: heap pictures instead of page-locked ones for OpenCL"},
     {"VMAFX_OPENCL_GROUP_CAP", "N: at most N work items per OpenCL work group (tests)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
+    {"VMAFX_LIBVMAF_PRECISION", "max or 1..17: libvmaf.so's vmaf_write_output prints %.<N>g (as the CLI's --precision)"},
 };
 
 std::string value(const char* name) {
@@ -64,6 +65,17 @@ bool opencl_profile() {
   return v;
 }
 
+int libvmaf_precision() {
+  static const int v = [] {
+    const std::string s = value("VMAFX_LIBVMAF_PRECISION");
+    if (s == "max") return 17;
+    if (s.empty() || s.size() > 2 || s.find_first_not_of("0123456789") != std::string::npos) return 0;
+    const int n = std::stoi(s);
+    return n >= 1 && n <= 17 ? n : 0;
+  }();
+  return v;
+}
+
 std::span<const Variable> all() { return kVariables; }
 
 void check() {
@@ -81,6 +93,9 @@ void check() {
   one_of("VMAFX_CUDA_EXACT", {"int", "fp64"});
   one_of("VMAFX_OPENCL_PAGEABLE", {"0", "1"});
   one_of("VMAFX_OPENCL_PROFILE", {"0", "1"});
+  const std::string prec = value("VMAFX_LIBVMAF_PRECISION");
+  if (!prec.empty() && libvmaf_precision() == 0)
+    throw Error("VMAFX_LIBVMAF_PRECISION=" + prec + ": expected max or 1 to 17");
   const std::string cap = value("VMAFX_OPENCL_GROUP_CAP");
   if (!cap.empty() && cap.find_first_not_of("0123456789") != std::string::npos)
     throw Error("VMAFX_OPENCL_GROUP_CAP=" + cap + ": expected a number of work items");

@@ -29,6 +29,11 @@ std::size_t opencl_group_cap();
 // OpenCL bench prints it).
 bool opencl_profile();
 
+// VMAFX_LIBVMAF_PRECISION=max (or 1..17): libvmaf.so's vmaf_write_output
+// prints scores with %.17g (%.<N>g), as the CLI's --precision; 0 when unset
+// (libvmaf's own rule).
+int libvmaf_precision();
+
 struct Variable {
   std::string_view name;
   std::string_view what;

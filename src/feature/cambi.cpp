@@ -16,7 +16,7 @@
 
 #include "core/error.hpp"
 #include "feature/cambi_simd.hpp"
-#include "feature/cambi_tables.h"
+#include "exact/cambi_tables.h"
 #include "core/simd.hpp"
 
 namespace vmafx {
@@ -25,7 +25,6 @@ namespace {
 
 constexpr int kFoot = 64, kHead = 940;  // 10-bit limited range
 constexpr int kMinSide = 216;
-constexpr int kScales = 5;
 constexpr int kMaskFilter = 7;
 constexpr double kDefaultTopk = 0.6;
 constexpr std::string_view kDefaultEotf = "bt1886";
@@ -62,11 +61,6 @@ std::uint32_t ceil_log2(std::uint32_t n) {
   return s;
 }
 
-std::uint16_t mask_threshold(unsigned w, unsigned h) {
-  const std::uint32_t blocks = (w >> 6) * (h >> 6);
-  return std::uint16_t((kMaskFilter * kMaskFilter + 3 * (int(ceil_log2(blocks)) - 11) - 1) >> 1);
-}
-
 inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
   if (a == b || a == c) return a;
   if (b == c) return b;
@@ -91,23 +85,6 @@ void quick_select(float* arr, int n, int k) {
     if (j < k) left = i;
     if (k < i) right = j;
   }
-}
-
-// Scale sizes: 5 halvings (rounding up) of w x h, the first one only with the speed-up.
-struct ScaleDims {
-  int w[kScales], h[kScales];
-};
-ScaleDims scale_dims(int w, int h, bool speedup) {
-  ScaleDims d{};
-  for (int s = 0; s < kScales; ++s) {
-    if (s > 0 || speedup) {
-      w = (w + 1) >> 1;
-      h = (h + 1) >> 1;
-    }
-    d.w[s] = w;
-    d.h[s] = h;
-  }
-  return d;
 }
 
 // Per-thread buffers, grown as needed (extract runs concurrently on frames).
@@ -193,28 +170,89 @@ void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h, bool
     if (dither) scalar::anti_dither(out, out_w, out_h);
     return;
   }
-  const float ratio_x = float(in_w) / float(unsigned(out_w));
-  const float ratio_y = float(in_h) / float(unsigned(out_h));
-  const float start_x = float(double(ratio_x / 2) - 0.5);
-  const float start_y = float(double(ratio_y / 2) - 0.5);
-  float y = start_y;
+  const std::vector<unsigned> xs = resize_positions(in_w, unsigned(out_w));
+  const std::vector<unsigned> ys = resize_positions(in_h, unsigned(out_h));
   for (int i = 0; i < out_h; ++i) {
-    const unsigned oy = unsigned(int(double(y) + 0.5));
+    const unsigned oy = ys[std::size_t(i)];
     std::uint16_t* o = out + std::ptrdiff_t(i) * out_w;
-    float x = start_x;
     for (int j = 0; j < out_w; ++j) {
-      const unsigned ox = unsigned(int(double(x) + 0.5));
+      const unsigned ox = xs[std::size_t(j)];
       const unsigned v = (ox < in_w && oy < in_h) ? unsigned(in.row<T>(int(oy))[ox])
                                                   : layout_sample<T>(pic, ox, oy);
       o[j] = to10(v, bpc);
-      x += ratio_x;
     }
-    y += ratio_y;
   }
   if (dither) cambi::anti_dither(out, out_w, out_h);
 }
 
 }  // namespace
+
+std::uint16_t mask_threshold(unsigned w, unsigned h) {
+  const std::uint32_t blocks = (w >> 6) * (h >> 6);
+  return std::uint16_t((kMaskFilter * kMaskFilter + 3 * (int(ceil_log2(blocks)) - 11) - 1) >> 1);
+}
+
+ScaleDims scale_dims(int w, int h, bool speedup) {
+  ScaleDims d{};
+  for (int s = 0; s < kScales; ++s) {
+    if (s > 0 || speedup) {
+      w = (w + 1) >> 1;
+      h = (h + 1) >> 1;
+    }
+    d.w[s] = w;
+    d.h[s] = h;
+  }
+  return d;
+}
+
+std::vector<unsigned> resize_positions(unsigned in_n, unsigned out_n) {
+  std::vector<unsigned> pos(out_n);
+  const float ratio = float(in_n) / float(out_n);
+  float x = float(double(ratio / 2) - 0.5);
+  for (unsigned j = 0; j < out_n; ++j) {
+    pos[j] = unsigned(int(double(x) + 0.5));
+    x += ratio;
+  }
+  return pos;
+}
+
+unsigned layout_sample(const Picture& pic, long long x, long long y) {
+  return pic.bpc() == 8 ? layout_sample<std::uint8_t>(pic, x, y) : layout_sample<std::uint16_t>(pic, x, y);
+}
+
+void check_luma(const Picture& pic, bool is_src, unsigned index) {
+  const int bpc = pic.bpc();
+  if (bpc == 8 || bpc == 16) return;
+  const unsigned max = (1u << bpc) - 1;
+  const PlaneView y = pic.plane(0);
+  const bool fast = vmafx::simd::enabled();
+  for (int i = 0; i < y.height; ++i) {
+    const std::uint16_t* r = y.row<std::uint16_t>(i);
+    if (fast && simd::row_max(r, y.width) <= max) continue;
+    for (int j = 0; j < y.width; ++j)
+      if (r[j] > max)
+        throw input_error("cambi: frame " + std::to_string(index) + ": the " + (is_src ? "reference" : "distorted") +
+                          " luma holds a value above " + std::to_string(max) + ", the maximum for " +
+                          std::to_string(bpc) + "-bit input");
+  }
+}
+
+double combine_scales(const double scores[kScales], int window) {
+  const std::uint16_t odd = std::uint16_t(2 * (window >> 1) + 1);
+  const std::uint16_t pixels = std::uint16_t(odd * odd);
+  double total = 0.0;
+  for (int scale = 0; scale < kScales; ++scale) total += scores[scale] * vmafx_cambi_scale_weights[scale];
+  return total / pixels;
+}
+
+void put_scores(const Settings& st, unsigned index, double dist, double src, FeatureSink& out) {
+  out.put("Cambi_feature_cambi_score", index, dist < st.max_val ? dist : st.max_val);
+  if (!st.full_ref) return;
+  out.put_plain("cambi_source", index, src < st.max_val ? src : st.max_val);
+  const double diff = dist - src;
+  const double combined = 0 > diff ? 0 : diff;
+  out.put_plain("cambi_full_reference", index, combined < st.max_val ? combined : st.max_val);
+}
 
 namespace scalar {
 
@@ -336,56 +374,48 @@ std::uint16_t to_u16(double v) {
   return std::uint16_t(std::uint32_t(std::int32_t(v)));
 }
 
-class Heatmaps {
- public:
-  Heatmaps(const std::string& dir, unsigned w, unsigned h) {
-    // Each missing directory of the path is made with mode 0770 (before the
-    // umask), as libvmaf does; an existing one is fine.
-    for (std::size_t at = dir.find('/', 1);; at = dir.find('/', at + 1)) {
-      const std::string part = dir.substr(0, at);
-      if (::mkdir(part.c_str(), 0770) != 0 && errno != EEXIST)
-        throw output_error("cambi: cannot create heatmaps_path directory '" + part + "': " + std::strerror(errno));
-      if (at == std::string::npos) break;
-    }
-    for (int s = 0; s < kScales; ++s) {
-      const std::string path = dir + "/cambi_heatmap_scale_" + std::to_string(s) + "_" + dims(w, h) + "_16b.gray";
-      files_[s] = std::fopen(path.c_str(), "w");
-      if (!files_[s]) throw output_error("cambi: could not open heatmap file '" + path + "'");
-      w = (w + 1) >> 1;
-      h = (h + 1) >> 1;
-    }
-  }
-  ~Heatmaps() {
-    for (std::FILE* f : files_)
-      if (f) std::fclose(f);
-  }
-  Heatmaps(const Heatmaps&) = delete;
-  Heatmaps& operator=(const Heatmaps&) = delete;
-
-  // Writes one scale of one frame at its place in the file (frames may come in any order).
-  void write(const float* c, int w, int h, int scale, int window, const Settings& st, unsigned frame,
-             std::vector<std::uint16_t>& row) const {
-    int max_weight = st.diff_weights[0];
-    for (int i = 0; i < st.num_diffs; ++i) max_weight = std::max(max_weight, st.diff_weights[i]);
-    const int max_c = max_weight * window * window / 4;
-    const double scaling = double((1 << 16) - 1) / max_c;
-    grow(row, std::size_t(w));
-    std::lock_guard<std::mutex> lock(mu_);
-    std::FILE* f = files_[scale];
-    for (int i = 0; i < h; ++i) {
-      for (int j = 0; j < w; ++j) row[j] = to_u16(scaling * c[std::size_t(i) * w + j]);
-      const long offset = long(((long long)frame * h + i) * w * 2);
-      if (std::fseek(f, offset, SEEK_SET) != 0 || std::fwrite(row.data(), 2, std::size_t(w), f) != std::size_t(w))
-        throw output_error("cambi: cannot write heatmap for frame " + std::to_string(frame));
-    }
-  }
-
- private:
-  std::FILE* files_[kScales] = {};
-  mutable std::mutex mu_;
-};
-
 }  // namespace
+
+Heatmaps::Heatmaps(const std::string& dir, unsigned w, unsigned h) {
+  // Each missing directory of the path is made with mode 0770 (before the
+  // umask), as libvmaf does; an existing one is fine.
+  for (std::size_t at = dir.find('/', 1);; at = dir.find('/', at + 1)) {
+    const std::string part = dir.substr(0, at);
+    if (::mkdir(part.c_str(), 0770) != 0 && errno != EEXIST)
+      throw output_error("cambi: cannot create heatmaps_path directory '" + part + "': " + std::strerror(errno));
+    if (at == std::string::npos) break;
+  }
+  for (int s = 0; s < kScales; ++s) {
+    const std::string path = dir + "/cambi_heatmap_scale_" + std::to_string(s) + "_" + dims(w, h) + "_16b.gray";
+    files_[s] = std::fopen(path.c_str(), "w");
+    if (!files_[s]) throw output_error("cambi: could not open heatmap file '" + path + "'");
+    w = (w + 1) >> 1;
+    h = (h + 1) >> 1;
+  }
+}
+
+Heatmaps::~Heatmaps() {
+  for (std::FILE* f : files_)
+  if (f) std::fclose(f);
+}
+
+// Writes one scale of one frame at its place in the file (frames may come in any order).
+void Heatmaps::write(const float* c, int w, int h, int scale, int window, const Settings& st, unsigned frame,
+                     std::vector<std::uint16_t>& row) const {
+  int max_weight = st.diff_weights[0];
+  for (int i = 0; i < st.num_diffs; ++i) max_weight = std::max(max_weight, st.diff_weights[i]);
+  const int max_c = max_weight * window * window / 4;
+  const double scaling = double((1 << 16) - 1) / max_c;
+  grow(row, std::size_t(w));
+  std::lock_guard<std::mutex> lock(mu_);
+  std::FILE* f = files_[scale];
+  for (int i = 0; i < h; ++i) {
+    for (int j = 0; j < w; ++j) row[j] = to_u16(scaling * c[std::size_t(i) * w + j]);
+    const long offset = long(((long long)frame * h + i) * w * 2);
+    if (std::fseek(f, offset, SEEK_SET) != 0 || std::fwrite(row.data(), 2, std::size_t(w), f) != std::size_t(w))
+      throw output_error("cambi: cannot write heatmap for frame " + std::to_string(frame));
+  }
+}
 
 double bt1886_eotf(double v) {
   const double a = std::pow(std::pow(300.0, 1.0 / 2.4) - std::pow(0.01, 1.0 / 2.4), 2.4);
@@ -824,13 +854,8 @@ class CambiExtractor final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const double dist = score(dis, false, index);
-    out.put("Cambi_feature_cambi_score", index, dist < st_.max_val ? dist : st_.max_val);
-    if (!st_.full_ref) return;
-    const double src = score(ref, true, index);
-    out.put_plain("cambi_source", index, src < st_.max_val ? src : st_.max_val);
-    const double diff = dist - src;
-    const double combined = 0 > diff ? 0 : diff;
-    out.put_plain("cambi_full_reference", index, combined < st_.max_val ? combined : st_.max_val);
+    const double src = st_.full_ref ? score(ref, true, index) : 0.0;
+    cambi::put_scores(st_, index, dist, src, out);
   }
 
  private:
@@ -840,22 +865,7 @@ class CambiExtractor final : public Extractor {
 
   template <class T>
   double score_t(const Picture& pic, bool is_src, unsigned index) const {
-    const int bpc = pic.bpc();
-    if (bpc != 8 && bpc != 16) {
-      const unsigned max = (1u << bpc) - 1;
-      const PlaneView y = pic.plane(0);
-      const bool fast = vmafx::simd::enabled();
-      for (int i = 0; i < y.height; ++i) {
-        const T* r = y.row<T>(i);
-        if constexpr (sizeof(T) == 2)
-          if (fast && cambi::simd::row_max(r, y.width) <= max) continue;
-        for (int j = 0; j < y.width; ++j)
-          if (r[j] > max)
-            throw input_error("cambi: frame " + std::to_string(index) + ": the " + (is_src ? "reference" : "distorted") +
-                        " luma holds a value above " + std::to_string(max) + ", the maximum for " +
-                        std::to_string(bpc) + "-bit input");
-      }
-    }
+    cambi::check_luma(pic, is_src, index);
     const int w = int(is_src ? st_.src_width : st_.enc_width);
     const int h = int(is_src ? st_.src_height : st_.enc_height);
     const int window = is_src ? st_.src_window : st_.window;
@@ -894,12 +904,7 @@ class CambiExtractor final : public Extractor {
       scores[scale] = cambi::topk_mean(s.c_values.data(), sw * sh, st_.topk);
     }
 
-    const std::uint16_t odd = std::uint16_t(2 * (window >> 1) + 1);
-    const std::uint16_t pixels = std::uint16_t(odd * odd);
-    double total = 0.0;
-    for (int scale = 0; scale < cambi::kScales; ++scale)
-      total += scores[scale] * vmafx_cambi_scale_weights[scale];
-    return total / pixels;
+    return cambi::combine_scales(scores, window);
   }
 
   Settings st_;

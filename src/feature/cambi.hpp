@@ -37,7 +37,10 @@
 // fails that frame.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/feature.hpp"
 #include "core/picture.hpp"
@@ -117,6 +120,54 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, std::ptrdiff_
 double topk_mean(float* values, int n, double topk);
 // That select-free path alone: true (and *mean) when it applies.
 bool topk_mean_without_select(const float* values, int n, double topk, double* mean);
+
+// ---- The host end, shared by the CPU extractor and the device twins ---------
+// (feature/cuda/cambi_cuda.cpp, feature/opencl/cambi_opencl.cpp: they run the
+// per-pixel stages on the device and finish with these.)
+
+constexpr int kScales = 5;
+// Scale sizes: 5 halvings (rounding up) of w x h, the first one only with the speed-up.
+struct ScaleDims {
+  int w[kScales], h[kScales];
+};
+ScaleDims scale_dims(int w, int h, bool speedup);
+// The zero-derivative count above which a pixel is in the mask (w x h: the
+// picture at the encode or source size).
+std::uint16_t mask_threshold(unsigned w, unsigned h);
+// libvmaf's nearest-neighbour resize along one axis: the input index of each
+// of out_n outputs from in_n samples (float stepping). An index can be in_n
+// or more; the sample is then read as layout_sample() says.
+std::vector<unsigned> resize_positions(unsigned in_n, unsigned out_n);
+// The luma sample at (x, y), past the picture, as libvmaf reads it from its
+// own layout (rows padded to 32 samples, planes back to back).
+unsigned layout_sample(const Picture& pic, long long x, long long y);
+// Throws the CPU extractor's input Error when a luma sample of `pic` is above
+// 2^bpc - 1 (bpc 9..15); is_src: the reference (full_ref), else the distorted.
+void check_luma(const Picture& pic, bool is_src, unsigned index);
+// A picture's score from the top-k means of its scales: weighted 16:8:4:2:1,
+// over the window's pixel count.
+double combine_scales(const double scores[kScales], int window);
+// Writes a frame's outputs (the score; with full_ref the source score and the
+// difference), clipped at cambi_max_val. `src` is unused without full_ref.
+void put_scores(const Settings& st, unsigned index, double dist, double src, FeatureSink& out);
+
+// libvmaf's 16-bit heat maps, one file per scale, opened (and the directory
+// made) on construction. write() may be called from several threads, for
+// frames in any order.
+class Heatmaps {
+ public:
+  Heatmaps(const std::string& dir, unsigned w, unsigned h);
+  ~Heatmaps();
+  Heatmaps(const Heatmaps&) = delete;
+  Heatmaps& operator=(const Heatmaps&) = delete;
+  // One scale of one frame (c: w x h c-values) at its place in the file.
+  void write(const float* c, int w, int h, int scale, int window, const Settings& st, unsigned frame,
+             std::vector<std::uint16_t>& row) const;
+
+ private:
+  std::FILE* files_[kScales] = {};
+  mutable std::mutex mu_;
+};
 
 namespace scalar {
 // The references, written as libvmaf's C path computes them.

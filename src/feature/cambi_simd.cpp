@@ -31,7 +31,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "feature/cambi_tables.h"
+#include "exact/cambi_tables.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/cambi_simd.cpp"

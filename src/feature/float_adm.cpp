@@ -205,10 +205,6 @@ using adm::filter_region;
 using adm::Region;
 using adm::score_region;
 
-inline float pnorm_term(float x, double p) {
-  return p == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p));
-}
-
 // powf(sum of |x|^p over w x h, 1/p) cannot be zero-sized; libvmaf adds
 // (w * h * weight)^(1/p) as a noise floor.
 inline float noise_floor(int w, int h, double weight, double p) {
@@ -216,6 +212,15 @@ inline float noise_floor(int w, int h, double weight, double p) {
 }
 
 }  // namespace
+
+float pnorm_term(float x, double p) { return p == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p)); }
+
+float pool(const float acc[3], int rw, int rh, double noise_weight, double p_norm) {
+  const float nf = noise_floor(rw, rh, noise_weight, p_norm);
+  float out[3];
+  for (int t = 0; t < 3; ++t) out[t] = std::pow(acc[t], static_cast<float>(1.0f / p_norm)) + nf;
+  return out[0] + out[1] + out[2];
+}
 
 void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
                   float* const* add) {
@@ -362,10 +367,7 @@ float den_scale(const Bands& ref, const Factors& fac, int w, int h, const Params
       den_row(rows, rf, g.left, g.right, p.p_norm, inner);
     for (int t = 0; t < 3; ++t) acc[t] += inner[t];
   }
-  const float nf = noise_floor(g.right - g.left, g.bottom - g.top, p.noise_weight, p.p_norm);
-  float out[3];
-  for (int t = 0; t < 3; ++t) out[t] = std::pow(acc[t], static_cast<float>(1.0f / p.p_norm)) + nf;
-  return out[0] + out[1] + out[2];
+  return pool(acc, g.right - g.left, g.bottom - g.top, p.noise_weight, p.p_norm);
 }
 
 // Contrast masking: each CSF-weighted sample of `src` less a threshold from
@@ -395,16 +397,13 @@ float masked_norm(const Bands& src, const Bands& flt, const Bands& ang, const Fa
       masked_row(sr, fu, fm, fd, ar, rf, g.left, g.right, w, p.bypass_cm, p.p_norm, inner);
     for (int t = 0; t < 3; ++t) acc[t] += inner[t];
   }
-  const float nf = noise_floor(g.right - g.left, g.bottom - g.top, noise_weight, p.p_norm);
-  float out[3];
-  for (int t = 0; t < 3; ++t) out[t] = std::pow(acc[t], static_cast<float>(1.0f / p.p_norm)) + nf;
-  return out[0] + out[1] + out[2];
+  return pool(acc, g.right - g.left, g.bottom - g.top, noise_weight, p.p_norm);
 }
 
 }  // namespace
 
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p) {
-  const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
+  const int w0 = w, h0 = h;
   const int bw = (w + 1) / 2, bh = (h + 1) / 2;
   const std::size_t plane = std::size_t(bw) * bh;
   // 2 x 2 approximation bands (ping-pong), 2 x 3 detail bands, r, a, and the
@@ -429,42 +428,50 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
     b->stride = bw;
 
   const bool simd = vmafx::simd::enabled();
-  Scores out;
-  double num = 0, den = 0, aim_num = 0, aim_den = 0;
+  float num_s[4] = {0, 0, 0, 0}, den_s[4] = {0, 0, 0, 0}, aim_s[4] = {0, 0, 0, 0};
   const float* cur_ref = ref;
   const float* cur_dis = dis;
   int stride = w;
   for (int scale = 0; scale < 4; ++scale) {
     rb.a = ref_a[scale & 1];
     db.a = dis_a[scale & 1];
-    float num_scale = 0.0f, den_s = 0.0f, aim_scale = 0.0f;
     const bool lo_only = scale == 0 && p.skip_scale0;
     dwt2(cur_ref, stride, w, h, rb, lo_only, tlo, thi, ix, simd);
     dwt2(cur_dis, stride, w, h, db, lo_only, tlo, thi, ix, simd);
     w = (w + 1) / 2;
     h = (h + 1) / 2;
     if (lo_only) {
-      den_s = static_cast<float>(1e-10);
+      den_s[scale] = static_cast<float>(1e-10);
     } else {
       const Factors fac = csf_factors(scale, p);
       decouple(rb, db, r, a, w, h, p.enhn_gain_limit, simd);
-      den_s = den_scale(rb, fac, w, h, p, simd);
+      den_s[scale] = den_scale(rb, fac, w, h, p, simd);
       csf(a, csf_a, csf_f, fac, w, h, simd);
-      num_scale = masked_norm(r, csf_f, csf_a, fac, w, h, p.noise_weight, p, simd);
+      num_s[scale] = masked_norm(r, csf_f, csf_a, fac, w, h, p.noise_weight, p, simd);
       csf(r, csf_f, csf_a, fac, w, h, simd);
-      aim_scale = masked_norm(a, csf_a, csf_f, fac, w, h, 0.0, p, simd);
+      aim_s[scale] = masked_norm(a, csf_a, csf_f, fac, w, h, 0.0, p, simd);
     }
-    num += num_scale;
-    den += den_s;
-    if (p.skip_aim_scale != scale) {
-      aim_den += den_s;
-      aim_num += aim_scale;
-    }
-    out.num_scale[scale] = num_scale;
-    out.den_scale[scale] = den_s;
     cur_ref = rb.a.p;
     cur_dis = db.a.p;
     stride = bw;
+  }
+  return finish(num_s, den_s, aim_s, w0, h0, p);
+}
+
+Scores finish(const float num_scale[4], const float den_scale[4], const float aim_scale[4], int w, int h,
+              const Params& p) {
+  const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
+  Scores out;
+  double num = 0, den = 0, aim_num = 0, aim_den = 0;
+  for (int scale = 0; scale < 4; ++scale) {
+    num += num_scale[scale];
+    den += den_scale[scale];
+    if (p.skip_aim_scale != scale) {
+      aim_den += den_scale[scale];
+      aim_num += aim_scale[scale];
+    }
+    out.num_scale[scale] = num_scale[scale];
+    out.den_scale[scale] = den_scale[scale];
   }
   num = num < numden_limit ? 0 : num;
   den = den < numden_limit ? 0 : den;
@@ -551,71 +558,85 @@ constexpr std::string_view kProvided[] = {
     "adm_num_scale1",                "adm_den_scale1",                "adm_num_scale2",
     "adm_den_scale2",                "adm_num_scale3",                "adm_den_scale3"};
 
+}  // namespace
+
+namespace fadm {
+
+Config config(const OptionSet& o, const PictureFormat& fmt) {
+  Config c;
+  Params& p = c.p;
+  p.enhn_gain_limit = o.get_double("adm_enhn_gain_limit");
+  p.norm_view_dist = o.get_double("adm_norm_view_dist");
+  p.ref_display_height = o.get_int("adm_ref_display_height");
+  p.csf_mode = o.get_int("adm_csf_mode");
+  p.csf_scale = o.get_double("adm_csf_scale");
+  p.csf_diag_scale = o.get_double("adm_csf_diag_scale");
+  p.noise_weight = o.get_double("adm_noise_weight");
+  p.bypass_cm = o.get_int("adm_bypass_cm") != 0;
+  p.p_norm = o.get_double("adm_p_norm");
+  const char* f1[4] = {"adm_f1s0", "adm_f1s1", "adm_f1s2", "adm_f1s3"};
+  const char* f2[4] = {"adm_f2s0", "adm_f2s1", "adm_f2s2", "adm_f2s3"};
+  for (int k = 0; k < 4; ++k) {
+    p.f1[k] = o.get_double(f1[k]);
+    p.f2[k] = o.get_double(f2[k]);
+  }
+  p.skip_aim_scale = o.get_int("adm_skip_aim_scale");
+  p.skip_scale0 = o.get_bool("adm_skip_scale0");
+  c.debug = o.get_bool("debug");
+  c.apply_hm = o.get_bool("adm_adm3_apply_hm");
+  c.dlm_weight = o.get_double("adm_dlm_weight");
+  c.min_val = o.get_double("adm_min_val");
+  c.w = fmt.width;
+  c.h = fmt.height;
+  c.bpc = fmt.bpc;
+  return c;
+}
+
+void put_scores(const Config& c, const Scores& s, unsigned index, FeatureSink& out) {
+  out.put("VMAF_feature_adm2_score", index, s.score);
+  out.put("VMAF_feature_aim_score", index, s.aim);
+  double adm3;
+  if (c.apply_hm)
+    adm3 = 2 * s.score * s.aim / (s.score + s.aim);
+  else
+    adm3 = s.score * c.dlm_weight + (1 - s.aim) * (1 - c.dlm_weight);
+  out.put("VMAF_feature_adm3_score", index, adm3 > c.min_val ? adm3 : c.min_val);
+  for (int k = 0; k < 4; ++k) out.put(kScaleNames[k], index, double(s.num_scale[k]) / double(s.den_scale[k]));
+  if (!c.debug) return;
+  out.put_plain("adm", index, s.score);
+  out.put("adm_num", index, s.num);
+  out.put("adm_den", index, s.den);
+  for (int k = 0; k < 4; ++k) {
+    out.put(kNumNames[k], index, s.num_scale[k]);
+    out.put(kDenNames[k], index, s.den_scale[k]);
+  }
+}
+
+}  // namespace fadm
+
+namespace {
+
 class FloatAdm final : public Extractor {
  public:
-  FloatAdm(const OptionSet& o, const PictureFormat& fmt) : w_(fmt.width), h_(fmt.height), bpc_(fmt.bpc) {
-    p_.enhn_gain_limit = o.get_double("adm_enhn_gain_limit");
-    p_.norm_view_dist = o.get_double("adm_norm_view_dist");
-    p_.ref_display_height = o.get_int("adm_ref_display_height");
-    p_.csf_mode = o.get_int("adm_csf_mode");
-    p_.csf_scale = o.get_double("adm_csf_scale");
-    p_.csf_diag_scale = o.get_double("adm_csf_diag_scale");
-    p_.noise_weight = o.get_double("adm_noise_weight");
-    p_.bypass_cm = o.get_int("adm_bypass_cm") != 0;
-    p_.p_norm = o.get_double("adm_p_norm");
-    const char* f1[4] = {"adm_f1s0", "adm_f1s1", "adm_f1s2", "adm_f1s3"};
-    const char* f2[4] = {"adm_f2s0", "adm_f2s1", "adm_f2s2", "adm_f2s3"};
-    for (int k = 0; k < 4; ++k) {
-      p_.f1[k] = o.get_double(f1[k]);
-      p_.f2[k] = o.get_double(f2[k]);
-    }
-    p_.skip_aim_scale = o.get_int("adm_skip_aim_scale");
-    p_.skip_scale0 = o.get_bool("adm_skip_scale0");
-    debug_ = o.get_bool("debug");
-    apply_hm_ = o.get_bool("adm_adm3_apply_hm");
-    dlm_weight_ = o.get_double("adm_dlm_weight");
-    min_val_ = o.get_double("adm_min_val");
-  }
+  explicit FloatAdm(const fadm::Config& c) : c_(c) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    const std::size_t n = std::size_t(w_) * h_;
+    const std::size_t n = std::size_t(c_.w) * c_.h;
     float* buf = flt::scratch(flt::kSlotFrame, 2 * n);
-    flt::plane_to_float(ref.plane(0), bpc_, -128, buf);
-    flt::plane_to_float(dis.plane(0), bpc_, -128, buf + n);
-    const fadm::Scores s = fadm::compute(buf, buf + n, w_, h_, p_);
-
-    out.put("VMAF_feature_adm2_score", index, s.score);
-    out.put("VMAF_feature_aim_score", index, s.aim);
-    double adm3;
-    if (apply_hm_)
-      adm3 = 2 * s.score * s.aim / (s.score + s.aim);
-    else
-      adm3 = s.score * dlm_weight_ + (1 - s.aim) * (1 - dlm_weight_);
-    out.put("VMAF_feature_adm3_score", index, adm3 > min_val_ ? adm3 : min_val_);
-    for (int k = 0; k < 4; ++k)
-      out.put(kScaleNames[k], index, double(s.num_scale[k]) / double(s.den_scale[k]));
-    if (!debug_) return;
-    out.put_plain("adm", index, s.score);
-    out.put("adm_num", index, s.num);
-    out.put("adm_den", index, s.den);
-    for (int k = 0; k < 4; ++k) {
-      out.put(kNumNames[k], index, s.num_scale[k]);
-      out.put(kDenNames[k], index, s.den_scale[k]);
-    }
+    flt::plane_to_float(ref.plane(0), c_.bpc, -128, buf);
+    flt::plane_to_float(dis.plane(0), c_.bpc, -128, buf + n);
+    fadm::put_scores(c_, fadm::compute(buf, buf + n, c_.w, c_.h, c_.p), index, out);
   }
 
  private:
-  fadm::Params p_;
-  int w_, h_, bpc_;
-  bool debug_ = false, apply_hm_ = false;
-  double dlm_weight_ = 0.5, min_val_ = 0.0;
+  fadm::Config c_;
 };
 
 std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) {
   flt::check_depth("float_adm", fmt.bpc);
   flt::check_size("float_adm", fmt.width, fmt.height, fadm::kMinSize, fadm::kMinSize,
                   "four halvings must leave bands of at least 2x2: at least 17x17");
-  return std::make_unique<FloatAdm>(o, fmt);
+  return std::make_unique<FloatAdm>(fadm::config(o, fmt));
 }
 
 }  // namespace

@@ -68,6 +68,28 @@ void masked_row(const float* const* src, const float* const* fu, const float* co
 // ref and dis: packed w x h float images, w and h >= kMinSize.
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p);
 
+// The pieces of compute() that the device twins run on the host:
+// |x|^p as the p-norm terms form it (x * x * x for p = 3, else powf).
+float pnorm_term(float x, double p);
+// One scale's pooled value from the three orientations' float sums over a
+// rw x rh score region: sum over t of powf(acc[t], 1/p) + the noise floor.
+float pool(const float acc[3], int rw, int rh, double noise_weight, double p_norm);
+// The scores from each scale's numerator, denominator and AIM numerator
+// (w, h: the picture's size).
+Scores finish(const float num_scale[4], const float den_scale[4], const float aim_scale[4], int w, int h,
+              const Params& p);
+
+// The extractor's settings (the device twins share them).
+struct Config {
+  Params p;
+  int w = 0, h = 0, bpc = 8;
+  bool debug = false, apply_hm = false;
+  double dlm_weight = 0.5, min_val = 0.0;
+};
+Config config(const OptionSet& o, const PictureFormat& fmt);
+// The frame's outputs, as the CPU extractor writes them.
+void put_scores(const Config& c, const Scores& s, unsigned index, FeatureSink& out);
+
 // Four halvings must leave at least 2x2 bands for the 3x3 masking window.
 constexpr int kMinSize = 17;
 

@@ -311,6 +311,46 @@ void scale_frame(ScaleMethod m, const float* src, int w, int h, float* dst, int 
   }
 }
 
+int scale_axis(ScaleMethod m, int n, int dn, std::vector<int>& idx, std::vector<float>& wt) {
+  const float ratio = static_cast<float>(n) / dn;
+  const int taps = m == ScaleMethod::kNearest ? 1 : m == ScaleMethod::kBilinear ? 2
+                   : m == ScaleMethod::kBicubic ? 4 : 2 * VMAFX_FVIF_LANCZOS_A + 1;
+  idx.assign(std::size_t(dn) * taps, 0);
+  wt.assign(std::size_t(dn) * taps, 1.0f);
+  for (int k = 0; k < dn; ++k) {
+    int* ik = idx.data() + std::size_t(k) * taps;
+    float* wk = wt.data() + std::size_t(k) * taps;
+    switch (m) {
+      case ScaleMethod::kNearest:
+        ik[0] = static_cast<int>(k * ratio);
+        break;
+      case ScaleMethod::kBilinear: {  // as scale_bilinear
+        const float xx = source_pos(k, ratio);
+        ik[0] = static_cast<int>(mirror_f(static_cast<float>(std::floor(xx)), 0, static_cast<float>(n - 1)));
+        ik[1] = static_cast<int>(mirror_f(static_cast<float>(std::ceil(xx)), 0, static_cast<float>(n - 1)));
+        const float d = xx - ik[0];
+        wk[0] = 1 - d;
+        wk[1] = d;
+        break;
+      }
+      case ScaleMethod::kBicubic:
+      case ScaleMethod::kLanczos4: {  // as scale_interp / interpolate
+        const bool lanczos = m == ScaleMethod::kLanczos4;
+        const int lo = lanczos ? -VMAFX_FVIF_LANCZOS_A : -1;
+        const float x = source_pos(k, ratio);
+        const int x0 = static_cast<int>(std::floor(x));
+        const float dx = x - x0;
+        for (int i = lo; i < lo + taps; ++i) {
+          wk[i - lo] = lanczos ? lanczos_weight(i - dx, static_cast<float>(VMAFX_FVIF_LANCZOS_A)) : bicubic_weight(i - dx);
+          ik[i - lo] = static_cast<int>(mirror_f(static_cast<float>(x0 + i), 0, static_cast<float>(n - 1)));
+        }
+        break;
+      }
+    }
+  }
+  return taps;
+}
+
 float rcp_estimate(float x) {
   std::uint32_t u;
   std::memcpy(&u, &x, sizeof u);

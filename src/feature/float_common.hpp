@@ -74,6 +74,19 @@ enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
 bool parse_scale_method(std::string_view s, ScaleMethod* out);
 void scale_frame(ScaleMethod m, const float* src, int w, int h, float* dst, int dw, int dh);
 
+// scale_frame's per-axis part, for device twins: for each output coordinate
+// k < dn of an n -> dn rescale along one axis, `taps` source indices
+// idx[k * taps + t] and weights wt[k * taps + t] (returns taps):
+//   nearest   1 tap: the source index (weight 1, unused);
+//   bilinear  2 taps: floor and ceil (mirrored), weights 1 - d and d (floats,
+//             as scale_frame forms them); out = (oy ox) r1[x1] + (oy dx) r1[x2]
+//             + (dy ox) r2[x1] + (dy dx) r2[x2], left to right;
+//   bicubic 4 / lanczos4 9 taps: the mirrored indices and the 1-D weights;
+//             out = sum over rows j, then columns i, of src * (wx[i] wy[j])
+//             (lanczos4: divided by the float sum of those products).
+// (scale_frame copies the frame instead when neither axis changes size.)
+int scale_axis(ScaleMethod m, int n, int dn, std::vector<int>& idx, std::vector<float>& wt);
+
 // The reciprocal estimate of the x86 RCPSS instruction on the CPUs the golden
 // data was made on (see float_adm_tables.h), portable.
 float rcp_estimate(float x);

@@ -17,9 +17,9 @@ namespace vmafx {
 namespace fmotion {
 
 // libvmaf's motion filters (motion_tools.h), double literals rounded to float.
-constexpr float kFilter5[5] = {0.054488685, 0.244201342, 0.402619947, 0.244201342, 0.054488685};
-constexpr float kFilter3[3] = {0.166378498, 0.667243004, 0.166378498};
-constexpr float kFilter5NoOp[5] = {0.0, 0.0, 1.0, 0.0, 0.0};
+const float kFilter5[5] = {0.054488685, 0.244201342, 0.402619947, 0.244201342, 0.054488685};
+const float kFilter3[3] = {0.166378498, 0.667243004, 0.166378498};
+const float kFilter5NoOp[5] = {0.0, 0.0, 1.0, 0.0, 0.0};
 
 namespace {
 
@@ -179,139 +179,125 @@ constexpr OptionSpec kOptions[] = {
 
 constexpr std::string_view kProvided[] = {kMotion, kMotion2, kMotion3};
 
-// Frame i blurs its own reference and frame i - 1's (which the engine keeps
-// alive) and scores the pair, so frames run in parallel; motion2 / motion3,
-// the minimum of neighbouring scores, are formed on flush. The values written
-// with frames 0 and 1 (motion2 of frame 0, motion3 of frame 0, the debug
-// scores) create the series in libvmaf's order.
-class FloatMotion final : public LookBackExtractor {
- public:
-  FloatMotion(const OptionSet& o, const PictureFormat& fmt)
-      : debug_(o.get_bool("debug")),
-        force_zero_(o.get_bool("motion_force_zero")),
-        add_scale1_(o.get_bool("motion_add_scale1")),
-        add_uv_(o.get_bool("motion_add_uv")),
-        fps_weight_(o.get_double("motion_fps_weight")),
-        blend_factor_(o.get_double("motion_blend_factor")),
-        blend_offset_(o.get_double("motion_blend_offset")),
-        max_val_(o.get_double("motion_max_val")),
-        bpc_(fmt.bpc) {
-    const int fs = o.get_int("motion_filter_size");
-    if (fs == 1)
-      filter_ = {fmotion::kFilter5NoOp, 5};
-    else if (fs == 3)
-      filter_ = {fmotion::kFilter3, 3};
-    else
-      filter_ = {fmotion::kFilter5, 5};
-    planes_ = add_uv_ ? 3 : 1;
-    for (int p = 0; p < planes_; ++p) {
-      dims_[p][0] = fmt.plane_width(p);
-      dims_[p][1] = fmt.plane_height(p);
-    }
+}  // namespace
+
+namespace fmotion {
+
+Config config(const OptionSet& o, const PictureFormat& fmt) {
+  Config c;
+  c.debug = o.get_bool("debug");
+  c.force_zero = o.get_bool("motion_force_zero");
+  c.add_scale1 = o.get_bool("motion_add_scale1");
+  c.add_uv = o.get_bool("motion_add_uv");
+  c.fps_weight = o.get_double("motion_fps_weight");
+  c.blend_factor = o.get_double("motion_blend_factor");
+  c.blend_offset = o.get_double("motion_blend_offset");
+  c.max_val = o.get_double("motion_max_val");
+  c.bpc = fmt.bpc;
+  const int fs = o.get_int("motion_filter_size");
+  if (fs == 1) {
+    c.filt = kFilter5NoOp;
+    c.taps = 5;
+  } else if (fs == 3) {
+    c.filt = kFilter3;
+    c.taps = 3;
+  } else {
+    c.filt = kFilter5;
+    c.taps = 5;
   }
-
-  unsigned history() const override { return force_zero_ ? 0 : 1; }
-  bool frame_parallel() const override { return true; }
-
-  void extract_with(const Picture& ref, const Picture& /*dis*/, const Earlier& earlier, unsigned index,
-                    FeatureSink& out) override {
-    if (force_zero_) {
-      out.put(kMotion2, index, 0.0);
-      out.put(kMotion3, index, 0.0);
-      if (debug_) out.put(kMotion, index, 0.0);
-      return;
-    }
-    if (index == 0) {
-      note(0, 0.0);
-      out.put(kMotion2, index, 0.0);
-      if (debug_) out.put(kMotion, index, 0.0);
-      return;
-    }
-    if (earlier.count < 1) throw std::logic_error("float_motion: the earlier reference is missing");
-    const double score = score_between(*earlier.ref[0], ref);
-    note(index, score);
-    if (debug_) out.put(kMotion, index, capped(score * fps_weight_));
-    if (index == 1) out.put(kMotion3, 0, capped(fmotion::blend(score * fps_weight_, blend_factor_, blend_offset_)));
+  c.planes = c.add_uv ? 3 : 1;
+  for (int p = 0; p < c.planes; ++p) {
+    c.dims[p][0] = fmt.plane_width(p);
+    c.dims[p][1] = fmt.plane_height(p);
   }
+  return c;
+}
 
-  void flush(FeatureSink& out) override {
-    if (force_zero_) return;
-    std::lock_guard lk(mu_);
-    std::size_t n = 0;
-    while (n < have_.size() && have_[n]) ++n;
-    if (n == 0) return;
-    const unsigned last = unsigned(n - 1);
-    for (unsigned j = 1; j < last; ++j) {
-      const double m2 = score_[j] < score_[j + 1] ? score_[j] : score_[j + 1];
-      out.put(kMotion2, j, capped(m2 * fps_weight_));
-      out.put(kMotion3, j, capped(fmotion::blend(m2 * fps_weight_, blend_factor_, blend_offset_)));
-    }
-    if (last > 0) {
-      out.put(kMotion2, last, capped(score_[last] * fps_weight_));
-      out.put(kMotion3, last, capped(fmotion::blend(score_[last] * fps_weight_, blend_factor_, blend_offset_)));
-    } else {
-      out.put(kMotion3, 0, 0.0);
-    }
+// The values written with frames 0 and 1 (motion2 of frame 0, motion3 of
+// frame 0, the debug scores) create the series in libvmaf's order.
+void Motion::extract_with(const Picture& ref, const Picture& /*dis*/, const Earlier& earlier, unsigned index,
+                          FeatureSink& out) {
+  if (c_.force_zero) {
+    out.put(kMotion2, index, 0.0);
+    out.put(kMotion3, index, 0.0);
+    if (c_.debug) out.put(kMotion, index, 0.0);
+    return;
   }
-
- private:
-  struct Filter {
-    const float* data;
-    int taps;
-  };
-
-  double capped(double v) const { return v < max_val_ ? v : max_val_; }
-
-  void note(unsigned index, double score) {
-    std::lock_guard lk(mu_);
-    if (index >= score_.size()) {
-      score_.resize(index + 1, 0.0);
-      have_.resize(index + 1, 0);
-    }
-    score_[index] = score;
-    have_[index] = 1;
+  if (index == 0) {
+    note(0, 0.0);
+    out.put(kMotion2, index, 0.0);
+    if (c_.debug) out.put(kMotion, index, 0.0);
+    return;
   }
+  if (earlier.count < 1) throw std::logic_error("float_motion: the earlier reference is missing");
+  const double score = score_between(*earlier.ref[0], ref, index);
+  note(index, score);
+  if (c_.debug) out.put(kMotion, index, capped(score * c_.fps_weight));
+  if (index == 1)
+    out.put(kMotion3, 0, capped(blend(score * c_.fps_weight, c_.blend_factor, c_.blend_offset)));
+}
 
-  // The blurred plane p of a picture, into `dst`.
-  void blur(const Picture& pic, int p, float* dst) const {
-    const int w = dims_[p][0], h = dims_[p][1];
-    float* tmp = flt::scratch(0, std::size_t(w) * h);
-    flt::plane_to_float(pic.plane(p), bpc_, -128, tmp);
-    flt::convolve(filter_.data, filter_.taps, tmp, w, h, dst);
+void Motion::flush(FeatureSink& out) {
+  if (c_.force_zero) return;
+  std::lock_guard lk(mu_);
+  std::size_t n = 0;
+  while (n < have_.size() && have_[n]) ++n;
+  if (n == 0) return;
+  const unsigned last = unsigned(n - 1);
+  for (unsigned j = 1; j < last; ++j) {
+    const double m2 = score_[j] < score_[j + 1] ? score_[j] : score_[j + 1];
+    out.put(kMotion2, j, capped(m2 * c_.fps_weight));
+    out.put(kMotion3, j, capped(blend(m2 * c_.fps_weight, c_.blend_factor, c_.blend_offset)));
   }
+  if (last > 0) {
+    out.put(kMotion2, last, capped(score_[last] * c_.fps_weight));
+    out.put(kMotion3, last, capped(blend(score_[last] * c_.fps_weight, c_.blend_factor, c_.blend_offset)));
+  } else {
+    out.put(kMotion3, 0, 0.0);
+  }
+}
 
-  // Score between the blurred earlier and later pictures: luma, plus chroma
-  // with motion_add_uv (each a float widened to double, summed).
-  double score_between(const Picture& earlier, const Picture& later) const {
-    thread_local std::vector<float> a, b;
-    double s = 0;
-    for (int p = 0; p < planes_; ++p) {
-      if (!add_scale1_) {  // row by row, no full-frame float images
-        const double v = fmotion::blurred_sad(earlier.plane(p), later.plane(p), bpc_, filter_.data, filter_.taps);
-        s = p == 0 ? v : s + v;
-        continue;
-      }
-      const std::size_t n = std::size_t(dims_[p][0]) * dims_[p][1];
-      if (a.size() < n) a.resize(n);
-      if (b.size() < n) b.resize(n);
-      blur(earlier, p, a.data());
-      blur(later, p, b.data());
-      const double v = fmotion::sad(a.data(), b.data(), dims_[p][0], dims_[p][1], add_scale1_, dims_[0][0]);
+void Motion::note(unsigned index, double score) {
+  std::lock_guard lk(mu_);
+  if (index >= score_.size()) {
+    score_.resize(index + 1, 0.0);
+    have_.resize(index + 1, 0);
+  }
+  score_[index] = score;
+  have_[index] = 1;
+}
+
+// The blurred plane p of a picture, into `dst`.
+void Motion::blur(const Picture& pic, int p, float* dst) const {
+  const int w = c_.dims[p][0], h = c_.dims[p][1];
+  float* tmp = flt::scratch(0, std::size_t(w) * h);
+  flt::plane_to_float(pic.plane(p), c_.bpc, -128, tmp);
+  flt::convolve(c_.filt, c_.taps, tmp, w, h, dst);
+}
+
+double Motion::score_between(const Picture& earlier, const Picture& later, unsigned /*index*/) {
+  thread_local std::vector<float> a, b;
+  double s = 0;
+  for (int p = 0; p < c_.planes; ++p) {
+    if (!c_.add_scale1) {  // row by row, no full-frame float images
+      const double v = blurred_sad(earlier.plane(p), later.plane(p), c_.bpc, c_.filt, c_.taps);
       s = p == 0 ? v : s + v;
+      continue;
     }
-    return s;
+    const std::size_t n = std::size_t(c_.dims[p][0]) * c_.dims[p][1];
+    if (a.size() < n) a.resize(n);
+    if (b.size() < n) b.resize(n);
+    blur(earlier, p, a.data());
+    blur(later, p, b.data());
+    const double v = sad(a.data(), b.data(), c_.dims[p][0], c_.dims[p][1], c_.add_scale1, c_.dims[0][0]);
+    s = p == 0 ? v : s + v;
   }
+  return s;
+}
 
-  bool debug_, force_zero_, add_scale1_, add_uv_;
-  double fps_weight_, blend_factor_, blend_offset_, max_val_;
-  int bpc_;
-  Filter filter_{};
-  int planes_ = 1;
-  int dims_[3][2] = {};
-  std::mutex mu_;
-  std::vector<double> score_;
-  std::vector<char> have_;
-};
+}  // namespace fmotion
+
+namespace {
 
 std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) {
   flt::check_depth("float_motion", fmt.bpc);
@@ -331,7 +317,7 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
       static_cast<int>(fmt.width * 0.5 + 0.5) > VMAFX_FVIF_BILINEAR_MAX_WIDTH)
     throw unsupported_error("float_motion: motion_add_scale1 supports widths up to " +
                 std::to_string(2 * VMAFX_FVIF_BILINEAR_MAX_WIDTH) + " (got " + std::to_string(fmt.width) + ")");
-  return std::make_unique<FloatMotion>(o, fmt);
+  return std::make_unique<fmotion::Motion>(fmotion::config(o, fmt));
 }
 
 }  // namespace

@@ -18,6 +18,9 @@
 // Every value is multiplied by motion_fps_weight and capped at
 // motion_max_val. With motion_force_zero, extract(i) writes motion2[i] = 0,
 // motion3[i] = 0 (and motion[i] = 0 with debug) and flush writes nothing.
+#include <mutex>
+#include <vector>
+
 #include "core/feature.hpp"
 #include "feature/float_common.hpp"
 
@@ -44,6 +47,50 @@ float sad(const float* a, const float* b, int w, int h, bool add_scale1, int lum
 float blurred_sad(const PlaneView& a, const PlaneView& b, int bpc, const float* filt, int fw);
 // motion_score * f + (1 - f) * min(offset, motion_score).
 double blend(double motion_score, double blend_factor, double blend_offset);
+
+// The low-pass filters (motion_filter_size 5, 3 and 1).
+extern const float kFilter5[5], kFilter3[3], kFilter5NoOp[5];
+
+// The extractor's settings (the device twins share them).
+struct Config {
+  bool debug = true, force_zero = false, add_scale1 = false, add_uv = false;
+  double fps_weight = 1, blend_factor = 1, blend_offset = 40, max_val = 10000;
+  int bpc = 8;
+  const float* filt = kFilter5;
+  int taps = 5;
+  int planes = 1;
+  int dims[3][2] = {};  // width, height of each plane
+};
+Config config(const OptionSet& o, const PictureFormat& fmt);
+
+// The extractor: frame i scores its own reference against frame i - 1's
+// (which the engine keeps alive), so frames run in parallel; motion2 /
+// motion3, the minimum of neighbouring scores, are formed on flush. The
+// device twins replace score_between() alone.
+class Motion : public LookBackExtractor {
+ public:
+  explicit Motion(const Config& c) : c_(c) {}
+  unsigned history() const override { return c_.force_zero ? 0 : 1; }
+  bool frame_parallel() const override { return true; }
+  void extract_with(const Picture& ref, const Picture& dis, const Earlier& earlier, unsigned index,
+                    FeatureSink& out) override;
+  void flush(FeatureSink& out) override;
+
+ protected:
+  // The score between the blurred earlier (frame index - 1) and later
+  // (frame index) references: luma, plus chroma with motion_add_uv (each a
+  // float widened to double, summed). Called from several threads at once.
+  virtual double score_between(const Picture& earlier, const Picture& later, unsigned index);
+  const Config c_;
+
+ private:
+  double capped(double v) const { return v < c_.max_val ? v : c_.max_val; }
+  void note(unsigned index, double score);
+  void blur(const Picture& pic, int p, float* dst) const;
+  std::mutex mu_;
+  std::vector<double> score_;
+  std::vector<char> have_;
+};
 
 }  // namespace fmotion
 }  // namespace vmafx

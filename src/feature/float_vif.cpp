@@ -278,11 +278,14 @@ void stat_row(const float* mu1, const float* mu2, const float* xx, const float* 
   stat_row_scalar(mu1, mu2, xx, yy, xy, w, st, num, den);
 }
 
+float sigma_nsq_max_inv(double sigma_nsq) {
+  return static_cast<float>(std::pow(static_cast<float>(sigma_nsq), 2.0f) / (255.0 * 255.0));
+}
+
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p) {
   Scores out;
   Stat st;
-  st.sigma_nsq_max_inv =
-      static_cast<float>(std::pow(static_cast<float>(p.sigma_nsq), 2.0f) / (255.0 * 255.0));
+  st.sigma_nsq_max_inv = sigma_nsq_max_inv(p.sigma_nsq);
   st.gain_limit = static_cast<float>(p.enhn_gain_limit);
   st.sigma_nsq = p.sigma_nsq;
 
@@ -320,6 +323,71 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
 }  // namespace fvif
 
 namespace {
+constexpr std::string_view kScaleNames[4] = {
+    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
+    "VMAF_feature_vif_scale3_score"};
+constexpr std::string_view kNumNames[4] = {"vif_num_scale0", "vif_num_scale1", "vif_num_scale2",
+                                           "vif_num_scale3"};
+constexpr std::string_view kDenNames[4] = {"vif_den_scale0", "vif_den_scale1", "vif_den_scale2",
+                                           "vif_den_scale3"};
+}  // namespace
+
+namespace fvif {
+
+Config config(const OptionSet& o, const PictureFormat& fmt) {
+  Config c;
+  c.p.enhn_gain_limit = o.get_double("vif_enhn_gain_limit");
+  c.p.kernelscale = o.get_double("vif_kernelscale");
+  c.p.sigma_nsq = o.get_double("vif_sigma_nsq");
+  c.p.skip_scale0 = o.get_bool("vif_skip_scale0");
+  c.min_val[1] = o.get_double("vif_scale1_min_val");
+  c.min_val[2] = o.get_double("vif_scale2_min_val");
+  c.min_val[3] = o.get_double("vif_scale3_min_val");
+  c.debug = o.get_bool("debug");
+  (void)flt::parse_scale_method(o.get_string("vif_prescale_method"), &c.method);
+  const double ps = o.get_double("vif_prescale");
+  c.w = fmt.width;
+  c.h = fmt.height;
+  c.sw = static_cast<int>(fmt.width * ps + 0.5);
+  c.sh = static_cast<int>(fmt.height * ps + 0.5);
+  c.bpc = fmt.bpc;
+  return c;
+}
+
+const float* input(const Config& c, const Picture& pic, float* dst) {
+  flt::plane_to_float(pic.plane(0), c.bpc, -128, dst);
+  if (!c.rescale()) return dst;
+  float* scaled = dst + std::size_t(c.w) * c.h;
+  flt::scale_frame(c.method, dst, c.w, c.h, scaled, c.sw, c.sh);
+  return scaled;
+}
+
+void put_scores(const Config& c, const Scores& s, unsigned index, FeatureSink& out) {
+  out.put(kScaleNames[0], index, c.p.skip_scale0 ? 0.0 : s.num[0] / s.den[0]);
+  for (int k = 1; k < 4; ++k) {
+    const double v = s.num[k] / s.den[k];
+    out.put(kScaleNames[k], index, v > c.min_val[k] ? v : c.min_val[k]);
+  }
+  if (!c.debug) return;
+
+  double num = 0.0, den = 0.0;
+  for (int k = c.p.skip_scale0 ? 1 : 0; k < 4; ++k) {
+    num += s.num[k];
+    den += s.den[k];
+  }
+  out.put("vif", index, den == 0.0 ? 1.0 : num / den);
+  out.put("vif_num", index, num);
+  out.put("vif_den", index, den);
+  for (int k = 0; k < 4; ++k) {
+    const bool skipped = k == 0 && c.p.skip_scale0;
+    out.put(kNumNames[k], index, skipped ? 0.0 : s.num[k]);
+    out.put(kDenNames[k], index, skipped ? -1.0 : s.den[k]);
+  }
+}
+
+}  // namespace fvif
+
+namespace {
 
 constexpr OptionSpec kOptions[] = {
     {.name = "debug", .help = "also write vif, vif_num, vif_den and the per-scale numerators and denominators",
@@ -347,14 +415,6 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::kBool, .default_num = 0, .feature_param = true},
 };
 
-constexpr std::string_view kScaleNames[4] = {
-    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
-    "VMAF_feature_vif_scale3_score"};
-constexpr std::string_view kNumNames[4] = {"vif_num_scale0", "vif_num_scale1", "vif_num_scale2",
-                                           "vif_num_scale3"};
-constexpr std::string_view kDenNames[4] = {"vif_den_scale0", "vif_den_scale1", "vif_den_scale2",
-                                           "vif_den_scale3"};
-
 constexpr std::string_view kProvided[] = {
     "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
     "VMAF_feature_vif_scale3_score", "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0",
@@ -363,64 +423,18 @@ constexpr std::string_view kProvided[] = {
 
 class FloatVif final : public Extractor {
  public:
-  FloatVif(const OptionSet& o, const PictureFormat& fmt, flt::ScaleMethod method, int sw, int sh)
-      : method_(method), w_(fmt.width), h_(fmt.height), sw_(sw), sh_(sh), bpc_(fmt.bpc),
-        debug_(o.get_bool("debug")) {
-    p_.enhn_gain_limit = o.get_double("vif_enhn_gain_limit");
-    p_.kernelscale = o.get_double("vif_kernelscale");
-    p_.sigma_nsq = o.get_double("vif_sigma_nsq");
-    p_.skip_scale0 = o.get_bool("vif_skip_scale0");
-    min_val_[1] = o.get_double("vif_scale1_min_val");
-    min_val_[2] = o.get_double("vif_scale2_min_val");
-    min_val_[3] = o.get_double("vif_scale3_min_val");
-  }
+  explicit FloatVif(const fvif::Config& c) : c_(c) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    const std::size_t n = std::size_t(w_) * h_;
-    const std::size_t sn = std::size_t(sw_) * sh_;
-    const bool rescale = sw_ != w_ || sh_ != h_;
-    float* r = flt::scratch(flt::kSlotFrame, 2 * n + (rescale ? 2 * sn : 0));
-    float* d = r + n;
-    flt::plane_to_float(ref.plane(0), bpc_, -128, r);
-    flt::plane_to_float(dis.plane(0), bpc_, -128, d);
-    if (rescale) {
-      float* rs = d + n;
-      float* ds = rs + sn;
-      flt::scale_frame(method_, r, w_, h_, rs, sw_, sh_);
-      flt::scale_frame(method_, d, w_, h_, ds, sw_, sh_);
-      r = rs;
-      d = ds;
-    }
-    const fvif::Scores s = fvif::compute(r, d, sw_, sh_, p_);
-
-    out.put(kScaleNames[0], index, p_.skip_scale0 ? 0.0 : s.num[0] / s.den[0]);
-    for (int k = 1; k < 4; ++k) {
-      const double v = s.num[k] / s.den[k];
-      out.put(kScaleNames[k], index, v > min_val_[k] ? v : min_val_[k]);
-    }
-    if (!debug_) return;
-
-    double num = 0.0, den = 0.0;
-    for (int k = p_.skip_scale0 ? 1 : 0; k < 4; ++k) {
-      num += s.num[k];
-      den += s.den[k];
-    }
-    out.put("vif", index, den == 0.0 ? 1.0 : num / den);
-    out.put("vif_num", index, num);
-    out.put("vif_den", index, den);
-    for (int k = 0; k < 4; ++k) {
-      const bool skipped = k == 0 && p_.skip_scale0;
-      out.put(kNumNames[k], index, skipped ? 0.0 : s.num[k]);
-      out.put(kDenNames[k], index, skipped ? -1.0 : s.den[k]);
-    }
+    const std::size_t n = std::size_t(c_.w) * c_.h + (c_.rescale() ? std::size_t(c_.sw) * c_.sh : 0);
+    float* buf = flt::scratch(flt::kSlotFrame, 2 * n);
+    const float* r = fvif::input(c_, ref, buf);
+    const float* d = fvif::input(c_, dis, buf + n);
+    fvif::put_scores(c_, fvif::compute(r, d, c_.sw, c_.sh, c_.p), index, out);
   }
 
  private:
-  fvif::Params p_;
-  flt::ScaleMethod method_;
-  int w_, h_, sw_, sh_, bpc_;
-  bool debug_;
-  double min_val_[4] = {0, 0, 0, 0};
+  fvif::Config c_;
 };
 
 std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) {
@@ -465,7 +479,7 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
     throw unsupported_error("float_vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
                 " is too small (" + why + ")");
   }
-  return std::make_unique<FloatVif>(o, fmt, method, sw, sh);
+  return std::make_unique<FloatVif>(fvif::config(o, fmt));
 }
 
 }  // namespace

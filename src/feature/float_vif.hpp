@@ -53,5 +53,28 @@ struct Scores {
 // ref and dis: packed w x h float images (already offset and prescaled).
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p);
 
+// float(sigma_nsq^2 / 255^2) as the statistic forms it (powf of the float).
+float sigma_nsq_max_inv(double sigma_nsq);
+
+// The extractor's settings, from its options and the picture format (the
+// device twins share them): create() has checked them.
+struct Config {
+  Params p;
+  flt::ScaleMethod method = flt::ScaleMethod::kNearest;
+  int w = 0, h = 0;    // picture
+  int sw = 0, sh = 0;  // after vif_prescale
+  int bpc = 8;
+  bool debug = false;
+  double min_val[4] = {0, 0, 0, 0};
+  bool rescale() const { return sw != w || sh != h; }
+};
+Config config(const OptionSet& o, const PictureFormat& fmt);
+// Luma of `pic` as the statistic's input: offset by -128 and prescaled; dst
+// holds sw * sh floats (w * h + sw * sh when rescaling: the unscaled image
+// first, the input after it). Returns the input.
+const float* input(const Config& c, const Picture& pic, float* dst);
+// The frame's outputs from the per-scale sums (as the CPU extractor writes them).
+void put_scores(const Config& c, const Scores& s, unsigned index, FeatureSink& out);
+
 }  // namespace fvif
 }  // namespace vmafx

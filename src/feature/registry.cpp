@@ -23,13 +23,17 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
-#define VMAFX_TWINS(X) X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim)
+#define VMAFX_TWINS(X) \
+  X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(cambi) X(float_vif) X(float_adm) \
+  X(float_motion)
 #define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr) X(psnr_hvs)
+#define VMAFX_TWINS_SPEED(X) X(speed_chroma) X(speed_temporal)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
 #define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
 VMAFX_TWINS_MISC(VMAFX_DECLARE)
+VMAFX_TWINS_SPEED(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace cuda
 #define CUDA(f) &cuda::make_##f##_twin
@@ -42,6 +46,7 @@ namespace ocl {
   std::unique_ptr<Extractor> make_##f##_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
 VMAFX_TWINS_MISC(VMAFX_DECLARE)
+VMAFX_TWINS_SPEED(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace ocl
 #define OPENCL(f) &ocl::make_##f##_twin
@@ -50,6 +55,7 @@ VMAFX_TWINS_MISC(VMAFX_DECLARE)
 #endif
 #undef VMAFX_TWINS
 #undef VMAFX_TWINS_MISC
+#undef VMAFX_TWINS_SPEED
 
 namespace {
 
@@ -66,6 +72,60 @@ constexpr std::string_view kDefaults[] = {""};
 constexpr std::string_view kPsnrChecks[] = {"", "enable_mse=true:enable_apsnr=true"};
 constexpr std::string_view kFloatSsimChecks[] = {"", "enable_lcs=true", "scale=2", "scale=3"};
 constexpr std::string_view kMsSsimChecks[] = {"enable_lcs=true"};
+// cambi: every option that changes a device stage (the resize, the source
+// side, the contrast steps and their thresholds, the window, dithering) or
+// the host's pooling; what the vmaf_v1.0.16 models set first.
+constexpr std::string_view kCambiChecks[] = {
+    "cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06",
+    "",
+    "full_ref=true",
+    "full_ref=true:src_width=320:src_height=240",
+    "enc_width=230:enc_height=160",
+    "enc_width=300:enc_height=170:full_ref=true",
+    "max_log_contrast=0",
+    "max_log_contrast=5:tvi_threshold=0.1",
+    "max_log_contrast=3:eotf=pq:topk=0.1",
+    "cambi_eotf=pq:cambi_topk=1:cambi_vis_lum_threshold=40",
+    "window_size=15:enc_bitdepth=8",
+    "window_size=127:cambi_max_val=0.5:tvi_threshold=0.0001"};
+// Every option of float_vif: the kernel scales change the taps (and the
+// smallest picture), the prescale runs the host's interpolators.
+constexpr std::string_view kFloatVifChecks[] = {
+    "", "debug=true:vif_enhn_gain_limit=1", "vif_kernelscale=0.5:vif_sigma_nsq=0.5",
+    "vif_kernelscale=2:vif_skip_scale0=true:debug=true", "vif_sigma_nsq=0:vif_scale2_min_val=0.9",
+    "vif_prescale=0.5:vif_prescale_method=bicubic", "vif_prescale=0.75:vif_prescale_method=lanczos4"};
+// Every option of float_adm: the gain limit, the three CSFs and the factor
+// overrides, p != 3 (the host's powf), no masking, the skipped scales, the
+// adm3 variants.
+constexpr std::string_view kFloatAdmChecks[] = {
+    "",
+    "debug=true:adm_enhn_gain_limit=1:adm_csf_mode=1:adm_csf_scale=2:adm_csf_diag_scale=0.5:"
+    "adm_adm3_apply_hm=true",
+    "adm_csf_mode=2:adm_p_norm=2.5:adm_skip_aim_scale=2:adm_min_val=0.5",
+    "adm_bypass_cm=1:adm_skip_scale0=true:adm_noise_weight=0.5:debug=true",
+    "adm_enhn_gain_limit=1.5:adm_f1s0=0.5:adm_f2s3=2:adm_norm_view_dist=1.5:adm_ref_display_height=2160:"
+    "adm_dlm_weight=0.25"};
+// Every option of float_motion: the three filters, chroma, the half-size
+// frames (the host's bilinear scaler), the blend, cap and weight, force_zero.
+constexpr std::string_view kFloatMotionChecks[] = {
+    "", "motion_filter_size=3:motion_fps_weight=2:debug=false", "motion_filter_size=1:motion_add_uv=true",
+    "motion_add_scale1=true:motion_blend_factor=0.5:motion_blend_offset=0.5:motion_max_val=5",
+    "motion_add_uv=true:motion_add_scale1=true", "motion_force_zero=true"};
+// speed: what the models set, then every prescale method (the device's scale
+// tables), kernel scales and the host-only options.
+constexpr std::string_view kSpeedChromaChecks[] = {
+    "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45",
+    "speed_prescale=2",
+    "speed_prescale=2:speed_prescale_method=bilinear:speed_kernelscale=0.5",
+    "speed_prescale=1.5:speed_prescale_method=bicubic:speed_weight_var_mode=3",
+    "speed_prescale=1.25:speed_prescale_method=lanczos4:speed_kernelscale=2"};
+constexpr std::string_view kSpeedTemporalChecks[] = {
+    "",
+    "speed_use_ref_diff=true:speed_kernelscale=1.5",
+    "speed_prescale=0.5",
+    "speed_prescale=0.6:speed_prescale_method=bilinear",
+    "speed_prescale=0.75:speed_prescale_method=bicubic:speed_use_ref_diff=true",
+    "speed_prescale=0.5:speed_prescale_method=lanczos4:speed_kernelscale=0.5"};
 
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
@@ -74,13 +134,19 @@ const FeatureEntry kTable[] = {
      .opencl_source = "float_psnr.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatAnsnrExtractor, .cuda = CUDA(float_ansnr), .opencl = OPENCL(float_ansnr),
      .opencl_source = "float_ansnr.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kFloatAdmExtractor},
-    {.desc = &kFloatVifExtractor},
-    {.desc = &kFloatMotionExtractor},
+    {.desc = &kFloatAdmExtractor, .cuda = CUDA(float_adm), .opencl = OPENCL(float_adm),
+     .opencl_source = "float_adm.cl", .checks = kFloatAdmChecks, .has_cuda_twin = true, .has_opencl_twin = true},
+    {.desc = &kFloatVifExtractor, .cuda = CUDA(float_vif), .opencl = OPENCL(float_vif),
+     .opencl_source = "float_vif.cl", .checks = kFloatVifChecks, .has_cuda_twin = true, .has_opencl_twin = true},
+    {.desc = &kFloatMotionExtractor, .cuda = CUDA(float_motion), .opencl = OPENCL(float_motion),
+     .opencl_source = "float_motion.cl", .checks = kFloatMotionChecks, .has_cuda_twin = true,
+     .has_opencl_twin = true},
     {.desc = &kFloatMomentExtractor, .cuda = CUDA(float_moment), .opencl = OPENCL(float_moment),
      .opencl_source = "float_moment.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kSpeedChromaExtractor},
-    {.desc = &kSpeedTemporalExtractor},
+    {.desc = &kSpeedChromaExtractor, .cuda = CUDA(speed_chroma), .opencl = OPENCL(speed_chroma),
+     .opencl_source = "speed.cl", .checks = kSpeedChromaChecks, .has_cuda_twin = true, .has_opencl_twin = true},
+    {.desc = &kSpeedTemporalExtractor, .cuda = CUDA(speed_temporal), .opencl = OPENCL(speed_temporal),
+     .opencl_source = "speed.cl", .checks = kSpeedTemporalChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatMsSsimExtractor, .cuda = CUDA(float_ms_ssim), .opencl = OPENCL(float_ms_ssim),
      .opencl_source = "float_ssim.cl", .checks = kMsSsimChecks, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kFloatSsimExtractor, .cuda = CUDA(float_ssim), .opencl = OPENCL(float_ssim),
@@ -98,7 +164,8 @@ const FeatureEntry kTable[] = {
      .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
     {.desc = &kVifExtractor, .cuda = CUDA(vif), .opencl = OPENCL(vif), .opencl_source = "vif.cl",
      .checks = kVifChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kCambiExtractor},
+    {.desc = &kCambiExtractor, .cuda = CUDA(cambi), .opencl = OPENCL(cambi), .opencl_source = "cambi.cl",
+     .checks = kCambiChecks, .has_cuda_twin = true, .has_opencl_twin = true},
 };
 #undef CUDA
 #undef OPENCL

@@ -256,23 +256,28 @@ Work& work(const Dims& d) {
 
 bool almost_one(double x) { return std::fabs(x - 1.0) < 1.0e-3; }
 
-// Prescale, antialias Gaussian, decimate by 16, remove the local mean.
-// `frame` holds ow x oh packed on entry, dw x dh packed on return (the
-// prescaled image goes to w.frame_tmp).
-void filter_and_downscale(const Params& p, const Dims& d, float* frame, Work& w) {
+// Prescale, antialias Gaussian, decimate by 16 (the part the device twins
+// compute). `frame` holds ow x oh packed on entry, dw x dh packed on return
+// (the prescaled image goes to w.frame_tmp).
+void decimate(const Params& p, const Dims& d, float* frame, Work& w) {
   const float* src = frame;  // the sw x sh image to filter
   if (!almost_one(p.prescale)) {
     flt::scale_frame(p.method, frame, d.ow, d.oh, w.frame_tmp.data(), d.sw, d.sh);
     src = w.frame_tmp.data();
   }
   float filt[128];
-  const int fw1 = filter_size(1, p.kernelscale);
-  gaussian(filt, fw1, static_cast<float>(std::sqrt(static_cast<double>(kScales)) * fw1 / 5.0f));
+  const int fw1 = antialias_filter(p, filt);
   float* cur = w.cur.data();
   // Only every 16th sample of every 16th row of the filtered image is kept:
   // those alone are computed (each with the full convolution's arithmetic).
   flt::convolve_decimated(filt, fw1, src, d.sw, d.sh, 1 << kScales, d.dw, d.dh, cur);
   std::memcpy(frame, cur, sizeof(float) * std::size_t(d.dw) * d.dh);
+}
+
+// Removes the local mean of a dw x dh decimated image, in place.
+void remove_local_mean(const Params& p, const Dims& d, float* frame, Work& w) {
+  float filt[128];
+  float* cur = w.cur.data();
   const int fw4 = filter_size(kScales, p.kernelscale);
   gaussian(filt, fw4, fw4 / 5.0f);
   flt::convolve(filt, fw4, frame, d.dw, d.dh, cur);
@@ -511,11 +516,24 @@ void check(std::string_view owner, const Dims& d, const Params& p) {
     throw unsupported_error(o + ": speed_prescale within 1e-3 of 1 that still changes the plane size is not supported");
 }
 
+int antialias_filter(const Params& p, float* filt) {
+  const int fw1 = filter_size(1, p.kernelscale);
+  gaussian(filt, fw1, static_cast<float>(std::sqrt(static_cast<double>(kScales)) * fw1 / 5.0f));
+  return fw1;
+}
+
 bool score(const Params& p, const Dims& d, float* ref, float* dis, float* out) {
   Work& w = work(d);
-  filter_and_downscale(p, d, ref, w);
+  decimate(p, d, ref, w);
+  decimate(p, d, dis, w);
+  return score_decimated(p, d, ref, dis, out);
+}
+
+bool score_decimated(const Params& p, const Dims& d, float* ref, float* dis, float* out) {
+  Work& w = work(d);
+  remove_local_mean(p, d, ref, w);
   const bool er = est_params(d, ref, p.sigma_nn, w, w.ent[0].data(), w.var[0].data());
-  filter_and_downscale(p, d, dis, w);
+  remove_local_mean(p, d, dis, w);
   const bool ed = est_params(d, dis, p.sigma_nn, w, w.ent[1].data(), w.var[1].data());
   if (er != ed)
     *out = 0.0f;
@@ -644,17 +662,7 @@ class SpeedChroma final : public Extractor {
       copy_plane(dis, c + 1, d_.ow, d_.oh, bufs[1].data());
       err[c] = speed::score(p_, d_, bufs[0].data(), bufs[1].data(), &s[c]);
     }
-    float uv;
-    if (err[0] && !err[1])
-      uv = s[1];
-    else if (err[1] && !err[0])
-      uv = s[0];
-    else
-      uv = static_cast<float>((s[0] + s[1]) / 2.0);
-    auto cap = [this](float v) { return v < max_val_ ? static_cast<double>(v) : max_val_; };
-    out.put(kU, index, cap(s[0]));
-    out.put(kV, index, cap(s[1]));
-    out.put(kUV, index, cap(uv));
+    speed::put_chroma(s, err, max_val_, index, out);
   }
 
  private:
@@ -696,7 +704,7 @@ class SpeedTemporal final : public LookBackExtractor {
     }
     float s;
     speed::score(p_, d_, diff[0].data(), diff[1].data(), &s);
-    out.put(kT, index, static_cast<double>(s));
+    speed::put_temporal(s, index, out);
   }
 
  private:
@@ -705,7 +713,27 @@ class SpeedTemporal final : public LookBackExtractor {
   bool urd_;
 };
 
-std::unique_ptr<Extractor> create_chroma(const OptionSet& o, const PictureFormat& fmt) {
+}  // namespace
+
+namespace speed {
+
+void put_chroma(const float s[2], const bool err[2], double max_val, unsigned index, FeatureSink& out) {
+  float uv;
+  if (err[0] && !err[1])
+    uv = s[1];
+  else if (err[1] && !err[0])
+    uv = s[0];
+  else
+    uv = static_cast<float>((s[0] + s[1]) / 2.0);
+  auto cap = [max_val](float v) { return v < max_val ? static_cast<double>(v) : max_val; };
+  out.put(kU, index, cap(s[0]));
+  out.put(kV, index, cap(s[1]));
+  out.put(kUV, index, cap(uv));
+}
+
+void put_temporal(float s, unsigned index, FeatureSink& out) { out.put(kT, index, static_cast<double>(s)); }
+
+ChromaSetup chroma_setup(const OptionSet& o, const PictureFormat& fmt) {
   flt::check_depth("speed_chroma", fmt.bpc);
   int w = fmt.width, h = fmt.height;
   switch (fmt.chroma) {
@@ -724,10 +752,10 @@ std::unique_ptr<Extractor> create_chroma(const OptionSet& o, const PictureFormat
   const Params p = read_params("speed_chroma", o, true);
   const Dims d = speed::make_dims(w, h, p.prescale);
   speed::check("speed_chroma", d, p);
-  return std::make_unique<SpeedChroma>(p, d, o.get_double("speed_max_val"));
+  return {p, d, o.get_double("speed_max_val")};
 }
 
-std::unique_ptr<Extractor> create_temporal(const OptionSet& o, const PictureFormat& fmt) {
+TemporalSetup temporal_setup(const OptionSet& o, const PictureFormat& fmt) {
   flt::check_depth("speed_temporal", fmt.bpc);
   const Params p = read_params("speed_temporal", o, false);
   const Dims d = speed::make_dims(fmt.width, fmt.height, p.prescale);
@@ -736,7 +764,21 @@ std::unique_ptr<Extractor> create_temporal(const OptionSet& o, const PictureForm
     throw Error("speed_temporal: speed_prescale " + fmt_g(p.prescale) +
                 " enlarges the frame height (" + std::to_string(d.oh) + " -> " + std::to_string(d.sh) +
                 "), which overflows libvmaf's frame buffers (libvmaf crashes or corrupts memory)");
-  return std::make_unique<SpeedTemporal>(p, d, o.get_bool("speed_use_ref_diff"));
+  return {p, d, o.get_bool("speed_use_ref_diff")};
+}
+
+}  // namespace speed
+
+namespace {
+
+std::unique_ptr<Extractor> create_chroma(const OptionSet& o, const PictureFormat& fmt) {
+  const speed::ChromaSetup c = speed::chroma_setup(o, fmt);
+  return std::make_unique<SpeedChroma>(c.p, c.d, c.max_val);
+}
+
+std::unique_ptr<Extractor> create_temporal(const OptionSet& o, const PictureFormat& fmt) {
+  const speed::TemporalSetup t = speed::temporal_setup(o, fmt);
+  return std::make_unique<SpeedTemporal>(t.p, t.d, t.use_ref_diff);
 }
 
 }  // namespace

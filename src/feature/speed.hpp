@@ -57,7 +57,19 @@ void check(std::string_view owner, const Dims& d, const Params& p);
 
 // Score of a pair of packed ow x oh float planes (both are overwritten).
 // Returns true when a covariance matrix was singular (libvmaf's err flag).
+// It is score_decimated() of the two planes' decimate(): (optional) prescale
+// to sw x sh with flt::scale_frame, then flt::convolve_decimated with the
+// antialias_filter() taps, step 16, to dw x dh.
 bool score(const Params& p, const Dims& d, float* ref, float* dis, float* out);
+
+// The antialias Gaussian of the decimation: writes its taps (at most 128) and
+// returns their number (odd).
+int antialias_filter(const Params& p, float* filt);
+
+// score() from the two decimated dw x dh images (packed; both overwritten):
+// local mean removal, the Gaussian-scale-mixture fit and the score. The device
+// twins compute the decimated images and finish here.
+bool score_decimated(const Params& p, const Dims& d, float* ref, float* dis, float* out);
 
 // est_params' block statistics of a dw x dh image (rows of dw floats): the
 // 25 window means and the 25 x 25 covariance matrix (speed_simd.hpp gives the
@@ -68,6 +80,26 @@ void block_moments(const Dims& d, const float* data, float* means, float* cov);
 void eigenvalues(const float* a, int n, float* out);
 // Solves A X = B (A n x n, B n x m) by Householder QR; false when R is singular.
 bool solve(const float* a, int n, const float* b, int m, float* x);
+
+// The extractors' parameters, with the CPU reference's checks and errors
+// (the twins' factories use them too).
+struct ChromaSetup {
+  Params p;
+  Dims d;  // of a chroma plane
+  double max_val;
+};
+ChromaSetup chroma_setup(const OptionSet& o, const PictureFormat& fmt);
+struct TemporalSetup {
+  Params p;
+  Dims d;  // of the luma plane
+  bool use_ref_diff;
+};
+TemporalSetup temporal_setup(const OptionSet& o, const PictureFormat& fmt);
+
+// The outputs: speed_chroma's u, v and uv from the two planes' scores and
+// error flags (uv, the caps); speed_temporal's score of frame `index`.
+void put_chroma(const float s[2], const bool err[2], double max_val, unsigned index, FeatureSink& out);
+void put_temporal(float s, unsigned index, FeatureSink& out);
 
 }  // namespace speed
 }  // namespace vmafx

@@ -49,7 +49,7 @@ std::vector<Config> configs_of(const FeatureEntry& e) {
   return out;
 }
 
-enum class Content { kNoise, kFlat, kMaxContrast, kGradient, kIdentical };
+enum class Content { kNoise, kFlat, kMaxContrast, kGradient, kIdentical, kBands };
 const char* content_name(Content c) {
   switch (c) {
     case Content::kNoise: return "noise";
@@ -57,6 +57,7 @@ const char* content_name(Content c) {
     case Content::kMaxContrast: return "maxcontrast";
     case Content::kGradient: return "gradient";
     case Content::kIdentical: return "identical";
+    case Content::kBands: return "bands";
   }
   return "?";
 }
@@ -86,6 +87,9 @@ std::vector<Input> inputs() {
   for (Content c : {Content::kFlat, Content::kMaxContrast, Content::kGradient, Content::kIdentical})
     for (int bpc : {8, 16})
       in.push_back({{64, 64, bpc, ChromaFormat::k420}, c, seed++, 3});
+  // Dark gradients in steps of one 10-bit code, a few pixels broken by
+  // noise: banding (cambi's c-values are 0 on the other contents).
+  for (int bpc : {8, 10, 16}) in.push_back({{256, 144, bpc, ChromaFormat::k420}, Content::kBands, seed++, 2});
   // Tiny and very thin frames: every pixel is a border pixel.
   in.push_back({{8, 8, 8, ChromaFormat::k444}, Content::kNoise, seed++, 2});
   in.push_back({{33, 9, 10, ChromaFormat::k420}, Content::kNoise, seed++, 2});
@@ -109,6 +113,16 @@ void fill(Picture& ref, Picture& dis, const Input& in, int frame, std::mt19937& 
           case Content::kMaxContrast: r = ((x + y + frame) & 1) ? maxv : 0; d = ((x + y) & 1) ? 0 : maxv; break;
           case Content::kGradient: r = (x * maxv) / std::max(1, f.plane_width(p) - 1); d = (y * maxv) / std::max(1, f.plane_height(p) - 1); break;
           case Content::kIdentical: r = any(rng); d = r; break;
+          case Content::kBands: {
+            const int step = f.bpc > 10 ? 1 << (f.bpc - 10) : 1;
+            r = maxv / 10 + ((x + frame) / 9 + y / 40) * step;
+            d = maxv / 10 + (x / 13 + y / 25) * step;
+            if (any(rng) % 61 == 0) r += step * (any(rng) % 5 - 2);
+            if (any(rng) % 47 == 0) d += step * (any(rng) % 3 - 1);
+            r = std::clamp(r, 0, maxv);
+            d = std::clamp(d, 0, maxv);
+            break;
+          }
         }
         if (f.bpc == 8) {
           ref.row<std::uint8_t>(p, y)[x] = std::uint8_t(r);

@@ -22,15 +22,20 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
+#include "backend/backends.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "support/golden.hpp"
@@ -299,8 +304,9 @@ const std::vector<Synthetic>& synthetic() {
 }
 
 FeatureCollector run_synthetic(const PictureFormat& fmt, const std::string& extractor,
-                               const std::map<std::string, std::string>& opts, unsigned threads) {
-  Engine e(fmt, EngineOptions{.threads = threads});
+                               const std::map<std::string, std::string>& opts, unsigned threads,
+                               Backend* backend = nullptr) {
+  Engine e(fmt, EngineOptions{.threads = threads, .backend = backend, .cpu_fallback = false});
   e.use(FeatureRequest{extractor, opts});
   for (unsigned i = 0; i < kSynthFrames; ++i) {
     auto r = e.acquire();
@@ -325,6 +331,163 @@ TEST_P(SyntheticVsLibvmaf, Equal) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Clips, SyntheticVsLibvmaf, ::testing::Range<std::size_t>(0, synthetic().size()));
+
+// 4. cambi's device twins (feature/cuda, feature/opencl) on the libvmaf
+// values of 2 and 3: every option variant and synthetic clip, including the
+// 1080p speed-up of the vmaf_v1.0.16 models. Skipped where the backend has no
+// device (PoCL runs the OpenCL ones in CI). On PoCL a 1080p picture without
+// the speed-up (the 65-pixel window at full size) takes about 10 s a frame on
+// a loaded 2-core machine: those cases run on OpenCL only with
+// VMAFX_SLOW_TWIN_TESTS=1 (scripts/device-check.sh sets it), always on CUDA.
+struct DeviceCase {
+  std::string backend;
+  bool synthetic;
+  std::size_t index;
+};
+std::vector<DeviceCase> device_cases() {
+  std::vector<DeviceCase> out;
+  const char* slow = std::getenv("VMAFX_SLOW_TWIN_TESTS");
+  const bool all = slow && std::string(slow) == "1";
+  auto full_size = [](bool is_1080, const std::map<std::string, std::string>& opts) {
+    const auto it = opts.find("cambi_high_res_speedup");
+    return is_1080 && (it == opts.end() || it->second != "1080");
+  };
+  for (const std::string b : {"opencl", "cuda"}) {
+    const bool skip_slow = b == "opencl" && !all;
+    for (std::size_t i = 0; i < variants().size(); ++i)
+      if (!skip_slow || !full_size(std::string(variants()[i].pair).rfind("mosaic1080", 0) == 0, variants()[i].opts))
+        out.push_back({b, false, i});
+    for (std::size_t i = 0; i < synthetic().size(); ++i) {
+      const Synthetic& c = synthetic()[i];
+      if (std::string(c.extractor) != "cambi") continue;
+      if (!skip_slow || !full_size(c.fmt.width >= 1920, c.opts)) out.push_back({b, true, i});
+    }
+  }
+  return out;
+}
+
+// The backend, or nullptr with *skip set when this machine or build has no
+// such device (any other failure to start is an Error).
+std::unique_ptr<Backend> device_or_skip(const std::string& name, std::string* skip) {
+  try {
+    return create_backend(name, 0);
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (what.find("no CUDA device") != std::string::npos || what.find("no usable CUDA driver") != std::string::npos ||
+        what.find("no OpenCL platform") != std::string::npos || what.find("no such device") != std::string::npos ||
+        what.find("this build has no") != std::string::npos) {
+      *skip = what;
+      return nullptr;
+    }
+    throw;
+  }
+}
+
+class CambiTwinVsLibvmaf : public ::testing::TestWithParam<DeviceCase> {};
+
+TEST_P(CambiTwinVsLibvmaf, Equal) {
+  const DeviceCase& c = GetParam();
+  std::string skip;
+  const std::unique_ptr<Backend> backend = device_or_skip(c.backend, &skip);
+  if (!backend) GTEST_SKIP() << skip;
+  {  // two workers: two frames at once, each with its own queue / stream
+    const unsigned threads = 2;
+    if (c.synthetic) {
+      const Synthetic& s = synthetic()[c.index];
+      SCOPED_TRACE(s.name);
+      EXPECT_TRUE(values_equal(run_synthetic(s.fmt, s.extractor, s.opts, threads, backend.get()), s.want));
+    } else {
+      const Variant& v = variants()[c.index];
+      SCOPED_TRACE(v.pair);
+      const FeatureCollector got =
+          run_features(golden_pair(v.pair), {FeatureRequest{"cambi", v.opts}},
+                       EngineOptions{.threads = threads, .backend = backend.get(), .cpu_fallback = false});
+      EXPECT_TRUE(values_equal(got, v.want));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, CambiTwinVsLibvmaf, ::testing::ValuesIn(device_cases()),
+                         [](const ::testing::TestParamInfo<DeviceCase>& i) {
+                           return i.param.backend + (i.param.synthetic ? "_synthetic_" : "_variant_") +
+                                  std::to_string(i.param.index);
+                         });
+
+// The twins against the CPU extractor on its edge sizes (one row, one column,
+// odd sizes, 4:0:0, 9 and 12 bit) and its failure on a sample above 2^bpc - 1
+// (the same one-line Error, for the same frame and side).
+class CambiTwinEdges : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CambiTwinEdges, EqualCpu) {
+  std::string skip;
+  const std::unique_ptr<Backend> backend = device_or_skip(GetParam(), &skip);
+  if (!backend) GTEST_SKIP() << skip;
+  for (const PictureFormat& f : {PictureFormat{216, 1, 8, ChromaFormat::k444}, PictureFormat{1, 216, 12, ChromaFormat::k400},
+                                 PictureFormat{217, 9, 9, ChromaFormat::k444}, PictureFormat{233, 301, 10, ChromaFormat::k420}}) {
+    for (const std::map<std::string, std::string>& opts :
+         {std::map<std::string, std::string>{}, std::map<std::string, std::string>{{"full_ref", "true"}}}) {
+      SCOPED_TRACE(std::to_string(f.width) + "x" + std::to_string(f.height) + " " + std::to_string(f.bpc) + "-bit" +
+                   (opts.empty() ? "" : " full_ref"));
+      const FeatureCollector cpu = run_synthetic(f, "cambi", opts, 0);
+      const FeatureCollector twin = run_synthetic(f, "cambi", opts, 0, backend.get());
+      ASSERT_EQ(cpu.all().size(), twin.all().size());
+      for (std::size_t k = 0; k < cpu.all().size(); ++k) {
+        const auto& a = cpu.all()[k];
+        const auto& b = twin.all()[k];
+        EXPECT_EQ(a.name, b.name);
+        EXPECT_EQ(a.written, b.written) << a.name;
+        for (std::size_t i = 0; i < a.value.size() && i < b.value.size(); ++i)
+          EXPECT_EQ(g17(a.value[i]), g17(b.value[i])) << a.name << " frame " << i;
+      }
+    }
+  }
+  // heatmaps_path: the twin writes the heat maps from its c-values, byte for byte the CPU's.
+  {
+    const PictureFormat f{241, 217, 8, ChromaFormat::k420};
+    const std::string base = ::testing::TempDir() + "vmafx_cambi_heat_" + GetParam() + "_" + std::to_string(::getpid());
+    for (const char* side : {"cpu", "twin"}) {
+      std::filesystem::remove_all(base + side);
+      (void)run_synthetic(f, "cambi", {{"heatmaps_path", base + side}}, 2,
+                          std::string(side) == "cpu" ? nullptr : backend.get());
+    }
+    int files = 0, nonzero = 0;
+    for (const auto& e : std::filesystem::directory_iterator(base + "cpu")) {
+      std::ifstream a(e.path(), std::ios::binary), b(base + "twin/" + e.path().filename().string(), std::ios::binary);
+      const std::string ca((std::istreambuf_iterator<char>(a)), {}), cb((std::istreambuf_iterator<char>(b)), {});
+      EXPECT_FALSE(ca.empty()) << e.path();
+      EXPECT_TRUE(ca == cb) << e.path().filename() << " differs";
+      nonzero += ca.find_first_not_of('\0') != std::string::npos;
+      ++files;
+    }
+    EXPECT_EQ(files, 5);
+    EXPECT_GE(nonzero, 1) << "every heat map is all zero";
+    std::filesystem::remove_all(base + "cpu");
+    std::filesystem::remove_all(base + "twin");
+  }
+  const PictureFormat f{240, 216, 10, ChromaFormat::k420};
+  for (const bool in_ref : {false, true}) {
+    Engine e(f, EngineOptions{.backend = backend.get(), .cpu_fallback = false});
+    e.use(FeatureRequest{"cambi", {{"full_ref", "true"}}});
+    try {
+      for (unsigned i = 0; i < 2; ++i) {
+        auto r = e.acquire();
+        auto d = e.acquire();
+        synth(*r, i, 0);
+        synth(*d, i, 1);
+        if (i == 1) (in_ref ? r : d)->row<std::uint16_t>(0, 3)[4] = 1024;
+        e.push(std::move(r), std::move(d));
+      }
+      e.finish();
+      ADD_FAILURE() << "no error";
+    } catch (const Error& err) {
+      EXPECT_EQ(std::string(err.what()), std::string("cambi: frame 1: the ") + (in_ref ? "reference" : "distorted") +
+                                             " luma holds a value above 1023, the maximum for 10-bit input");
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, CambiTwinEdges, ::testing::Values("opencl", "cuda"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 // Writes the synthetic clips as raw planar YUV (little-endian for > 8 bit).
 // A generator for the synthetic clips, not a test: build with

@@ -20,7 +20,8 @@
 //
 // SpeedCli: every run through our CLI with the same argv (+ --precision max);
 // every per-frame, pooled and aggregate value compared with == and the metric
-// order compared. SpeedEngine: every feature run through the engine
+// order compared (on a device backend with VMAFX_GOLDEN_EXTRA_ARGS, e.g.
+// "--backend opencl"). SpeedEngine: every feature run through the engine
 // (test::run_features), single-threaded and with 2 threads, per frame ==.
 #include <gtest/gtest.h>
 
@@ -97,7 +98,14 @@ TEST_P(SpeedCli, EveryValueEqual) {
     const std::string a = argv[i].get<std::string>();
     line += " " + quote(a == "<out>" ? out.string() : a);
   }
-  line += " --precision max 2>" + quote(out.string() + ".err");
+  line += " --precision max";
+  // VMAFX_GOLDEN_EXTRA_ARGS="--backend opencl" replays the runs on a device
+  // backend (the ctest golden_speed_opencl, the twins' gate).
+  if (const char* extra = std::getenv("VMAFX_GOLDEN_EXTRA_ARGS")) {
+    std::istringstream words(extra);
+    for (std::string w; words >> w;) line += " " + quote(w);
+  }
+  line += " 2>" + quote(out.string() + ".err");
   fs::remove(out);
   const int rc = std::system(line.c_str());
   std::ifstream err(out.string() + ".err");

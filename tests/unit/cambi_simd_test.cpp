@@ -22,7 +22,7 @@
 #include "core/feature.hpp"
 #include "feature/cambi.hpp"
 #include "feature/cambi_simd.hpp"
-#include "feature/cambi_tables.h"
+#include "exact/cambi_tables.h"
 #include "core/simd.hpp"
 #include "simd_targets.hpp"
 

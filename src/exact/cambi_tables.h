@@ -1,12 +1,27 @@
-/* Reciprocal table of the CAMBI c-value: entry i is libvmaf 3.2.0's float
- * for 1/i (entry 0 is 0). 42 entries differ from 1.0f / i by one ulp, so the
- * table is spelled out rather than computed. Plain C. */
-#ifndef VMAFX_FEATURE_CAMBI_TABLES_H_
-#define VMAFX_FEATURE_CAMBI_TABLES_H_
+/* Constants of CAMBI (libvmaf cambi.c), defined once for the host code
+ * (feature/cambi.cpp, cambi_simd.cpp) and the device twins (feature/cuda/
+ * cambi.cu; the OpenCL twin gets the reciprocal table as a buffer from the
+ * host, feature/opencl/cambi_opencl.cpp).
+ *
+ * Reciprocal table of the c-value: entry i is libvmaf 3.2.0's float for 1/i
+ * (entry 0 is 0). 42 entries differ from 1.0f / i by one ulp, so the table is
+ * spelled out rather than computed. Storage class VMAFX_CAMBI_CONST:
+ * "static const" unless the includer defines it (a CUDA file:
+ * "static __device__ const"). Plain C; no arrays for OpenCL C. */
+#ifndef VMAFX_EXACT_CAMBI_TABLES_H
+#define VMAFX_EXACT_CAMBI_TABLES_H
 
 #define VMAFX_CAMBI_RECIPROCAL_SIZE 4226
+#define VMAFX_CAMBI_SCALES 5
+/* At most 2^max_log_contrast = 32 luma steps are weighed. */
+#define VMAFX_CAMBI_MAX_DIFFS 32
 
-static const float vmafx_cambi_reciprocal[VMAFX_CAMBI_RECIPROCAL_SIZE] = {
+#if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__)
+#ifndef VMAFX_CAMBI_CONST
+#define VMAFX_CAMBI_CONST static const
+#endif
+
+VMAFX_CAMBI_CONST float vmafx_cambi_reciprocal[VMAFX_CAMBI_RECIPROCAL_SIZE] = {
     0.0f, 1.0f, 0.5f, 0.333333343f, 0.25f, 0.200000003f,
     0.166666672f, 0.142857149f, 0.125f, 0.111111112f, 0.100000001f, 0.0909090936f,
     0.0833333358f, 0.0769230798f, 0.0714285746f, 0.0666666701f, 0.0625f, 0.0588235296f,
@@ -715,10 +730,12 @@ static const float vmafx_cambi_reciprocal[VMAFX_CAMBI_RECIPROCAL_SIZE] = {
 };
 
 /* Weights of the CAMBI scales 0..4 (finest first). */
-static const int vmafx_cambi_scale_weights[5] = {16, 8, 4, 2, 1};
+VMAFX_CAMBI_CONST int vmafx_cambi_scale_weights[5] = {16, 8, 4, 2, 1};
 
 /* Suprathreshold contrast response: weight of a luma step of d + 1 codes. */
-static const int vmafx_cambi_contrast_weights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+VMAFX_CAMBI_CONST int vmafx_cambi_contrast_weights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
                                                      8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 
-#endif /* VMAFX_FEATURE_CAMBI_TABLES_H_ */
+#endif
+
+#endif /* VMAFX_EXACT_CAMBI_TABLES_H */

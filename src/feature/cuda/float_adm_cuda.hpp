@@ -1,0 +1,48 @@
+#pragma once
+// Device side of the float_adm twin (float_adm.cu): the reference's float
+// operations in its order (feature/float_adm.cpp, the scalar loops), with
+// --fmad=false, its double constants in native fp64. Each scale ends in
+// per-row float sums of the p-norm terms (or, for p != 3, the terms' bases,
+// which the host raises with the reference's powf); the host adds the rows.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace vmafx::cuda::fadm {
+
+struct Rect {
+  int top, bottom, left, right;
+};
+
+// The device table: the reciprocal estimates (kFilters entries), then the
+// db2 low-pass and high-pass taps (4 + 4 floats, as bits).
+inline constexpr int kFilters = 4096;
+inline constexpr int kTableSize = kFilters + 8;
+
+// One db2 level of a w x h image (rows of sstride floats) into packed
+// (w + 1) / 2 x (h + 1) / 2 bands a, v, h, d (lo_only: a alone).
+void dwt(const float* src, int sstride, int w, int h, bool lo_only, const std::uint32_t* table, float* a, float* v,
+         float* hb, float* d, cudaStream_t s);
+
+// The stages of one scale on bands of width w (packed) and height h. Band
+// triples are (h, v, d) at p[0], p[1], p[2].
+struct Triple {
+  float* p[3];
+};
+struct ScaleArgs {
+  int w, h;
+  Rect filter, score;
+  float rf[3];
+  double gain_limit;
+  float eps, cos1;
+  bool cube;    // p = 3: the terms are x * x * x; else x itself
+  bool bypass;  // adm_bypass_cm
+};
+// decouple (rb, db -> r, a), the denominator terms of rb, csf and masking
+// terms of the numerator (r) and the AIM numerator (a): terms holds 9 planes
+// of score-region size (den h, v, d, num h, v, d, aim h, v, d), rows the
+// per-row float sums of each (9 per row), row_count rows.
+void scale(const ScaleArgs& a, const std::uint32_t* rcp_table, Triple rb, Triple db, Triple r, Triple ad, Triple csf_a,
+           Triple csf_f, float* terms, float* rows, cudaStream_t s);
+
+}  // namespace vmafx::cuda::fadm
