@@ -11,6 +11,7 @@ pkgs=(
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
   python3 python3-dev python3-venv
   libhwy-dev
+  libavformat-dev libavcodec-dev libavutil-dev ffmpeg
 )
 missing=()
 for p in "${pkgs[@]}"; do
