@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -256,6 +257,10 @@ BENCHMARK(BM_Split)
 // 10,000 frames at 1920x1080 through the CUDA backend; VmRSS sampled every
 // 1000 frames. Fails when it grows by more than 16 MiB after frame 1000 (the
 // collector's per-frame values take well under 1 MiB).
+// A failed check (not a missing device, which skips): the binary exits 1.
+bool g_check_failed = false;
+long g_rss_limit_kib = 16 * 1024;  // --rss-limit-kib=N (0 shows that a failure exits 1)
+
 void BM_RssFlat(benchmark::State& state) {
   Backend* backend = cuda_backend().get();
   if (!backend) {
@@ -276,11 +281,34 @@ void BM_RssFlat(benchmark::State& state) {
   state.counters["rss_kb_at_1000"] = double(first);
   state.counters["rss_kb_at_10000"] = double(last);
   state.counters["rss_kb_peak"] = double(peak);
-  if (last - first > 16 * 1024) state.SkipWithError("host memory grew by more than 16 MiB over 9000 frames");
+  if (last - first > g_rss_limit_kib) {
+    g_check_failed = true;
+    state.SkipWithError("host memory grew by more than the limit over 9000 frames");
+  }
 }
 BENCHMARK(BM_RssFlat)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace vmafx
 
-BENCHMARK_MAIN();
+// BENCHMARK_MAIN, but a failed check is a non-zero exit (SkipWithError alone
+// leaves it 0, and device-check.sh would not see the failure).
+int main(int argc, char** argv) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--rss-limit-kib=", 16) == 0)
+      vmafx::g_rss_limit_kib = std::strtol(argv[i] + 16, nullptr, 10);
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (vmafx::g_check_failed) {
+    std::fprintf(stderr, "cuda_bench: a check failed (see the benchmark's error above)\n");
+    return 1;
+  }
+  return 0;
+}

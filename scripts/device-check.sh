@@ -375,6 +375,26 @@ libav_check() {
 }
 # --- end libav ---
 
+# --- harden ---
+# Issue 16: BM_RssFlat's failed check must end the bench with exit 1 (it
+# exited 0 before). With --rss-limit-kib=0 any growth after frame 1000 fails
+# it (RSS rarely stays flat to the KiB over 9000 frames): expect exit 1.
+harden_check() {
+  local B=$REPO/.device/cuda
+  if [ ! -x "$B/vmafx_bench_cuda_bench" ]; then echo "harden: $B/vmafx_bench_cuda_bench missing"; return 1; fi
+  echo "== harden: BM_RssFlat with a 0 KiB limit (expect exit 1)"
+  timeout 300 "$B/vmafx_bench_cuda_bench" --benchmark_filter=BM_RssFlat --rss-limit-kib=0 > "$OUT/harden-rss.log" 2>&1
+  local rc=$?
+  grep -v '^rss:' "$OUT/harden-rss.log" | tail -n 5
+  echo "exit $rc"
+  [ "$rc" -eq 1 ]
+}
+# --- end harden ---
+
+if [ "$WHICH" = harden ]; then
+  harden_check || STATUS=1
+fi
+
 # --- capi ---
 # libvmaf's C API on the CUDA backend (libvmaf_cuda.h), as FFmpeg's
 # libvmaf_cuda filter drives it: device pictures preallocated by the library,

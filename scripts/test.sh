@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# The second command of the README: install, build, and run the whole test suite.
+# The second command of the README: install, build, and run the whole test
+# suite; then the error-message audit: every error message of src/ and tools/
+# must be triggered by a test (scripts/error-audit.py; the run is traced by
+# tests/audit/error_trace.cpp). Extra arguments go to ctest (a partial run
+# skips the audit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -11,5 +15,17 @@ if [ "${VMAFX_NO_PYTHON:-0}" != 1 ]; then
   py=(-DVMAFX_PYTHON=ON "-DPython_EXECUTABLE=$PWD/.venv/bin/python")
 fi
 scripts/build.sh "${py[@]}"
-cd build
-ctest --output-on-failure -j "${VMAFX_JOBS:-$(nproc)}" "$@"
+trace="$PWD/build/error-trace.log"
+preload="$PWD/build/tests/audit/liberror_trace.so"
+rm -f "$trace"
+(
+  cd build
+  if [ -f "$preload" ]; then
+    LD_PRELOAD="$preload" VMAFX_ERROR_LOG="$trace" ctest --output-on-failure -j "${VMAFX_JOBS:-$(nproc)}" "$@"
+  else
+    ctest --output-on-failure -j "${VMAFX_JOBS:-$(nproc)}" "$@"
+  fi
+)
+if [ "$#" -eq 0 ] && [ -f "$preload" ]; then
+  python3 scripts/error-audit.py --log "$trace" --check
+fi

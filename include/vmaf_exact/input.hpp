@@ -86,7 +86,7 @@ class VideoReader {
 };
 
 // Opens `path`. Input that starts with "YUV4MPEG2 " is read as Y4M (its
-// header gives the format); a container FFmpeg recognizes by its content is
+// header gives the format and wins over `raw`, as in libvmaf); a container FFmpeg recognizes by its content is
 // decoded (builds with FFmpeg's libraries; others say so); anything else needs
 // `raw`.
 std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<RawFormat>& raw = std::nullopt,

@@ -22,6 +22,9 @@ struct ParsedModel {
 
 // "version=vmaf_v0.6.1:name=foo:disable_clip:adm.adm_enhn_gain_limit=1.0"
 ParsedModel parse_model_arg(const std::string& arg) {
+  // A library caller's string may hold a NUL, which would cut every message
+  // (and a path) short at it.
+  if (arg.find('\0') != std::string::npos) throw Error("model string: holds a NUL character");
   ParsedModel m;
   std::size_t pos = 0;
   while (pos <= arg.size()) {
@@ -48,6 +51,16 @@ ParsedModel parse_model_arg(const std::string& arg) {
       m.path = val;
     } else if (key == "name") {
       if (val.empty()) throw Error("model '" + arg + "': empty name");
+      // The name is a JSON key, an XML attribute name, a CSV column and a
+      // subtitle field: only characters that keep every format valid.
+      const auto name_char = [](char c, bool first) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+               (!first && ((c >= '0' && c <= '9') || c == '-' || c == '.'));
+      };
+      for (std::size_t i = 0; i < val.size(); ++i)
+        if (!name_char(val[i], i == 0))
+          throw Error("model '" + arg + "': name '" + val +
+                      "' must start with a letter or '_' and hold only letters, digits, '_', '-' and '.'");
       m.opts.name = val;
     } else if (key == "disable_clip" || key == "enable_transform") {
       if (val != "true" && val != "false") throw Error("model '" + arg + "': " + key + " must be true or false");
@@ -66,6 +79,7 @@ ParsedModel parse_model_arg(const std::string& arg) {
 }
 
 FeatureRequest parse_feature_arg(const std::string& arg) {
+  if (arg.find('\0') != std::string::npos) throw Error("feature string: holds a NUL character");
   FeatureRequest r;
   std::size_t eq = arg.find('=');
   r.extractor = arg.substr(0, eq);

@@ -406,6 +406,13 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
   if (!raw) throw input_error(path + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
   if (raw->width <= 0 || raw->height <= 0 || raw->width > kMaxDimension || raw->height > kMaxDimension)
     throw input_error(path + ": bad raw frame size " + std::to_string(raw->width) + "x" + std::to_string(raw->height));
+  // The CLI checks these too; a library caller may not (a Picture holds 8 to
+  // 16 bits, and the range check shifts by the depth).
+  if (raw->bpc < 8 || raw->bpc > 16)
+    throw input_error(path + ": bad raw bit depth " + std::to_string(raw->bpc) + " (8 to 16)");
+  if (raw->chroma != ChromaFormat::k420 && raw->chroma != ChromaFormat::k422 && raw->chroma != ChromaFormat::k444 &&
+      raw->chroma != ChromaFormat::k400)
+    throw input_error(path + ": bad raw chroma format " + std::to_string(int(raw->chroma)));
   check_area(path, raw->width, raw->height);
   closer.armed = false;
   auto r = std::make_unique<RawReader>(path, fd, *raw);

@@ -10,6 +10,15 @@
 namespace vmafx::model_detail {
 
 struct JsonValue {
+  // Out of line: the members hold JsonValues, a type still incomplete here
+  // (clang rejects the implicit, constexpr destructor of C++20's vector).
+  JsonValue();
+  JsonValue(const JsonValue&);
+  JsonValue(JsonValue&&) noexcept;
+  JsonValue& operator=(const JsonValue&);
+  JsonValue& operator=(JsonValue&&) noexcept;
+  ~JsonValue();
+
   enum class Kind { Null, Bool, Number, String, Array, Object };
   Kind kind = Kind::Null;
   bool boolean = false;

@@ -7,8 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <tuple>
 
 #include "core/embedded.hpp"
@@ -126,8 +124,21 @@ class Loader {
   }
 
  private:
+  // Messages quote the model's own strings (a model_type, a feature name, an
+  // option key), which may hold control characters: those are escaped, so
+  // that the message stays one line.
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw model_error(std::string(source_) + ": " + where + what);
+    std::string msg = std::string(source_) + ": " + where;
+    for (const char c : what) {
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        char esc[8];
+        std::snprintf(esc, sizeof esc, "\\x%02x", unsigned(static_cast<unsigned char>(c)));
+        msg += esc;
+      } else {
+        msg += c;
+      }
+    }
+    throw model_error(msg);
   }
 
   const JsonValue& need(const JsonValue& obj, const char* key, const std::string& where) const {
@@ -517,10 +528,19 @@ Model Model::builtin(std::string_view version, const ModelOptions& opts) {
 Model Model::from_file(const std::string& path, const ModelOptions& opts) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw model_error(path + ": cannot open model file: it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw model_error(path + ": cannot open model file: " + std::strerror(errno));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw model_error(path + ": cannot read model file");
+  // stdio, not an istream: a stream iterator ends quietly at a read error
+  // (which then read as a truncated model), and nothing bounded the read.
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw model_error(path + ": cannot open model file: " + std::strerror(errno));
+  constexpr std::size_t kMaxModelBytes = std::size_t(64) << 20;  // the largest built-in model is 0.4 MB
+  std::string text;
+  char buf[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= kMaxModelBytes) text.append(buf, n);
+  const int err = std::ferror(f) ? errno : 0;
+  std::fclose(f);
+  if (err) throw model_error(path + ": cannot read model file: " + std::strerror(err));
+  if (text.size() > kMaxModelBytes) throw model_error(path + ": cannot read model file: larger than 64 MiB");
   try {
     return from_json(text, path, opts);
   } catch (const Error& e) {

@@ -54,7 +54,10 @@ namespace {
 // 6 and 16 decimals.
 int leading_zeros(double x) {
   x = std::fabs(x);
-  double frac = x - double(static_cast<long long>(x));
+  // trunc, not a cast to long long: the cast is undefined for NaN, the
+  // infinities and |x| >= 2^63 (and trunc equals it everywhere else; those
+  // values have no fraction, or a NaN one, and get 0 zeros either way).
+  double frac = x - std::trunc(x);
   int n = 0;
   while (frac < 1.0 && frac != 0) {
     frac *= 10;
@@ -68,16 +71,22 @@ class Out {
   explicit Out(std::FILE* f) : f_(f) {}
   template <class... A>
   void operator()(const char* fmt, A... a) {
-    if (std::fprintf(f_, fmt, a...) < 0) failed_ = true;
+    if (std::fprintf(f_, fmt, a...) < 0) fail();
   }
   void str(std::string_view s) {
-    if (std::fwrite(s.data(), 1, s.size(), f_) != s.size()) failed_ = true;
+    if (std::fwrite(s.data(), 1, s.size(), f_) != s.size()) fail();
   }
   bool failed() const { return failed_ || std::ferror(f_); }
+  int error() const { return errno_; }  // of the first failed write, 0 if none
+  void fail() {
+    if (!failed_) errno_ = errno;
+    failed_ = true;
+  }
 
  private:
   std::FILE* f_;
   bool failed_ = false;
+  int errno_ = 0;
 };
 
 bool frame_has_any(const FeatureCollector& fc, unsigned i) {
@@ -130,12 +139,16 @@ void write_json(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
   else
     o("  \"fps\": null,\n");
   o("  \"frames\": [");
+  bool first_frame = true;
   for (unsigned i = 0; i < fc.capacity(); ++i) {
     if (skipped(i, info.subsample)) continue;
     unsigned cnt = 0;
     for (const auto& s : fc.all()) cnt += s.has(i);
     if (!cnt) continue;
-    o("%s", i > 0 ? ",\n" : "\n");
+    // libvmaf tests i > 0, which gives "[," when frame 0 has no values; the
+    // same bytes whenever it has (as in every scored clip).
+    o("%s", first_frame ? "\n" : ",\n");
+    first_frame = false;
     o("    {\n");
     o("      \"frameNum\": %u,\n", i);
     o("      \"metrics\": {\n");
@@ -224,7 +237,9 @@ void write_report(std::FILE* f, OutputFormat fmt, const FeatureCollector& fc, co
     case OutputFormat::kCsv: write_csv(o, fc, info); break;
     case OutputFormat::kSub: write_sub(o, fc, info); break;
   }
-  if (std::fflush(f) != 0 || o.failed()) throw output_error("write failed");
+  if (std::fflush(f) != 0) o.fail();
+  if (o.failed())
+    throw output_error(o.error() ? std::string("write failed: ") + std::strerror(o.error()) : "write failed");
 }
 
 std::string report_text(OutputFormat fmt, const FeatureCollector& fc, const ReportInfo& info) {
@@ -255,11 +270,11 @@ void save_direct(const std::string& shown, const std::string& path, OutputFormat
   if (!f) throw output_error(shown + ": cannot write output file: " + std::strerror(errno));
   try {
     write_report(f, fmt, fc, info);
-  } catch (const Error&) {
+  } catch (const Error& e) {
     std::fclose(f);
-    throw output_error(shown + ": write failed");
+    throw output_error(shown + ": " + e.what());
   }
-  if (std::fclose(f) != 0) throw output_error(shown + ": write failed");
+  if (std::fclose(f) != 0) throw output_error(shown + ": write failed: " + std::strerror(errno));
 }
 
 }  // namespace
@@ -268,8 +283,8 @@ void save_report(const std::string& path, OutputFormat fmt, const FeatureCollect
   if (path == "-") {
     try {
       write_report(stdout, fmt, fc, info);
-    } catch (const Error&) {
-      throw output_error("standard output: write failed");
+    } catch (const Error& e) {
+      throw output_error(std::string("standard output: ") + e.what());
     }
     return;
   }
@@ -295,14 +310,15 @@ void save_report(const std::string& path, OutputFormat fmt, const FeatureCollect
   }
   try {
     write_report(f, fmt, fc, info);
-  } catch (const Error&) {
+  } catch (const Error& e) {
     std::fclose(f);
     std::remove(tmp.c_str());
-    throw output_error(path + ": write failed");
+    throw output_error(path + ": " + e.what());
   }
   if (std::fclose(f) != 0) {
+    const int e = errno;
     std::remove(tmp.c_str());
-    throw output_error(path + ": write failed");
+    throw output_error(path + ": write failed: " + std::strerror(e));
   }
   // mkstemp makes the file 0600; give it the permissions a plain fopen would.
   const mode_t mask = umask(0);

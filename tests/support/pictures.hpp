@@ -76,7 +76,7 @@ inline FeatureCollector run_engine(const PictureFormat& fmt, unsigned frames, co
 // Deterministic content with texture and motion: an 8-bit value per position,
 // frame and salt (never flat).
 inline int content(int x, int y, unsigned frame, int salt) {
-  std::uint32_t s = std::uint32_t(x * 73856093) ^ std::uint32_t(y * 19349663) ^ (frame * 83492791u) ^ std::uint32_t(salt);
+  std::uint32_t s = std::uint32_t(x) * 73856093u ^ std::uint32_t(y) * 19349663u ^ (frame * 83492791u) ^ std::uint32_t(salt);
   s ^= s >> 13;
   s *= 0x5bd1e995u;
   s ^= s >> 15;

@@ -27,6 +27,12 @@
 namespace vmafx {
 namespace {
 
+// The SIMD rows add in 64-bit lanes, which wrap; the references add the same
+// way (random extreme inputs overflow, and a signed overflow is undefined).
+inline std::int64_t add_wrap(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
 namespace vs = ::vmafx::simd;
 namespace as = adm::simd;
 
@@ -136,7 +142,7 @@ void ref_cm_s0_row(const std::int16_t* const sb[3], const std::int16_t* const ab
       x = x < 0 ? 0 : x;
       const std::int32_t x_sq =
           static_cast<std::int32_t>((static_cast<std::int64_t>(x) * x + k.sq_round[t]) >> k.sq_shift[t]);
-      inner[t] += (static_cast<std::int64_t>(x_sq) * x + k.add_cub[t]) >> k.shift_cub[t];
+      inner[t] = add_wrap(inner[t], (static_cast<std::int64_t>(x_sq) * x + k.add_cub[t]) >> k.shift_cub[t]);
     }
   }
 }
@@ -324,7 +330,7 @@ void ref_cm_s123_row(const std::int32_t* const sb[3], const std::int32_t* const 
       x = x < 0 ? 0 : x;
       const std::int32_t x_sq = static_cast<std::int32_t>(
           (static_cast<std::int64_t>(x) * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
-      inner[t] += (static_cast<std::int64_t>(x_sq) * x + k.add_cub) >> k.shift_cub;
+      inner[t] = add_wrap(inner[t], (static_cast<std::int64_t>(x_sq) * x + k.add_cub) >> k.shift_cub);
     }
   }
 }
@@ -937,7 +943,7 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
           in[1].push_back(c);
           in[2].push_back(a);
           in[3].push_back(b);
-          in[4].push_back(c == 0 ? b : -c);
+          in[4].push_back(c == 0 ? b : std::int32_t(0u - std::uint32_t(c)));
           in[5].push_back(b);
         }
     const int w = int(in[0].size());

@@ -145,6 +145,57 @@ INSTANTIATE_TEST_SUITE_P(Oracle, GoldenModelTest, ::testing::ValuesIn(golden_cas
                            return n;
                          });
 
+// The float_ models and vmaf_4k_v0.6.1neg have no oracle run of their own
+// (libvmaf's CLI was run with the four models it builds in), but each holds
+// the same SVM, normalization and score transforms as one that has: only the
+// feature names (float_ extractors) or the feature options (neg: an enhancement
+// gain limit of 1) differ. Fed the same feature values in the same order, each
+// must predict the scores libvmaf wrote for its integer twin, ==.
+const std::map<std::string, std::vector<std::string>>& twin_models() {
+  static const std::map<std::string, std::vector<std::string>> t = {
+      {"vmaf_v0.6.1", {"vmaf_float_v0.6.1"}},
+      {"vmaf_4k_v0.6.1", {"vmaf_float_4k_v0.6.1", "vmaf_4k_v0.6.1neg"}},
+      {"vmaf_v0.6.1neg", {"vmaf_float_v0.6.1neg"}},
+      {"vmaf_b_v0.6.3", {"vmaf_float_b_v0.6.3"}},
+  };
+  return t;
+}
+
+// "VMAF_integer_feature_adm2_score" and "VMAF_feature_adm2_score" -> "adm2_score".
+std::string feature_stem(const std::string& name) { return name.substr(name.rfind("feature_") + 8); }
+
+TEST_P(GoldenModelTest, TwinModelsEqualLibvmafOnTheSameFeatures) {
+  const GoldenCase& c = GetParam();
+  const auto twins = twin_models().find(c.version);
+  if (twins == twin_models().end() || run_of(c.file) != c.version)
+    GTEST_SKIP() << c.file << ": a variant run (the plain " << c.version << " runs cover its twins)";
+  const nlohmann::json doc = read_json(kOracleDir / c.file);
+  const Model model = Model::builtin(c.version, {});
+  std::vector<std::string> keys;
+  for (const ModelFeature& f : model.features()) keys.push_back(output_name(f));
+  std::size_t compared = 0;
+  for (const std::string& version : twins->second) {
+    const Model twin = Model::builtin(version, {});
+    ASSERT_EQ(twin.features().size(), model.features().size()) << version;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      ASSERT_EQ(feature_stem(twin.features()[i].name), feature_stem(model.features()[i].name)) << version << " " << i;
+    ASSERT_EQ(twin.is_bootstrap(), model.is_bootstrap()) << version;
+    for (const auto& frame : doc.at("frames")) {
+      const auto& m = frame.at("metrics");
+      std::vector<double> values;
+      for (const std::string& k : keys) values.push_back(m.at(k).get<double>());
+      for (const auto& [name, score] : twin.predict(values)) {
+        ASSERT_TRUE(m.contains(name)) << c.file << ": golden has no " << name;
+        const double want = m.at(name).get<double>();
+        EXPECT_EQ(score, want) << version << " on " << c.file << " frame " << frame.at("frameNum") << " " << name
+                               << ": got " << g17(score) << ", libvmaf (" << c.version << ") " << g17(want);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 0u);
+}
+
 TEST(GoldenModelCoverage, EveryModelRunIsCovered) {
   std::map<std::string, int> per_run;
   for (const GoldenCase& c : golden_cases()) per_run[run_of(c.file)]++;

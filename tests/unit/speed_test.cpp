@@ -154,7 +154,7 @@ using Fill = std::function<int(int plane, int x, int y, unsigned frame, bool dis
 
 // Pattern on the 8-bit scale: texture + motion + noise; never flat.
 int content(int p, int x, int y, unsigned f, bool dis) {
-  std::uint32_t s = std::uint32_t(x * 73856093) ^ std::uint32_t(y * 19349663) ^ (f * 83492791u) ^
+  std::uint32_t s = std::uint32_t(x) * 73856093u ^ std::uint32_t(y) * 19349663u ^ (f * 83492791u) ^
                     std::uint32_t(p * 911 + (dis ? 7 : 0));
   s ^= s >> 13;
   s *= 0x5bd1e995u;

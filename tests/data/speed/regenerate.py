@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Regenerates tests/data/speed/<pair>.json from a libvmaf 3.2.0 `vmaf` CLI.
 
-Usage: regenerate.py /path/to/libvmaf-3.2.0/tools/vmaf
+Usage: regenerate.py /path/to/libvmaf-3.2.0/tools/vmaf [--check] [EXTRA_ARG...]
+
+--check compares the binary's output with the stored files instead of
+writing them (exit 1 on any difference); EXTRA_ARGs go to every command
+(e.g. --cpumask 255 for a libvmaf built with its SIMD paths, which this
+turns off). README.md in this folder says which binaries produced and
+reproduced the files.
 
 The binary must be libvmaf 3.2.0 (commit f85a8536) built with its plain C
 path (no asm: `meson setup -Denable_asm=false ...`) and with the output
@@ -47,6 +53,9 @@ MODELS = ['vmaf_v1.0.16_1d5h_2160', 'vmaf_v1.0.16_3d0h', 'vmaf_v1.0.16_3d0h_2160
 
 def main():
     vmaf = os.path.abspath(sys.argv[1])
+    check = '--check' in sys.argv[2:]
+    extra = [a for a in sys.argv[2:] if a != '--check']
+    same = differ = 0
     manifest = json.load(open(os.path.join(GOLDEN, 'manifest.json')))
     tmp = os.path.join(HERE, '.tmp_out.json')
     for p in manifest['pairs']:
@@ -61,7 +70,7 @@ def main():
         out_runs = []
         for name, args, feat in runs:
             argv = base + args
-            real = [vmaf] + [tmp if a == '<out>' else a for a in argv[1:]]
+            real = [vmaf] + [tmp if a == '<out>' else a for a in argv[1:]] + extra
             if os.path.exists(tmp):
                 os.remove(tmp)
             cp = subprocess.run(real, cwd=GOLDEN, capture_output=True, text=True, timeout=600)
@@ -77,11 +86,25 @@ def main():
                 entry['output'] = out
             out_runs.append(entry)
             print(p['name'], name, cp.returncode, flush=True)
-        with open(os.path.join(HERE, p['name'] + '.json'), 'w') as f:
+        path = os.path.join(HERE, p['name'] + '.json')
+        if check:
+            stored = json.load(open(path))['runs']
+            for got, want in zip(out_runs, stored):
+                if got == want:
+                    same += 1
+                else:
+                    differ += 1
+                    print('DIFFERS', p['name'], want['run'], flush=True)
+            differ += abs(len(out_runs) - len(stored))
+            continue
+        with open(path, 'w') as f:
             json.dump({'pair': p['name'], 'runs': out_runs}, f, separators=(',', ':'))
             f.write('\n')
     if os.path.exists(tmp):
         os.remove(tmp)
+    if check:
+        print(f'{same} runs identical, {differ} differ')
+        sys.exit(1 if differ else 0)
 
 
 if __name__ == '__main__':
