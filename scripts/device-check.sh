@@ -3,6 +3,7 @@
 # packages, no network there): binaries are built here and carried in .device/.
 #   bash scripts/device-check.sh            # every section
 #   bash scripts/device-check.sh cuda       # one section
+#   bash scripts/device-check.sh libav      # NVDEC vs CPU decode (carry .device-libav.txz instead)
 # Logs go to $OUT/ (or ./device-logs when OUT is unset).
 set -u
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -300,6 +301,80 @@ e2e_check() {
 }
 # --- end e2e ---
 
+# --- python ---
+# The Python module (vmaf_exact, built here for the GPU machine's python3 3.12
+# with CUDA by scripts/device-pack-python.sh into .device/python): score()'s
+# report == the CLI's with --backend cuda, a clip merged from frame ranges,
+# and pairs/s of one persistent GPU scorer beside the CLI's fps
+# (scripts/device-python.py). Ray does not travel (its wheel is over the carry
+# limit): the scorer runs without Ray's scheduling there.
+python_check() {
+  local P=$REPO/.device/python B=$REPO/.device/cuda
+  if [ ! -e "$P/vmaf_exact/__init__.py" ]; then
+    echo "python: $P missing (run scripts/device-pack-python.sh first)"; return 1
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local C=/tmp/vmafx-py
+  mkdir -p $C
+  [ -s $C/1080p8.dis.y4m ] || "$B/vmafx_mkclip" 7 1920 1080 8 "${PY_FRAMES:-120}" $C/1080p8.ref.y4m $C/1080p8.dis.y4m
+  echo "== python: score(), ranges, one persistent GPU scorer (1080p 8-bit, ${PY_FRAMES:-120} frames)"
+  PYTHONPATH="$P${PYTHONPATH:+:$PYTHONPATH}" timeout 400 python3 "$REPO/scripts/device-python.py" "$B/vmaf" \
+    $C/1080p8.ref.y4m $C/1080p8.dis.y4m "${PY_PAIRS:-8}" 2>&1 | tee "$OUT/python.log"
+  return "${PIPESTATUS[0]}"
+}
+# --- end python ---
+
+# --- libav ---
+# Compressed input decoded by NVDEC (--hwdec cuda) against CPU decoding, and
+# the rates (docs/input.md). Carried: .device-libav.txz from
+# scripts/device-pack-libav.sh (a vmaf with CUDA and FFmpeg's libraries, the
+# shared libraries it needs, 4K HEVC and AV1 pairs at 8 and 10 bit, and their
+# CPU scores computed where they were packed). About 2 min.
+libav_check() {
+  local D=$REPO/.device-libav
+  local L=$OUT
+  if [ -f "$REPO/.device-libav.txz" ] && [ ! -x "$D/vmaf" ]; then
+    (cd "$REPO" && { tar -xJf .device-libav.txz 2> /dev/null ||
+      python3 -c 'import tarfile; tarfile.open(".device-libav.txz").extractall(".")'; })
+  fi
+  if [ ! -x "$D/vmaf" ]; then echo "libav: $D/vmaf missing (run scripts/device-pack-libav.sh, carry .device-libav.txz)"; return 1; fi
+  export LD_LIBRARY_PATH="$D/lib:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local rc=0 c r d
+  {
+    date -u
+    nvidia-smi --query-gpu=name,driver_version --format=csv 2>&1 | head -2
+    echo "== ldd (not found = missing on this machine)"; ldd "$D/vmaf" | grep 'not found'
+    echo "== NVDEC library"; ls -l /usr/local/nvidia/lib64/libnvcuvid* /usr/lib/x86_64-linux-gnu/libnvcuvid* 2>&1
+    "$D/vmaf" --list-devices
+  } > "$L/libav-env.log" 2>&1
+  cat "$L/libav-env.log"
+  for c in hevc8 hevc10 av1-8 av1-10; do
+    r=$(ls "$D"/clips/$c-ref.*) d=$(ls "$D"/clips/$c-dis.*)
+    echo "== libav $c: scores, CPU decode (here and where packed) vs NVDEC, --backend cpu and cuda"
+    local base=(-r "$r" -d "$d" --json --precision max)
+    timeout 120 "$D/vmaf" "${base[@]}" -q --backend cpu -o "$L/libav-$c-cpu.json" || rc=1
+    # Without -q: a notice says when NVDEC was not used (no device, no libnvcuvid, codec).
+    timeout 120 "$D/vmaf" "${base[@]}" --backend cpu --hwdec cuda -o "$L/libav-$c-nvdec-cpu.json" \
+      2> "$L/libav-$c-nvdec.err" || rc=1
+    timeout 120 "$D/vmaf" "${base[@]}" -q --backend cuda --hwdec cuda -o "$L/libav-$c-nvdec-cuda.json" || rc=1
+    grep notice "$L/libav-$c-nvdec.err" | sed 's/^/  /'
+
+    for f in "$D/clips/$c.cpu-here.json" "$L/libav-$c-nvdec-cpu.json" "$L/libav-$c-nvdec-cuda.json"; do
+      if cmp -s <(grep -v '"fps"' "$L/libav-$c-cpu.json") <(grep -v '"fps"' "$f"); then echo "  equal: $(basename "$f")"
+      else echo "  DIFFERENT: $(basename "$f")"; rc=1; fi
+    done
+    echo "== libav $c: rates (pairs/s): decode only (CPU, NVDEC), then scoring with --backend cuda"
+    "$D/vmaf" -r "$r" -d "$d" --decode-only 2>&1 | sed 's/^/  cpu decode:   /'
+    "$D/vmaf" -r "$r" -d "$d" --decode-only --hwdec cuda 2>&1 | sed 's/^/  nvdec decode: /'
+    "$D/vmaf" -r "$r" -d "$d" --backend cuda --hwdec cuda --json -o "$L/libav-$c-rate.json" -q
+    grep '"fps"' "$L/libav-$c-rate.json" | sed 's/^ */  score (cuda, nvdec): /'
+    "$D/vmaf" -r "$r" -d "$d" --backend cuda --json -o "$L/libav-$c-rate-cpu.json" -q
+    grep '"fps"' "$L/libav-$c-rate-cpu.json" | sed 's/^ */  score (cuda, cpu decode): /'
+  done
+  return $rc
+}
+# --- end libav ---
+
 # --- harden ---
 # Issue 16: BM_RssFlat's failed check must end the bench with exit 1 (it
 # exited 0 before). With --rss-limit-kib=0 any growth after frame 1000 fails
@@ -562,6 +637,9 @@ fi
 if [ "$WHICH" = e2e ] || [ "$WHICH" = quick ]; then
   e2e_check || STATUS=1
 fi
+if [ "$WHICH" = python ]; then
+  python_check || STATUS=1
+fi
 if [ "$WHICH" = cambi ]; then
   cambi_check || STATUS=1
 fi
@@ -576,6 +654,9 @@ if [ "$WHICH" = speed ]; then
 fi
 if [ "$WHICH" = profile ]; then
   profile_check || STATUS=1
+fi
+if [ "$WHICH" = libav ]; then
+  libav_check || STATUS=1
 fi
 if [ "$WHICH" = all ] || [ "$WHICH" = cuda ]; then
   cuda_check || STATUS=1

@@ -13,8 +13,9 @@ pkgs=(
   nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
-  python3
+  python3 python3-dev python3-venv
   libhwy-dev
+  libavformat-dev libavcodec-dev libavutil-dev ffmpeg
 )
 [ "$sanitize" -eq 1 ] && pkgs+=(clang llvm)
 missing=()

@@ -1,8 +1,10 @@
 #pragma once
 // Reading clips: Y4M (any of its 4:2:0 sitings, 4:2:2, 4:4:4, mono, 8 to 16
-// bit) and raw planar YUV, from files, pipes or FIFOs, and FrameSource, which
-// reads a reference and a distorted clip on two threads, ahead of scoring,
-// straight into a Session's pictures.
+// bit) and raw planar YUV, from files, pipes or FIFOs; compressed video (mp4,
+// mkv, webm, ivf, ...: whatever FFmpeg's libraries decode) when built with
+// them (VMAFX_HAVE_LIBAV); and FrameSource, which reads a reference and a
+// distorted clip on two threads, ahead of scoring, straight into a Session's
+// pictures, pairing frames by index or by presentation time.
 //
 //   auto ref = vmafx::open_video("ref.y4m"), dis = vmafx::open_video("dis.y4m");
 //   vmafx::Session s(ref->format(), cfg);
@@ -12,6 +14,7 @@
 //   s.finish();
 //
 // Every failure is a vmafx::Error (kind kInput) whose message starts with the path.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +31,19 @@ struct RawFormat {
   int height = 0;
   ChromaFormat chroma = ChromaFormat::k420;
   int bpc = 8;
+};
+
+// A presentation time: value * num / den seconds.
+struct Timestamp {
+  std::int64_t value = 0;
+  int num = 0;
+  int den = 1;
+};
+
+// How open_video reads a compressed clip (ignored for Y4M and raw YUV).
+struct OpenOptions {
+  int stream = 0;     // which video stream: 0 = the first (ffmpeg's -map 0:v:N)
+  std::string hwdec;  // "" (CPU decode) or "cuda" (NVDEC through libavcodec)
 };
 
 // Sequential reader of one clip. Memory is the pictures it fills, whatever
@@ -47,6 +63,20 @@ class VideoReader {
   virtual bool skip(Picture& scratch) { return read(scratch); }
   // Frames read (or skipped) so far.
   unsigned frames_read() const { return frames_; }
+  // Presentation time of the frame read (or skipped) last; nullopt when the
+  // input has none (raw YUV, a Y4M without a frame rate, a frame without one).
+  virtual std::optional<Timestamp> timestamp() const { return std::nullopt; }
+  // Frames the clip is expected to hold, when known without reading it (for a
+  // progress estimate only); 0 when unknown.
+  virtual std::uint64_t frame_count_hint() const { return 0; }
+  // What the file holds, for messages: "yuv420p10le, hevc in matroska"; ""
+  // for Y4M and raw YUV (their format() says it all).
+  virtual std::string format_name() const { return {}; }
+  // Full-range samples (yuvj*, or a stream flagged full range); Y4M and raw
+  // YUV count as limited range.
+  virtual bool full_range() const { return false; }
+  // Notes for the user (a decoder fallback); empty when there are none.
+  virtual std::string notice() const { return {}; }
 
  protected:
   explicit VideoReader(std::string path) : path_(std::move(path)) {}
@@ -56,9 +86,15 @@ class VideoReader {
 };
 
 // Opens `path`. Input that starts with "YUV4MPEG2 " is read as Y4M (its
-// header gives the format and wins over `raw`, as in libvmaf); anything else
-// needs `raw`.
-std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<RawFormat>& raw = std::nullopt);
+// header gives the format and wins over `raw`, as in libvmaf); a container FFmpeg recognizes by its content is
+// decoded (builds with FFmpeg's libraries; others say so); anything else needs
+// `raw`.
+std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<RawFormat>& raw = std::nullopt,
+                                        const OpenOptions& opts = {});
+// Whether this build decodes compressed video (FFmpeg's libraries), and their
+// versions ("libavformat 59.27.100, libavcodec 59.37.100") or "".
+bool compressed_input_supported();
+std::string compressed_input_versions();
 
 // "420", "422", "444" or "400".
 const char* chroma_name(ChromaFormat c);
@@ -72,6 +108,12 @@ class FrameSource {
     unsigned skip_ref = 0, skip_dis = 0;  // frames to drop first
     unsigned max_frames = 0;              // pairs to deliver at most (0: all)
     unsigned depth = 4;                   // frames each side reads ahead
+    // Pairing: by index (the default, as libvmaf), or by presentation time:
+    // each distorted frame with the reference frame nearest to it, times
+    // counted from each clip's first frame (after the skips), in any time base.
+    enum class Sync { kIndex, kPts } sync = Sync::kIndex;
+    // Stop at the end of the shorter clip instead of failing.
+    bool shortest = false;
   };
   // Reserves the pictures it reads ahead in `session` (construct it before
   // anything acquires from the session). The readers and the session must
@@ -81,9 +123,11 @@ class FrameSource {
   FrameSource(const FrameSource&) = delete;
   FrameSource& operator=(const FrameSource&) = delete;
 
-  // The next pair; false once both clips ended together. Throws the readers'
-  // errors in the order one thread reading ref then dis frame by frame would
-  // meet them, and an Error when one clip ends before the other.
+  // The next pair; false once both clips ended together (or one of them, with
+  // `shortest`). Throws the readers' errors in the order one thread reading
+  // ref then dis frame by frame would meet them, and an Error when one clip
+  // ends before the other. With Sync::kPts a reference picture may come twice
+  // (a distorted clip at a higher frame rate); pictures are read-only.
   bool next(std::shared_ptr<Picture>& ref, std::shared_ptr<Picture>& dis);
   // Pairs delivered so far.
   unsigned delivered() const;

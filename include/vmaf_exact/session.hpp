@@ -51,6 +51,32 @@ struct ModelSummary {
   double ci_lo = 0, ci_hi = 0, stddev = 0;  // bootstrap only
 };
 
+// Scoring one clip in frame ranges (on several machines, say) so that the
+// merged scores are the very doubles of one run over the whole clip. Frame
+// i's scores depend on the pictures of frames i - before .. i + after only.
+// To score frames [begin, end) of an n-frame clip, a session is fed frames
+// first_frame(begin) .. min(end + after, n) - 1 (which it numbers from 0)
+// and its scores of frames begin - first .. end - 1 - first are kept: they
+// are frames begin .. end - 1 of the clip. The ranges' kept scores, appended
+// to one FeatureCollector series by series in the order of the range that
+// starts at frame 0, each series in frame order, then pooled and reported
+// with ReportInfo::frames = n, give the single run's report byte for byte
+// (the Python package's vmaf_exact.ray splits long clips this way).
+struct RangeContext {
+  unsigned before = 0;  // frames a range also scores before its first (their scores are dropped)
+  unsigned after = 0;   // frames it also scores after its last
+  unsigned subsample = 1;
+  // Why this configuration cannot be split, e.g. a whole-clip metric ("": it can).
+  std::string unsplittable;
+  // The first frame of the session that scores a range from `begin`:
+  // `before` frames earlier (at least 0), moved down to a multiple of
+  // subsample so that the session subsamples the same frames.
+  unsigned first_frame(unsigned begin) const {
+    const unsigned f = begin > before ? begin - before : 0;
+    return subsample > 1 ? f - f % subsample : f;
+  }
+};
+
 // The device backends compiled into this build ("cuda", "opencl"), in the
 // order --backend auto tries them.
 std::vector<std::string> available_backends();
@@ -98,6 +124,8 @@ class Session {
   std::string backend_description() const;
   // Notices for the user (backend fallbacks); empty when there are none.
   const std::vector<std::string>& notices() const;
+  // What scoring this configuration's clips in frame ranges needs.
+  RangeContext range_context() const;
 
  private:
   struct Impl;

@@ -72,6 +72,7 @@ Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d,
   if (!ex) ex = d->create(set, fmt_);
   Instance in{d, set.key(), set.name_suffix(), std::move(ex)};
   in.history = std::min(in.ex->history(), Earlier::kMax);
+  in.reach = vmafx::range_reach(*d, set);
   const bool ordered = (d->flags & kTemporal) && !in.ex->frame_parallel();
   in.kind = ordered ? Kind::kSequential : twin ? Kind::kDevice : Kind::kCpu;
   instances_.push_back(std::move(in));
@@ -100,6 +101,16 @@ void Engine::set_threads(unsigned threads) {
   if (started_) throw std::logic_error("Engine::set_threads after the first acquire or push");
   opts_.threads = threads;
   max_in_flight_ = threads + 2;
+}
+
+RangeReach Engine::range_reach() const {
+  RangeReach r;
+  for (const Instance& in : instances_) {
+    r.before = std::max(r.before, in.reach.before);
+    r.after = std::max(r.after, in.reach.after);
+    if (r.unsplittable.empty()) r.unsplittable = in.reach.unsplittable;
+  }
+  return r;
 }
 
 unsigned Engine::cpu_instances() const {

@@ -96,6 +96,9 @@ class Engine {
   unsigned max_in_flight() const { return max_in_flight_; }
   unsigned picture_limit() const;
   unsigned threads() const { return opts_.threads; }
+  // The frames a clip range must score around it (the largest reach of any
+  // instance; the first instance's reason when one cannot be split).
+  RangeReach range_reach() const;
   // Extractors that run on the CPU although a backend was given (fallbacks).
   const std::vector<std::string>& cpu_fallbacks() const { return fallbacks_; }
   // Where the time went (VMAFX_STATS=1 prints it): seconds each instance,
@@ -117,6 +120,7 @@ class Engine {
     std::unique_ptr<Extractor> ex;
     Kind kind = Kind::kCpu;
     unsigned history = 0;
+    RangeReach reach;
   };
   struct Frame {
     unsigned index = 0;

@@ -89,6 +89,17 @@ class LookBackExtractor : public Extractor {
   unsigned kept_ = 0;
 };
 
+// What scoring a clip in frame ranges needs from one extractor instance
+// (Session::range_context): its scores of frame i depend on the pictures of
+// frames i - before .. i + after only, once i is at least `before` frames
+// into the run (where it counts frames from the first frame it was given).
+// A non-empty `unsplittable` says why its scores cannot be merged from
+// ranges (whole-clip metrics, files written frame after frame).
+struct RangeReach {
+  unsigned before = 0, after = 0;
+  std::string unsplittable;
+};
+
 struct ExtractorDescriptor {
   std::string_view name;                  // libvmaf's extractor name: "vif", "adm", ...
   std::span<const OptionSpec> options;    // option table
@@ -96,7 +107,13 @@ struct ExtractorDescriptor {
   unsigned flags = 0;
   // Throws Error if the format is unsupported (message names the extractor).
   std::unique_ptr<Extractor> (*create)(const OptionSet& opts, const PictureFormat& fmt);
+  // Range scoring (see RangeReach); nullptr: {0, 0} for an extractor without
+  // kTemporal, unsplittable for one with it (its reach is not known).
+  RangeReach (*range_reach)(const OptionSet& opts) = nullptr;
 };
+
+// The reach of an instance of `d` with `opts` (the rule above for nullptr).
+RangeReach range_reach(const ExtractorDescriptor& d, const OptionSet& opts);
 
 namespace cuda {
 class CudaBackend;

@@ -225,6 +225,11 @@ unsigned Session::frames() const { return impl_->engine->frames(); }
 const SessionConfig& Session::config() const { return impl_->cfg; }
 const std::vector<std::string>& Session::notices() const { return impl_->notices; }
 
+RangeContext Session::range_context() const {
+  const RangeReach r = impl_->engine->range_reach();
+  return {r.before, r.after, impl_->cfg.subsample, r.unsplittable};
+}
+
 std::vector<ModelSummary> Session::summaries() const {
   std::vector<ModelSummary> out;
   const FeatureCollector& fc = scores();

@@ -916,6 +916,13 @@ std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fm
   return std::make_unique<CambiExtractor>(cambi::resolve(opts, fmt));
 }
 
+// Frame by frame, but heatmaps are appended to files frame after frame.
+RangeReach range_reach(const OptionSet& o) {
+  if (!o.get_string("heatmaps_path").empty())
+    return {0, 0, "cambi: heatmaps_path (heatmaps written frame after frame) cannot be split into frame ranges"};
+  return {};
+}
+
 }  // namespace
 
 const ExtractorDescriptor kCambiExtractor{
@@ -924,6 +931,7 @@ const ExtractorDescriptor kCambiExtractor{
     .provided = kProvided,
     .flags = 0,
     .create = &create,
+    .range_reach = &range_reach,
 };
 
 }  // namespace vmafx

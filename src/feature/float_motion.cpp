@@ -320,6 +320,10 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
   return std::make_unique<fmotion::Motion>(fmotion::config(o, fmt));
 }
 
+// Frame i's score reads frame i - 1 (frame 0 of a run has none); motion2
+// and motion3 are the minimum of frame i's and frame i + 1's.
+RangeReach range_reach(const OptionSet&) { return {1, 1, {}}; }
+
 }  // namespace
 
 const ExtractorDescriptor kFloatMotionExtractor{
@@ -328,6 +332,7 @@ const ExtractorDescriptor kFloatMotionExtractor{
     .provided = kProvided,
     .flags = kTemporal,
     .create = &create,
+    .range_reach = &range_reach,
 };
 
 }  // namespace vmafx

@@ -275,12 +275,24 @@ std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fm
 
 }  // namespace
 
+// Frame i's SAD reads frame i - 1 (i - 2 with the five-frame window); its
+// motion2 is the minimum of its SAD (i - 1's with the window) and i + 1's,
+// so a run must have scored one frame more than the SAD needs (the window
+// skips frames 0 and 1 of a run, the plain SAD frame 0); motion3 with the
+// moving average also reads i - 1's motion2: one frame more.
+RangeReach range_reach(const OptionSet& o) {
+  const bool window = o.get_bool("motion_five_frame_window");
+  const unsigned sad_back = window ? 2 : 1;
+  return {sad_back + (window ? 1u : 0u) + (o.get_bool("motion_moving_average") ? 1u : 0u), 1, {}};
+}
+
 const ExtractorDescriptor kMotionExtractor{
     .name = "motion",
     .options = kOptions,
     .provided = kProvided,
     .flags = kTemporal,
     .create = &create,
+    .range_reach = &range_reach,
 };
 
 }  // namespace vmafx

@@ -154,6 +154,13 @@ std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fm
   return std::make_unique<PsnrExtractor>(opts, fmt);
 }
 
+// Per-frame PSNR is frame by frame; apsnr sums the whole clip's SSE, which
+// the per-frame scores do not give back.
+RangeReach range_reach(const OptionSet& o) {
+  if (o.get_bool("enable_apsnr")) return {0, 0, "psnr: enable_apsnr (whole-clip apsnr) cannot be merged from frame ranges"};
+  return {};
+}
+
 }  // namespace
 
 const ExtractorDescriptor kPsnrExtractor{
@@ -162,6 +169,7 @@ const ExtractorDescriptor kPsnrExtractor{
     .provided = kProvided,
     .flags = kTemporal,
     .create = &create,
+    .range_reach = &range_reach,
 };
 
 }  // namespace vmafx

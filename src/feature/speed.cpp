@@ -781,6 +781,9 @@ std::unique_ptr<Extractor> create_temporal(const OptionSet& o, const PictureForm
   return std::make_unique<SpeedTemporal>(t.p, t.d, t.use_ref_diff);
 }
 
+// Frame i differences frame i - 1 and frame i (frame 0 of a run has no score).
+RangeReach temporal_range_reach(const OptionSet&) { return {1, 0, {}}; }
+
 }  // namespace
 
 const ExtractorDescriptor kSpeedChromaExtractor{
@@ -797,6 +800,7 @@ const ExtractorDescriptor kSpeedTemporalExtractor{
     .provided = kTemporalProvided,
     .flags = kTemporal,
     .create = &create_temporal,
+    .range_reach = &temporal_range_reach,
 };
 
 }  // namespace vmafx

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -14,12 +15,15 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "io/libav_reader.hpp"
 
 namespace vmafx {
 
 namespace {
 
 constexpr std::size_t kMaxHeader = 4096;
+// Bytes read from a clip that is not Y4M to recognize a container.
+constexpr std::size_t kProbeBytes = 4096;
 constexpr int kMaxDimension = 1 << 15;  // 32768 a side
 // At most 2^26 luma samples (8192x8192; 8K UHD is 7680x4320): the engine keeps
 // a few pictures per thread, so this bounds memory whatever a header claims.
@@ -70,9 +74,53 @@ bool parse_colorspace(std::string_view c, ChromaFormat& chroma, int& bpc) {
   return false;
 }
 
+// Frames a regular file of `bytes` holds at `per_frame` bytes each (0 for a pipe).
+std::uint64_t frames_in_file(int fd, std::uint64_t header, std::uint64_t per_frame) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) < header || per_frame == 0) return 0;
+  return (std::uint64_t(st.st_size) - header) / per_frame;
+}
+
+// The frame rate of a Y4M header ("F30000:1001"), or {0, 0} when absent or malformed.
+std::pair<int, int> y4m_rate(const std::string& fields) {
+  std::istringstream in(fields);
+  std::string tok;
+  while (in >> tok) {
+    if (tok[0] != 'F') continue;
+    const std::size_t colon = tok.find(':');
+    int num = 0, den = 0;
+    if (colon != std::string::npos && parse_int(std::string_view(tok).substr(1, colon - 1), num) &&
+        parse_int(std::string_view(tok).substr(colon + 1), den) && num > 0 && den > 0)
+      return {num, den};
+  }
+  return {0, 0};
+}
+
+// The first bytes of a clip that is not Y4M: what FFmpeg would say it is when
+// this build cannot decode it (only unambiguous signatures).
+[[maybe_unused]] const char* compressed_signature(const std::string& head) {
+  auto at = [&](std::size_t off, std::string_view sig) {
+    return head.size() >= off + sig.size() && head.compare(off, sig.size(), sig) == 0;
+  };
+  if (at(4, "ftyp")) return "an MP4/MOV";
+  if (at(0, "\x1a\x45\xdf\xa3")) return "a Matroska/WebM";
+  if (at(0, "DKIF")) return "an IVF";
+  if (at(0, "RIFF")) return "an AVI";
+  if (at(0, "OggS")) return "an Ogg";
+  return nullptr;
+}
+
 class Y4mReader final : public FileReader {
  public:
-  Y4mReader(std::string path, int fd, const PictureFormat& fmt) : FileReader(std::move(path), fd) { fmt_ = fmt; }
+  Y4mReader(std::string path, int fd, const PictureFormat& fmt, std::pair<int, int> rate, std::uint64_t count)
+      : FileReader(std::move(path), fd), rate_(rate), count_(count) {
+    fmt_ = fmt;
+  }
+  std::optional<Timestamp> timestamp() const override {
+    if (rate_.first == 0 || frames_ == 0) return std::nullopt;
+    return Timestamp{std::int64_t(frames_) - 1, rate_.second, rate_.first};
+  }
+  std::uint64_t frame_count_hint() const override { return count_; }
   bool read(Picture& pic) override {
     if (!frame_header()) return false;
     // The payload, and in the same read the next frame's "FRAME\n".
@@ -111,13 +159,17 @@ class Y4mReader final : public FileReader {
   char marker_[6] = {};
   std::size_t marker_len_ = 0;
   bool have_marker_ = false;
+  std::pair<int, int> rate_;
+  std::uint64_t count_;
 };
 
 class RawReader final : public FileReader {
  public:
   RawReader(std::string path, int fd, const RawFormat& raw) : FileReader(std::move(path), fd) {
     fmt_ = {raw.width, raw.height, raw.bpc, raw.chroma};
+    count_ = frames_in_file(fd, 0, fmt_.frame_bytes());
   }
+  std::uint64_t frame_count_hint() const override { return count_; }
   void take_pending(std::string bytes) { pending_ = std::move(bytes); }
   bool read(Picture& pic) override {
     std::size_t unused = 0;
@@ -129,6 +181,9 @@ class RawReader final : public FileReader {
     ++frames_;
     return true;
   }
+
+ private:
+  std::uint64_t count_ = 0;
 };
 
 }  // namespace
@@ -282,7 +337,8 @@ PictureFormat parse_y4m_header(const std::string& fields, const std::string& pat
   return fmt;
 }
 
-std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<RawFormat>& raw) {
+std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<RawFormat>& raw,
+                                        const OpenOptions& opts) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw input_error(path + ": is a directory, not a clip");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -320,13 +376,34 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
       if (header.size() > kMaxHeader) throw input_error(path + ": Y4M header too long");
     }
     const PictureFormat fmt = parse_y4m_header(header, path);
+    const std::uint64_t count = frames_in_file(fd, sizeof magic + header.size() + 1, 6 + fmt.frame_bytes());
     closer.armed = false;  // the reader owns fd from here
-    return std::make_unique<Y4mReader>(path, fd, fmt);
+    return std::make_unique<Y4mReader>(path, fd, fmt, y4m_rate(header), count);
   }
-  if (!raw) {
-    if (n >= 4 && std::memcmp(magic, "YUV4", 4) == 0) throw input_error(path + ": bad Y4M signature");
-    throw input_error(path + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
+  // Not Y4M: read a little more, to recognize a container by its content.
+  // The bytes read go on to whichever reader takes the file (pipes cannot seek).
+  std::string head(magic, n);
+  if (n == sizeof magic) {
+    head.resize(kProbeBytes);
+    head.resize(n + read_some(head.data() + n, kProbeBytes - n));
   }
+  if (n >= 4 && std::memcmp(magic, "YUV4", 4) == 0) throw input_error(path + ": bad Y4M signature");
+#ifdef VMAFX_HAVE_LIBAV
+  // A raw clip is never probed as a container unless the evidence is strong
+  // (a container signature, or an elementary stream's headers); without -w
+  // -h -p -b anything FFmpeg recognizes more than vaguely is tried.
+  if (libav_probe_score(head, path) > (raw ? 50 : 25)) {
+    closer.armed = false;  // open_libav owns fd from here
+    return open_libav(path, fd, std::move(head), opts);
+  }
+#else
+  (void)opts;
+  if (const char* what = compressed_signature(head))
+    throw unsupported_error(path + ": looks like " + std::string(what) +
+                            " file; this vmaf was built without FFmpeg's libraries (libavformat, libavcodec), "
+                            "so it reads only Y4M and raw YUV");
+#endif
+  if (!raw) throw input_error(path + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
   if (raw->width <= 0 || raw->height <= 0 || raw->width > kMaxDimension || raw->height > kMaxDimension)
     throw input_error(path + ": bad raw frame size " + std::to_string(raw->width) + "x" + std::to_string(raw->height));
   // The CLI checks these too; a library caller may not (a Picture holds 8 to
@@ -339,7 +416,7 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
   check_area(path, raw->width, raw->height);
   closer.armed = false;
   auto r = std::make_unique<RawReader>(path, fd, *raw);
-  r->take_pending(std::string(magic, n));  // the bytes read above start its first frame
+  r->take_pending(std::move(head));  // the bytes read above start its first frame
   return r;
 }
 

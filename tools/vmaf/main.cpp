@@ -31,6 +31,13 @@ struct Settings {
   unsigned frame_skip_ref = 0, frame_skip_dist = 0;
   std::string precision;
   bool quiet = false;
+  // Compressed input (FFmpeg's libraries) and frame pairing.
+  int ref_stream = 0, dis_stream = 0;
+  std::string hwdec;
+  std::string sync = "index";
+  bool shortest = false;
+  bool progress = false;     // a progress line even when stderr is not a terminal
+  bool decode_only = false;  // read (decode) and pair the clips, score nothing: the input's own rate
 };
 
 ChromaFormat parse_pix_fmt(const std::string& s) {
@@ -44,6 +51,56 @@ std::string describe(const PictureFormat& f) {
   return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + chroma_name(f.chroma) + " " +
          std::to_string(f.bpc) + "-bit";
 }
+
+// With what a decoded file holds: "64x48 420 10-bit (yuv420p10le, hevc in matroska)".
+std::string describe(const VideoReader& r) {
+  std::string d = describe(r.format());
+  if (const std::string n = r.format_name(); !n.empty())
+    d += " (" + n + ")";
+  else if (r.full_range())
+    d += " full range";
+  return d;
+}
+
+// The progress line: frames, speed, and the time left when the length is known.
+class Progress {
+ public:
+  Progress(bool on, std::uint64_t total) : on_(on), tty_(isatty(fileno(stderr))), total_(total) {}
+  void frame(unsigned n) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(tty_ ? 250 : 5000) && n != 1) return;
+    last_ = now;
+    print(n, false);
+  }
+  void done(unsigned n, double fps) {
+    if (!on_) return;
+    fps_ = fps;
+    print(n, true);
+  }
+
+ private:
+  void print(unsigned n, bool final) {
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    const double fps = final ? fps_ : (secs > 0 ? n / secs : 0.0);
+    char line[160];
+    int len = std::snprintf(line, sizeof line, "%u", n);
+    if (total_ && !final) len += std::snprintf(line + len, sizeof line - len, "/%llu", (unsigned long long)total_);
+    len += std::snprintf(line + len, sizeof line - len, " frames %.2f FPS", fps);
+    if (total_ > n && fps > 0 && !final) {
+      const unsigned long long left = (unsigned long long)((total_ - n) / fps + 0.5);
+      std::snprintf(line + len, sizeof line - len, ", ETA %llu:%02llu", left / 60, left % 60);
+    }
+    if (tty_)
+      std::fprintf(stderr, "\r%s\033[K%s", line, final ? "\n" : "");
+    else
+      std::fprintf(stderr, "%s\n", line);
+  }
+  bool on_, tty_;
+  std::uint64_t total_;
+  double fps_ = 0;
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now(), last_{};
+};
 
 int run(const Settings& s) {
   const bool raw_args = s.width || s.height || s.bitdepth || !s.pix_fmt.empty();
@@ -67,13 +124,26 @@ int run(const Settings& s) {
     }
   }
 
+  FrameSource::Options::Sync sync = FrameSource::Options::Sync::kIndex;
+  if (s.sync == "pts")
+    sync = FrameSource::Options::Sync::kPts;
+  else if (s.sync != "index")
+    throw Error("--sync " + s.sync + ": expected index or pts");
+  if (!s.hwdec.empty() && s.hwdec != "cuda" && s.hwdec != "none")
+    throw Error("--hwdec " + s.hwdec + ": expected cuda or none");
+  if (s.ref_stream < 0 || s.dis_stream < 0) throw Error("--ref-stream/--dis-stream: expected 0 or more");
+  const std::string hwdec = s.hwdec == "none" ? "" : s.hwdec;
+
   // Inputs first: a bad file is the most common mistake.
-  auto ref = open_video(s.ref_path, raw);
-  auto dis = open_video(s.dis_path, raw);
-  if (ref->format() != dis->format())
-    throw Error("videos are incompatible: " + s.ref_path + " is " + describe(ref->format()) + ", " + s.dis_path +
-                " is " + describe(dis->format()));
+  auto ref = open_video(s.ref_path, raw, {.stream = s.ref_stream, .hwdec = hwdec});
+  auto dis = open_video(s.dis_path, raw, {.stream = s.dis_stream, .hwdec = hwdec});
+  if (ref->format() != dis->format() || ref->full_range() != dis->full_range())
+    throw Error("videos are incompatible: " + s.ref_path + " is " + describe(*ref) + ", " + s.dis_path + " is " +
+                describe(*dis));
   const PictureFormat fmt = ref->format();
+  if (!s.quiet)
+    for (const VideoReader* r : {ref.get(), dis.get()})
+      if (const std::string n = r->notice(); !n.empty()) std::fprintf(stderr, "vmaf: notice: %s\n", n.c_str());
 
   // auto is the default; only an explicit --backend auto explains why a GPU
   // was not used (no device, a CPU OpenCL device): the bits are the same.
@@ -89,18 +159,37 @@ int run(const Settings& s) {
 
   // Frames: both clips read ahead on their own threads.
   FrameSource source(*ref, *dis, session,
-                     {.skip_ref = s.frame_skip_ref, .skip_dis = s.frame_skip_dist, .max_frames = s.frame_cnt});
-  const bool progress = !s.quiet && isatty(fileno(stderr));
+                     {.skip_ref = s.frame_skip_ref,
+                      .skip_dis = s.frame_skip_dist,
+                      .max_frames = s.frame_cnt,
+                      .sync = sync,
+                      .shortest = s.shortest});
+  // The expected length, for the time left: the distorted clip's (the
+  // shorter one's when pairing by index), after the skips and --frame_cnt.
+  auto left = [](std::uint64_t hint, unsigned skip) -> std::uint64_t { return hint > skip ? hint - skip : 0; };
+  std::uint64_t total = left(dis->frame_count_hint(), s.frame_skip_dist);
+  if (sync == FrameSource::Options::Sync::kIndex && total)
+    total = std::min(total, left(ref->frame_count_hint(), s.frame_skip_ref));
+  if (s.frame_cnt && total) total = std::min<std::uint64_t>(total, s.frame_cnt);
+  Progress progress(!s.quiet && (s.progress || isatty(fileno(stderr))), total);
   const auto t0 = std::chrono::steady_clock::now();
   unsigned n = 0;
   std::shared_ptr<Picture> a, b;
+  if (s.decode_only) {
+    while (source.next(a, b)) {
+      a.reset();
+      b.reset();
+      progress.frame(++n);
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    progress.done(n, secs > 0 ? n / secs : 0.0);
+    std::fprintf(stderr, "vmaf: decode only: %u frame pairs in %.3f s, %.2f pairs/s\n", n, secs,
+                 secs > 0 ? n / secs : 0.0);
+    return 0;
+  }
   while (source.next(a, b)) {
     session.push(std::move(a), std::move(b));
-    ++n;
-    if (progress && (n % 10 == 0)) {
-      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::fprintf(stderr, "\r%u frames %.2f FPS\033[K", n, secs > 0 ? n / secs : 0.0);
-    }
+    progress.frame(++n);
   }
   if (n == 0) throw Error(s.ref_path + ": no frames to score");
   const double t_read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -111,7 +200,7 @@ int run(const Settings& s) {
                  t_read, session.threads(), source.timing_report().c_str(), session.timing_report().c_str());
   }
   const double fps = secs > 0 ? n / secs : 0.0;
-  if (progress) std::fprintf(stderr, "\r%u frames %.2f FPS\033[K\n", n, fps);
+  progress.done(n, fps);
 
   ReportInfo info;
   info.frames = n;
@@ -144,8 +233,10 @@ int main(int argc, char** argv) {
   app.set_help_flag("--help", "Print this help and exit");
   app.get_formatter()->column_width(34);
   bool xml = false, json = false, csv = false, sub = false;
-  app.add_option("-r,--reference", s.ref_path, "Reference clip (.y4m, or raw .yuv with -w -h -p -b)");
-  app.add_option("-d,--distorted", s.dis_path, "Distorted clip (.y4m, or raw .yuv with -w -h -p -b)");
+  app.add_option("-r,--reference", s.ref_path,
+                 "Reference clip (.y4m, raw .yuv with -w -h -p -b, or mp4/mkv/webm/ivf... when built with FFmpeg)");
+  app.add_option("-d,--distorted", s.dis_path,
+                 "Distorted clip (.y4m, raw .yuv with -w -h -p -b, or mp4/mkv/webm/ivf... when built with FFmpeg)");
   app.add_option("-w,--width", s.width, "Width of raw .yuv input");
   app.add_option("-h,--height", s.height, "Height of raw .yuv input");
   app.add_option("-p,--pixel_format", s.pix_fmt, "Chroma format of raw .yuv input: 420, 422 or 444");
@@ -163,8 +254,18 @@ int main(int argc, char** argv) {
                  "Worker threads (default: what is fastest here; the output is identical for every count)");
   app.add_option("--subsample", s.session.subsample, "Score every N-th frame");
   app.add_option("--frame_cnt", s.frame_cnt, "Score at most N frames");
-  app.add_option("--frame_skip_ref", s.frame_skip_ref, "Skip the first N reference frames");
-  app.add_option("--frame_skip_dist", s.frame_skip_dist, "Skip the first N distorted frames");
+  app.add_option("--frame_skip_ref,--ref-skip", s.frame_skip_ref, "Skip the first N reference frames");
+  app.add_option("--frame_skip_dist,--dis-skip", s.frame_skip_dist, "Skip the first N distorted frames");
+  app.add_option("--ref-stream", s.ref_stream, "Video stream of a compressed reference (0: the first)");
+  app.add_option("--dis-stream", s.dis_stream, "Video stream of a compressed distorted clip (0: the first)");
+  app.add_option("--sync", s.sync,
+                 "Frame pairing: index (default: frame i with frame i) or pts (each distorted frame with the "
+                 "reference frame nearest in presentation time, from each clip's start)");
+  app.add_flag("--shortest", s.shortest, "Stop at the end of the shorter clip instead of failing");
+  app.add_option("--hwdec", s.hwdec, "Decode compressed input on the GPU: cuda (NVDEC), or none (default)");
+  app.add_flag("--progress", s.progress, "Print the progress line even when stderr is not a terminal");
+  app.add_flag("--decode-only", s.decode_only,
+               "Read (decode) and pair both clips, score nothing, print the rate (input speed measurements)");
   app.add_option("--precision", s.precision,
                  "Digits of scores: N significant digits (%.Ng), or max (%.17g, exact); default as libvmaf");
   s.session.backend = "";
@@ -224,7 +325,7 @@ int main(int argc, char** argv) {
     if (isatty(fileno(stderr))) std::fputc('\n', stderr);  // end a progress line
     std::string what = e.what();
     if (what.size() > 9 && what.compare(what.size() - 9, 9, " has more") == 0)
-      what += " (use --frame_cnt to score a prefix)";
+      what += " (use --shortest or --frame_cnt to score a prefix)";
     std::fprintf(stderr, "vmaf: error: %s\n", what.c_str());
     return 1;
   } catch (const std::bad_alloc&) {

@@ -1,0 +1,499 @@
+// Compressed input through FFmpeg's libraries, end to end through the CLI.
+// Every clip is made by the test with Debian's ffmpeg CLI (small: 64x48, 8 to
+// 20 frames). Exactness: a compressed clip scores exactly (same report, every
+// digit of --precision max) as the same frames decoded by ffmpeg to Y4M.
+// Pairing by time: lossless clips whose right pairs have PSNR 60 dB (the 8-bit
+// cap) and whose wrong pairs do not. Bad input: one line, non-zero exit, no
+// report.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+int shell(const std::string& cmd) {
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+// Clips are cached (by their ffmpeg command) in the build tree, shared by the
+// test processes: made under a temporary name and renamed into place.
+fs::path clip_dir() {
+  static const fs::path d = [] {
+    fs::path p = fs::path(VMAFX_LIBAV_CLIP_DIR);
+    fs::create_directories(p);
+    return p;
+  }();
+  return d;
+}
+
+// Runs `ffmpeg -y -hide_banner -loglevel error <args> OUT` once; returns OUT.
+std::string ffmpeg(const std::string& name, const std::string& args) {
+  const std::string key = std::to_string(std::hash<std::string>{}(args));
+  const fs::path out = clip_dir() / (key + "-" + name);
+  if (fs::exists(out)) return out.string();
+  const fs::path tmp = clip_dir() / (key + ".tmp" + std::to_string(::getpid()) + "-" + name);
+  const std::string cmd =
+      std::string(VMAFX_FFMPEG) + " -nostdin -y -hide_banner -loglevel error " + args + " " + quote(tmp.string());
+  EXPECT_EQ(shell(cmd), 0) << cmd;
+  fs::rename(tmp, out);
+  return out.string();
+}
+
+// The source clips: ffmpeg's moving test pattern with temporal noise (no two
+// frames alike), 64x48 at 25 fps.
+std::string source(const std::string& pix_fmt, int frames) {
+  return ffmpeg("src-" + pix_fmt + "-" + std::to_string(frames) + ".y4m",
+                "-f lavfi -i testsrc2=size=64x48:rate=25,noise=alls=20:allf=t -frames:v " + std::to_string(frames) +
+                    " -pix_fmt " + pix_fmt + " -strict -1");
+}
+
+// `in` decoded by ffmpeg to Y4M (samples unchanged: same pixel format).
+std::string decoded(const std::string& in) {
+  return ffmpeg(fs::path(in).filename().string() + ".y4m", "-i " + quote(in) + " -f yuv4mpegpipe -strict -1");
+}
+
+struct Result {
+  int status;
+  std::string err;
+  std::string report;  // the -o file, when there is one
+};
+
+Result vmaf(const std::vector<std::string>& args, const std::string& report = "") {
+  std::string tag = std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::replace(tag.begin(), tag.end(), '/', '_');
+  const fs::path err = fs::temp_directory_path() / ("vmafx_libav_err_" + tag);
+  std::string cmd = quote(VMAFX_CLI_PATH);
+  for (const auto& a : args) cmd += " " + quote(a);
+  if (!report.empty()) fs::remove(report);
+  cmd += " >/dev/null 2>" + quote(err.string());
+  Result r{shell(cmd), slurp(err), ""};
+  fs::remove(err);
+  if (!report.empty() && fs::exists(report)) r.report = slurp(report);
+  return r;
+}
+
+std::string tmp_report(const std::string& name) {
+  return (fs::temp_directory_path() / ("vmafx_libav_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
+// The report without its fps line (the one value that is a measurement).
+std::string without_fps(const std::string& report) {
+  std::istringstream in(report);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.find("\"fps\"") == std::string::npos) out += line + "\n";
+  return out;
+}
+
+// Scores with a JSON report at full precision; fails the test on an error.
+std::string score(std::vector<std::string> args) {
+  const std::string out = tmp_report("score.json");
+  args.insert(args.end(), {"--json", "--precision", "max", "-q", "-o", out});
+  Result r = vmaf(args, out);
+  EXPECT_EQ(r.status, 0) << r.err;
+  fs::remove(out);
+  return r.report;
+}
+
+// psnr_y of every frame of a JSON report.
+std::vector<double> psnr_y(const std::string& report) {
+  std::vector<double> v;
+  const auto j = nlohmann::json::parse(report);
+  for (const auto& f : j.at("frames")) v.push_back(f.at("metrics").at("psnr_y").get<double>());
+  return v;
+}
+
+std::vector<double> psnr_y_of(std::vector<std::string> args) {
+  args.insert(args.end(), {"-n", "--feature", "psnr"});
+  return psnr_y(score(args));
+}
+
+// ---- exactness: compressed == the same frames from Y4M ----
+
+struct Codec {
+  const char* name;     // test name
+  const char* pix_fmt;  // source and coded format
+  const char* args;     // encoder options
+  const char* file;     // output name (its extension picks the container)
+};
+
+class Exact : public ::testing::TestWithParam<Codec> {};
+
+TEST_P(Exact, SameScoresAsDecodedY4m) {
+  const Codec& c = GetParam();
+  const std::string src = source(c.pix_fmt, 8);
+  const std::string enc = ffmpeg(c.file, "-i " + quote(src) + " -pix_fmt " + c.pix_fmt + " " + c.args);
+  const std::string y4m = decoded(enc);
+  const std::vector<std::string> extra = {"--feature", "psnr", "--feature", "float_ssim"};
+  auto with = [&](std::vector<std::string> a) {
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  // As the distorted clip and as the reference.
+  const std::string as_dis = score(with({"-r", src, "-d", enc}));
+  EXPECT_EQ(without_fps(as_dis), without_fps(score(with({"-r", src, "-d", y4m}))));
+  const std::string as_ref = score(with({"-r", enc, "-d", src}));
+  EXPECT_EQ(without_fps(as_ref), without_fps(score(with({"-r", y4m, "-d", src}))));
+  // Real values: 8 lossy frames, scores below the lossless cap.
+  const std::vector<double> p = psnr_y(as_dis);
+  ASSERT_EQ(p.size(), 8u);
+  for (double v : p) EXPECT_LT(v, 60.0);
+  EXPECT_NE(as_dis.find("\"vmaf\""), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Libav, Exact,
+    ::testing::Values(Codec{"x264_mp4_420_8bit", "yuv420p", "-c:v libx264 -bf 2 -crf 32", "x264-420.mp4"},
+                      Codec{"x265_mkv_420_10bit", "yuv420p10le", "-c:v libx265 -x265-params log-level=error -crf 32",
+                            "x265.mkv"},
+                      Codec{"aom_ivf_444_8bit", "yuv444p", "-c:v libaom-av1 -cpu-used 8 -crf 45", "aom-444.ivf"},
+                      Codec{"aom_webm_420_10bit", "yuv420p10le", "-c:v libaom-av1 -cpu-used 8 -crf 45", "aom-10.webm"},
+                      Codec{"vp9_webm_444_10bit", "yuv444p10le",
+                            "-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 40 -b:v 0", "vp9-444-10.webm"},
+                      Codec{"vp9_ivf_420_8bit", "yuv420p",
+                            "-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 40 -b:v 0", "vp9.ivf"},
+                      Codec{"x264_mkv_444_10bit", "yuv444p10le", "-c:v libx264 -crf 30", "x264-444-10.mkv"},
+                      Codec{"x265_mp4_422_10bit", "yuv422p10le", "-c:v libx265 -x265-params log-level=error -crf 32",
+                            "x265-422.mp4"}),
+    [](const ::testing::TestParamInfo<Codec>& i) { return std::string(i.param.name); });
+
+// A clip read from a pipe (no seeking) scores as the file does.
+TEST(Libav, PipedInput) {
+  const std::string src = source("yuv420p", 8);
+  const std::string enc = ffmpeg("pipe.mkv", "-i " + quote(src) + " -c:v libx264 -crf 32");
+  const std::string out = tmp_report("pipe.json");
+  const std::string cmd = "cat " + quote(enc) + " | " + quote(VMAFX_CLI_PATH) + " -r " + quote(src) +
+                          " -d /dev/stdin --json --precision max -q -o " + quote(out);
+  ASSERT_EQ(shell(cmd), 0);
+  EXPECT_EQ(without_fps(slurp(out)), without_fps(score({"-r", src, "-d", enc})));
+  fs::remove(out);
+}
+
+// --hwdec cuda: NVDEC where there is a device (the GPU machine), otherwise
+// CPU decoding with a notice; the scores are the CPU decode's either way.
+TEST(Libav, HwdecCudaScoresAsCpuDecode) {
+  for (const char* pix : {"yuv420p", "yuv420p10le"}) {
+    const std::string src = source(pix, 8);
+    const std::string enc =
+        ffmpeg(std::string("hw-") + pix + ".mkv",
+               "-i " + quote(src) + " -c:v libx265 -x265-params log-level=error -crf 30 -pix_fmt " + pix);
+    EXPECT_EQ(without_fps(score({"-r", src, "-d", enc, "--hwdec", "cuda"})),
+              without_fps(score({"-r", src, "-d", enc})));
+    const Result r = vmaf({"-r", enc, "-d", enc, "-n", "--feature", "psnr", "--hwdec", "cuda", "-o", "/dev/null"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    if (r.err.find("decoding on the CPU") == std::string::npos)  // a device: NVDEC said so in the format name
+      EXPECT_EQ(r.err.find("notice"), std::string::npos) << r.err;
+  }
+}
+
+// --decode-only: the clips are read and paired, nothing is scored.
+TEST(Libav, DecodeOnly) {
+  const std::string src = source("yuv420p", 8);
+  const std::string enc = ffmpeg("dec.webm", "-i " + quote(src) + " -c:v libvpx-vp9 -deadline realtime -cpu-used 8");
+  const std::string out = tmp_report("decode-only.json");
+  const Result r = vmaf({"-r", src, "-d", enc, "--decode-only", "-o", out}, out);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.err.find("vmaf: decode only: 8 frame pairs in "), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// ---- frame pairing ----
+
+// Lossless 8-bit clips of the 20-frame source: a right pair has PSNR 60.
+struct Lossless {
+  std::string src = source("yuv420p", 20);
+  // 25 fps in mp4 (time base 1/90000), B-frames (reordered, an edit list).
+  std::string ref = ffmpeg("ll-ref.mp4", "-i " + quote(src) + " -c:v libx264 -qp 0 -bf 2 -video_track_timescale 90000");
+  // Every other frame, 12.5 fps, starting at 1.7 s, in Matroska (1/1000).
+  std::string half = ffmpeg("ll-half.mkv", "-i " + quote(src) +
+                                               " -vf 'select=not(mod(n\\,2)),setpts=N/12.5/TB' -r 12.5 -c:v libx264 "
+                                               "-qp 0 -output_ts_offset 1.7");
+  // Frames 5..19 (15), starting at 0, in Matroska.
+  std::string cut =
+      ffmpeg("ll-cut.mkv", "-i " + quote(src) + " -vf 'select=gte(n\\,5),setpts=N/25/TB' -c:v libx264 -qp 0");
+};
+
+bool all_60(const std::vector<double>& v) {
+  return !v.empty() && std::all_of(v.begin(), v.end(), [](double x) { return x == 60.0; });
+}
+
+TEST(LibavSync, PtsPairsShiftedStartsAndTimeBases) {
+  Lossless c;
+  // Each of the 10 distorted frames with reference frame 2k, whatever the
+  // offsets (0 vs 1.7 s) and time bases (1/90000 vs 1/1000).
+  const auto p = psnr_y_of({"-r", c.ref, "-d", c.half, "--sync", "pts"});
+  EXPECT_EQ(p.size(), 10u);
+  EXPECT_TRUE(all_60(p));
+  // The Y4M source (F25:1) as reference: the same pairs.
+  EXPECT_EQ(psnr_y_of({"-r", c.src, "-d", c.half, "--sync", "pts"}), p);
+  // By index the pairs are wrong (frame k with k): a different frame count,
+  // and with --shortest, frames 1.. differ.
+  const Result r = vmaf({"-r", c.ref, "-d", c.half, "-n", "--feature", "psnr", "-q"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find(c.half + ": ended after 10 frames, but " + c.ref + " has more (use --shortest"),
+            std::string::npos)
+      << r.err;
+  const auto q = psnr_y_of({"-r", c.ref, "-d", c.half, "--shortest"});
+  ASSERT_EQ(q.size(), 10u);
+  EXPECT_EQ(q[0], 60.0);
+  for (std::size_t i = 1; i < q.size(); ++i) EXPECT_LT(q[i], 60.0) << i;
+}
+
+TEST(LibavSync, PtsReferenceAtHalfRate) {
+  Lossless c;
+  // 20 distorted frames on 10 reference frames: frame 2k with reference k,
+  // frame 2k+1 halfway between k and k+1 goes with the earlier one.
+  const auto p = psnr_y_of({"-r", c.half, "-d", c.ref, "--sync", "pts"});
+  ASSERT_EQ(p.size(), 20u);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (i % 2 == 0)
+      EXPECT_EQ(p[i], 60.0) << i;
+    else
+      EXPECT_LT(p[i], 60.0) << i;
+  }
+  // The same as the Y4M source paired that way by hand: frame i with 2*(i/2).
+  const std::string data = slurp(c.src);
+  const std::size_t header = data.find('\n') + 1, frame = 6 + 64 * 48 * 3 / 2;
+  ASSERT_EQ(data.size(), header + 20 * frame);
+  std::string pairs = data.substr(0, header);
+  for (std::size_t i = 0; i < 20; ++i) pairs += data.substr(header + (i / 2 * 2) * frame, frame);
+  const std::string paired = (clip_dir() / "ll-pairs.y4m").string();
+  std::ofstream(paired, std::ios::binary) << pairs;
+  EXPECT_EQ(psnr_y_of({"-r", paired, "-d", c.src}), p);
+}
+
+TEST(LibavSync, SkipsAndShortest) {
+  Lossless c;
+  EXPECT_TRUE(all_60(psnr_y_of({"-r", c.ref, "-d", c.cut, "--ref-skip", "5"})));
+  EXPECT_EQ(psnr_y_of({"-r", c.ref, "-d", c.cut, "--ref-skip", "5"}).size(), 15u);
+  const auto both = psnr_y_of({"-r", c.ref, "-d", c.cut, "--ref-skip", "7", "--dis-skip", "2"});
+  EXPECT_EQ(both.size(), 13u);
+  EXPECT_TRUE(all_60(both));
+  // By time after the skips: both clips then start with source frame 7.
+  EXPECT_EQ(psnr_y_of({"-r", c.ref, "-d", c.cut, "--ref-skip", "7", "--dis-skip", "2", "--sync", "pts"}), both);
+  // Without the skip: 15 vs 20 frames is an error, --shortest scores 15 (wrong) pairs.
+  const Result r = vmaf({"-r", c.ref, "-d", c.cut, "-n", "--feature", "psnr", "-q"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("ended after 15 frames"), std::string::npos) << r.err;
+  const auto s = psnr_y_of({"-r", c.ref, "-d", c.cut, "--shortest"});
+  ASSERT_EQ(s.size(), 15u);
+  EXPECT_LT(s[0], 60.0);
+  // --frame_cnt limits the pairs by time too.
+  EXPECT_EQ(psnr_y_of({"-r", c.ref, "-d", c.half, "--sync", "pts", "--frame_cnt", "4"}).size(), 4u);
+  // By time, a reference that ends early is an error unless --shortest.
+  const Result e = vmaf({"-r", c.cut, "-d", c.ref, "--sync", "pts", "-n", "--feature", "psnr", "-q"});
+  EXPECT_EQ(e.status, 1);
+  EXPECT_NE(e.err.find(c.cut + ": ended after 15 frames, but " + c.ref + " has more"), std::string::npos) << e.err;
+  EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
+  EXPECT_EQ(psnr_y_of({"-r", c.cut, "-d", c.ref, "--sync", "pts", "--shortest"}).size(), 15u);
+}
+
+// ---- progress line ----
+
+TEST(Libav, ProgressLine) {
+  Lossless c;
+  const std::string out = tmp_report("progress.json");
+  const std::vector<std::string> base = {"-r", c.ref, "-d", c.ref, "-n", "--feature", "psnr", "--json", "-o", out};
+  auto with = [&](std::vector<std::string> a) {
+    a.insert(a.begin(), base.begin(), base.end());
+    return a;
+  };
+  const Result plain = vmaf(base, out);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err, "");  // not a terminal: no progress line by default
+  const Result p = vmaf(with({"--progress"}), out);
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_NE(p.err.find("1/20 frames"), std::string::npos) << p.err;  // the length is known: mp4 counts frames
+  EXPECT_NE(p.err.find("ETA "), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("\n20 frames "), std::string::npos) << p.err;
+  EXPECT_EQ(without_fps(p.report), without_fps(plain.report));
+  const Result q = vmaf(with({"--progress", "-q"}), out);
+  EXPECT_EQ(q.status, 0);
+  EXPECT_EQ(q.err, "");
+  fs::remove(out);
+}
+
+// ---- bad input: one line naming the file and the problem, no report ----
+
+// Where packet `i` of the first stream of `file` lies: {offset, size}.
+std::pair<std::size_t, std::size_t> packet(const std::string& file, int i) {
+  const std::string list = file + ".packets";
+  EXPECT_EQ(shell(std::string(VMAFX_FFPROBE) +
+                  " -v error -select_streams v:0 -show_entries packet=pos,size "
+                  "-of csv=p=0 " +
+                  quote(file) + " > " + quote(list)),
+            0);
+  std::istringstream rows(slurp(list));
+  std::string row;
+  for (int k = 0; k <= i; ++k) std::getline(rows, row);
+  const std::size_t comma = row.find(',');
+  EXPECT_NE(comma, std::string::npos) << file << " has no packet " << i;
+  return {std::stoul(row.substr(comma + 1)), std::stoul(row.substr(0, comma))};
+}
+
+class LibavErrors : public ::testing::Test {
+ protected:
+  void expect_error(std::vector<std::string> args, const std::string& needle) {
+    const std::string out = tmp_report("err.json");
+    args.insert(args.end(), {"--json", "-o", out, "-q"});
+    const Result r = vmaf(args, out);
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "stderr: " << r.err;
+    EXPECT_EQ(r.err.rfind("vmaf: error: ", 0), 0u) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << "a report was written";
+  }
+  // The first `bytes` of `in` (a file cut short).
+  std::string cut(const std::string& in, std::uintmax_t bytes, const std::string& name) {
+    const std::string data = slurp(in);
+    EXPECT_LT(bytes, data.size());
+    const std::string p = (clip_dir() / ("cut-" + std::to_string(bytes) + "-" + name)).string();
+    std::ofstream(p, std::ios::binary) << data.substr(0, bytes);
+    return p;
+  }
+  // `in` with `n` bytes from `at` overwritten by `value`.
+  std::string damage(const std::string& in, std::size_t at, std::size_t n, char value, const std::string& name) {
+    std::string data = slurp(in);
+    EXPECT_LE(at + n, data.size());
+    for (std::size_t k = at; k < at + n && k < data.size(); ++k) data[k] = value;
+    const std::string p = (clip_dir() / ("damaged-" + name)).string();
+    std::ofstream(p, std::ios::binary) << data;
+    return p;
+  }
+  std::string src8 = source("yuv420p", 8);
+};
+
+TEST_F(LibavErrors, TruncatedMp4) {
+  // moov at the end (ffmpeg's default): the index is missing.
+  const std::string enc = ffmpeg("t.mp4", "-i " + quote(src8) + " -c:v libx264 -crf 30");
+  const std::string bad = cut(enc, fs::file_size(enc) / 2, "t.mp4");
+  expect_error({"-r", src8, "-d", bad}, bad + ": cannot be opened as a video: ");
+  // moov first: the index promises frames the file no longer holds.
+  const std::string fast = ffmpeg("tf.mp4", "-i " + quote(src8) + " -c:v libx264 -crf 30 -movflags +faststart");
+  const std::string bad2 = cut(fast, fs::file_size(fast) - 300, "tf.mp4");
+  expect_error({"-r", src8, "-d", bad2}, bad2 + ": frame ");
+  expect_error({"-r", src8, "-d", bad2}, "is truncated or corrupt");
+}
+
+TEST_F(LibavErrors, TruncatedWebmAndIvf) {
+  // Matroska/WebM and IVF end quietly at a cut: their declared duration
+  // tells (--shortest, so that the length check does not come first).
+  const std::string src = source("yuv420p", 20);
+  const std::string vp9 = " -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -g 5";
+  const std::string webm = ffmpeg("t.webm", "-i " + quote(src) + vp9);
+  const std::string bad = cut(webm, packet(webm, 14).first + 10, "t.webm");
+  expect_error({"-r", src, "-d", bad, "--shortest"}, bad + ": ended after ");
+  expect_error({"-r", src, "-d", bad, "--shortest"}, "(truncated file?)");
+  const std::string ivf = ffmpeg("t.ivf", "-i " + quote(src) + vp9);
+  // (ffprobe's pos of an IVF packet is its 12-byte frame header.) Cut in
+  // packet 14's data: a short packet; cut in its header: the duration tells.
+  const auto [pos, size] = packet(ivf, 14);
+  const std::string bad2 = cut(ivf, pos + 12 + size / 2, "t.ivf");
+  expect_error({"-r", bad2, "-d", src, "--shortest"}, bad2 + ": frame ");
+  expect_error({"-r", bad2, "-d", src, "--shortest"}, ": packet 14 is truncated or corrupt");
+  const std::string bad3 = cut(ivf, pos + 6, "t.ivf");
+  expect_error({"-r", bad3, "-d", src, "--shortest"},
+               bad3 + ": ended after 14 frames (0.560 s), but the container says 0.800 s");
+}
+
+TEST_F(LibavErrors, DecoderErrorMidStreamNamesTheFrame) {
+  // All-intra H.264 in Matroska; packet 12's data overwritten.
+  const std::string src = source("yuv420p", 20);
+  const std::string enc = ffmpeg("intra.mkv", "-i " + quote(src) + " -c:v libx264 -g 1 -crf 20");
+  const auto [pos, size] = packet(enc, 12);
+  const std::string bad = damage(enc, pos + size / 3, 40, '\xff', "intra.mkv");
+  expect_error({"-r", src, "-d", bad}, bad + ": frame 12: decoding failed: ");
+}
+
+TEST_F(LibavErrors, NoVideoStream) {
+  const std::string audio = ffmpeg("audio.m4a", "-f lavfi -i sine=duration=0.2 -c:a aac");
+  expect_error({"-r", src8, "-d", audio}, audio + ": no video stream");
+}
+
+TEST_F(LibavErrors, UnsupportedCodec) {
+  // An IVF whose codec tag no decoder knows.
+  const std::string ivf = ffmpeg("u.ivf", "-i " + quote(src8) + " -c:v libvpx-vp9 -deadline realtime -cpu-used 8");
+  const std::string bad = damage(ivf, 8, 4, 'X', "u.ivf");
+  expect_error({"-r", bad, "-d", src8}, bad + ": no decoder for codec ");
+}
+
+TEST_F(LibavErrors, RgbIsRefused) {
+  const std::string rgb = ffmpeg("rgb.mkv", "-i " + quote(src8) + " -c:v libx264rgb -pix_fmt gbrp");
+  expect_error({"-r", src8, "-d", rgb}, rgb + ": pixel format gbrp (RGB) is not supported");
+}
+
+TEST_F(LibavErrors, FullRangeAgainstLimitedRange) {
+  const std::string mj = ffmpeg("mj.mkv", "-i " + quote(src8) + " -c:v mjpeg -pix_fmt yuvj420p");
+  expect_error({"-r", src8, "-d", mj}, "videos are incompatible: " + src8 + " is 64x48 420 8-bit, " + mj +
+                                           " is 64x48 420 8-bit (yuvj420p, mjpeg in matroska)");
+  // Full range on both sides: scored as the samples are.
+  EXPECT_EQ(psnr_y_of({"-r", mj, "-d", mj}).size(), 8u);
+}
+
+TEST_F(LibavErrors, DifferentSizesAndFormats) {
+  const std::string small = ffmpeg("small.mp4", "-i " + quote(src8) + " -vf scale=32:24 -c:v libx264");
+  expect_error({"-r", src8, "-d", small},
+               "is 64x48 420 8-bit, " + small + " is 32x24 420 8-bit (yuv420p, h264 in mov)");
+  const std::string ten =
+      ffmpeg("ten.mkv", "-i " + quote(src8) + " -c:v libx265 -x265-params log-level=error -pix_fmt yuv420p10le");
+  const std::string x264 = ffmpeg("e8.mp4", "-i " + quote(src8) + " -c:v libx264");
+  expect_error({"-r", x264, "-d", ten}, "videos are incompatible: " + x264 +
+                                            " is 64x48 420 8-bit (yuv420p, h264 in mov), " + ten +
+                                            " is 64x48 420 10-bit (yuv420p10le, hevc in matroska)");
+}
+
+TEST_F(LibavErrors, StreamSelection) {
+  // Two video streams: the second is chosen with --dis-stream 1 and scores
+  // as a file holding only it; stream 2 does not exist.
+  const std::string a = ffmpeg("s-a.mp4", "-i " + quote(src8) + " -c:v libx264 -crf 40");
+  const std::string b = ffmpeg("s-b.mp4", "-i " + quote(src8) + " -c:v libx264 -crf 20");
+  const std::string two = ffmpeg("two.mkv", "-i " + quote(a) + " -i " + quote(b) + " -map 0 -map 1 -c copy");
+  EXPECT_EQ(without_fps(score({"-r", src8, "-d", two, "--dis-stream", "1"})),
+            without_fps(score({"-r", src8, "-d", b})));
+  EXPECT_EQ(without_fps(score({"-r", two, "-d", src8})), without_fps(score({"-r", a, "-d", src8})));
+  expect_error({"-r", src8, "-d", two, "--dis-stream", "2"}, two + ": has 2 video streams, no stream 2");
+}
+
+TEST_F(LibavErrors, PtsNeedsTimestamps) {
+  const std::string raw = (clip_dir() / "gray.yuv").string();
+  std::ofstream(raw, std::ios::binary) << std::string(64 * 48 * 3 / 2 * 2, '\x80');
+  expect_error({"-r", raw, "-d", raw, "-w", "64", "-h", "48", "-p", "420", "-b", "8", "--sync", "pts"},
+               raw + ": frame 0 has no presentation time");
+}
+
+TEST_F(LibavErrors, BadOptions) {
+  expect_error({"-r", src8, "-d", src8, "--sync", "frame"}, "--sync frame: expected index or pts");
+  expect_error({"-r", src8, "-d", src8, "--hwdec", "vaapi"}, "--hwdec vaapi: expected cuda or none");
+}
+
+TEST_F(LibavErrors, UnknownBytesStayAnError) {
+  // Neither Y4M nor anything FFmpeg recognizes: the raw-input hint, as before.
+  const std::string junk = (clip_dir() / "junk.bin").string();
+  std::ofstream(junk, std::ios::binary) << std::string(5000, 'q');
+  expect_error({"-r", junk, "-d", src8}, junk + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
+}
+
+}  // namespace
