@@ -109,8 +109,8 @@ void BM_Engine(benchmark::State& state) {
   }
   state.counters["fps"] = benchmark::Counter(double(total), benchmark::Counter::kIsRate);
   state.SetLabel(std::string(cuda ? "cuda" : "cpu") + " " + std::to_string(fmt.width) + "x" +
-                 std::to_string(fmt.height) + " " + std::to_string(fmt.bpc) + "-bit threads=" +
-                 std::to_string(threads));
+                 std::to_string(fmt.height) + " " + std::to_string(fmt.bpc) +
+                 "-bit threads=" + std::to_string(threads));
 }
 
 void EngineArgs(benchmark::internal::Benchmark* b) {
@@ -218,8 +218,8 @@ void BM_Kernels(benchmark::State& state) {
   for (auto _ : state) {
     cudaEventRecord(e0, ctx.stream());
     cudaMemsetAsync(acc, 0, 16 * sizeof(long long), ctx.stream());
-    cuda::vif::launch(r, d, src.ref[0].stride(0) / bps, fmt.width, fmt.height, fmt.bpc, 100.0, false,
-                      vmafx_vif_filter, levels, acc, false, ctx.stream());
+    cuda::vif::launch(r, d, src.ref[0].stride(0) / bps, fmt.width, fmt.height, fmt.bpc, 100.0, false, vmafx_vif_filter,
+                      levels, acc, false, ctx.stream());
     cudaEventRecord(e1, ctx.stream());
     cuda::motion::launch_sad(r, d, src.ref[0].stride(0) / bps, fmt.width, fmt.height, fmt.bpc, rows, total,
                              ctx.stream());

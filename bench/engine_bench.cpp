@@ -47,8 +47,10 @@ void BM_VmafV061(benchmark::State& state) {
       const Picture& d = diss[i % kDistinct];
       for (int p = 0; p < fmt.plane_count(); ++p)
         for (int y = 0; y < fmt.plane_height(p); ++y) {
-          std::memcpy(a->row<std::uint8_t>(p, y), r.row<std::uint8_t>(p, y), fmt.plane_width(p) * fmt.bytes_per_sample());
-          std::memcpy(b->row<std::uint8_t>(p, y), d.row<std::uint8_t>(p, y), fmt.plane_width(p) * fmt.bytes_per_sample());
+          std::memcpy(a->row<std::uint8_t>(p, y), r.row<std::uint8_t>(p, y),
+                      fmt.plane_width(p) * fmt.bytes_per_sample());
+          std::memcpy(b->row<std::uint8_t>(p, y), d.row<std::uint8_t>(p, y),
+                      fmt.plane_width(p) * fmt.bytes_per_sample());
         }
       engine.push(std::move(a), std::move(b));
     }

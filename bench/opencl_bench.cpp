@@ -111,8 +111,10 @@ void BM_Engine(benchmark::State& state) {
   }
   state.counters["fps"] = benchmark::Counter(double(total), benchmark::Counter::kIsRate);
   state.SetLabel(std::string(ocl ? "opencl " : "cpu ") + size_label(fmt) + " threads=" + std::to_string(threads));
-  if (ocl) profile_print("engine " + size_label(fmt) + " threads=" + std::to_string(threads) + ", " +
-                             std::to_string(total) + " frames", false);
+  if (ocl)
+    profile_print(
+        "engine " + size_label(fmt) + " threads=" + std::to_string(threads) + ", " + std::to_string(total) + " frames",
+        false);
 }
 
 void EngineArgs(benchmark::internal::Benchmark* b) {

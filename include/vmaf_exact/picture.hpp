@@ -26,9 +26,7 @@ struct PictureFormat {
     if (p == 0 || chroma != ChromaFormat::k420) return height;
     return (height + 1) >> 1;
   }
-  std::size_t plane_bytes(int p) const {
-    return std::size_t(plane_width(p)) * plane_height(p) * bytes_per_sample();
-  }
+  std::size_t plane_bytes(int p) const { return std::size_t(plane_width(p)) * plane_height(p) * bytes_per_sample(); }
   std::size_t frame_bytes() const {
     std::size_t n = 0;
     for (int p = 0; p < plane_count(); ++p) n += plane_bytes(p);

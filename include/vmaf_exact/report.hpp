@@ -15,8 +15,7 @@ const char* pool_method_name(PoolMethod m);
 
 // libvmaf's pooling over frames [0, frames) (every `subsample`-th frame), in
 // frame order and in double. nullopt if any of those frames lacks a value.
-std::optional<double> pool(const FeatureCollector::Series& s, PoolMethod m, unsigned frames,
-                           unsigned subsample);
+std::optional<double> pool(const FeatureCollector::Series& s, PoolMethod m, unsigned frames, unsigned subsample);
 
 enum class OutputFormat { kXml, kJson, kCsv, kSub };
 
@@ -29,7 +28,7 @@ struct Precision {
 };
 
 struct ReportInfo {
-  unsigned frames = 0;     // pictures read
+  unsigned frames = 0;  // pictures read
   unsigned subsample = 1;
   int width = 0, height = 0;
   double fps = 0;

@@ -40,14 +40,14 @@ struct SessionConfig {
   // cpu, cuda, opencl, or auto (a GPU backend's twins where one works, the
   // CPU for the rest; never an OpenCL device that is the CPU itself).
   std::string backend = "cpu";
-  int gpu = 0;                  // device index for cuda/opencl
+  int gpu = 0;  // device index for cuda/opencl
 };
 
 // One model's pooled (mean) result, as libvmaf's CLI prints it.
 struct ModelSummary {
   std::string name;
   bool bootstrap = false;
-  double mean = 0;  // mean of the model's score (bagging score for bootstrap)
+  double mean = 0;                          // mean of the model's score (bagging score for bootstrap)
   double ci_lo = 0, ci_hi = 0, stddev = 0;  // bootstrap only
 };
 

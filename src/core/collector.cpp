@@ -15,8 +15,7 @@ void FeatureCollector::append(std::string_view name, unsigned index, double valu
     s.value.resize(index + 1, 0.0);
     s.written.resize(index + 1, 0);
   }
-  if (s.written[index])
-    throw Error("internal: feature " + s.name + " written twice at frame " + std::to_string(index));
+  if (s.written[index]) throw Error("internal: feature " + s.name + " written twice at frame " + std::to_string(index));
   s.value[index] = value;
   s.written[index] = 1;
   if (index + 1 > capacity_) capacity_ = index + 1;

@@ -9,7 +9,6 @@
 
 namespace vmafx {
 
-
 class Engine::Sink final : public FeatureSink {
  public:
   Sink(std::vector<Record>& out, const std::string& suffix) : out_(out), suffix_(suffix) {}
@@ -49,8 +48,7 @@ Engine::~Engine() {
   frames_.clear();
 }
 
-Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d,
-                                       const std::map<std::string, std::string>& given) {
+Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d, const std::map<std::string, std::string>& given) {
   OptionSet set(d->options, given, d->name);
   for (Instance& in : instances_)
     if (in.desc == d && in.key == set.key()) return in;

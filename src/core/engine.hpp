@@ -17,8 +17,8 @@
 namespace vmafx {
 
 struct FeatureRequest {
-  std::string extractor;                      // "vif", "adm", "motion", "psnr", ...
-  std::map<std::string, std::string> opts;    // option name -> text
+  std::string extractor;                    // "vif", "adm", "motion", "psnr", ...
+  std::map<std::string, std::string> opts;  // option name -> text
 };
 
 struct EngineOptions {
@@ -137,7 +137,7 @@ class Engine {
   class Sink;
 
   Instance& instance_for(const ExtractorDescriptor* d, const std::map<std::string, std::string>& opts);
-  void start();                 // on the first push: workers, lanes, history
+  void start();  // on the first push: workers, lanes, history
   bool runs(const Instance& in, unsigned index) const;
   void run_instance(Frame& f, std::size_t i);
   void run_device_group(Frame& f);
@@ -145,7 +145,7 @@ class Engine {
   void worker();
   void sequencer();
   void task_done(Frame& f, std::exception_ptr err, std::unique_lock<std::mutex>& lk);  // holds mu_
-  void commit_ready(std::unique_lock<std::mutex>& lk);  // caller holds mu_
+  void commit_ready(std::unique_lock<std::mutex>& lk);                                 // caller holds mu_
   void commit(const Record& r);
   void rethrow_if_failed();
 
@@ -156,8 +156,8 @@ class Engine {
   FeatureCollector collector_;
   unsigned next_index_ = 0;
   unsigned max_in_flight_ = 2;
-  unsigned history_ = 0;      // most earlier frames any instance reads
-  unsigned read_ahead_ = 0;   // pictures readers may hold
+  unsigned history_ = 0;     // most earlier frames any instance reads
+  unsigned read_ahead_ = 0;  // pictures readers may hold
   unsigned device_lanes_ = 0;
   bool has_device_ = false, has_sequential_ = false;
   bool started_ = false, finished_ = false;
@@ -170,9 +170,9 @@ class Engine {
   std::deque<std::pair<std::shared_ptr<Picture>, std::shared_ptr<Picture>>> recent_;
 
   std::mutex mu_;
-  std::condition_variable cv_;       // pool, frame completion, errors
-  std::condition_variable work_cv_;  // workers: new tasks
-  std::condition_variable seq_cv_;   // sequencer: new frames
+  std::condition_variable cv_;                 // pool, frame completion, errors
+  std::condition_variable work_cv_;            // workers: new tasks
+  std::condition_variable seq_cv_;             // sequencer: new frames
   std::deque<std::unique_ptr<Frame>> frames_;  // in flight, index order
   std::deque<Task> cpu_tasks_, device_tasks_;
   std::deque<Frame*> seq_queue_;  // nullptr: flush the ordered instances

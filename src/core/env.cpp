@@ -17,7 +17,8 @@ constexpr Variable kVariables[] = {
     {"VMAFX_OPENCL_PAGEABLE", "1: heap pictures instead of page-locked ones for OpenCL"},
     {"VMAFX_OPENCL_GROUP_CAP", "N: at most N work items per OpenCL work group (tests)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
-    {"VMAFX_LIBVMAF_PRECISION", "max or 1..17: libvmaf.so's vmaf_write_output prints %.<N>g (as the CLI's --precision)"},
+    {"VMAFX_LIBVMAF_PRECISION",
+     "max or 1..17: libvmaf.so's vmaf_write_output prints %.<N>g (as the CLI's --precision)"},
 };
 
 std::string value(const char* name) {

@@ -44,7 +44,8 @@ void LookBackExtractor::extract(const Picture& ref, const Picture& dis, unsigned
 
 RangeReach range_reach(const ExtractorDescriptor& d, const OptionSet& opts) {
   if (d.range_reach) return d.range_reach(opts);
-  if (d.flags & kTemporal) return {0, 0, std::string(d.name) + ": a temporal extractor whose frame reach is not declared"};
+  if (d.flags & kTemporal)
+    return {0, 0, std::string(d.name) + ": a temporal extractor whose frame reach is not declared"};
   return {};
 }
 

@@ -46,8 +46,7 @@ struct Earlier {
 class Extractor {
  public:
   virtual ~Extractor() = default;
-  virtual void extract(const Picture& ref, const Picture& dis, unsigned index,
-                       FeatureSink& out) = 0;
+  virtual void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) = 0;
   // A temporal extractor that reads the pictures of up to history() earlier
   // frames (given to extract_with()) instead of keeping copies, e.g. motion's
   // previous reference. The engine keeps those pictures alive and calls
@@ -101,8 +100,8 @@ struct RangeReach {
 };
 
 struct ExtractorDescriptor {
-  std::string_view name;                  // libvmaf's extractor name: "vif", "adm", ...
-  std::span<const OptionSpec> options;    // option table
+  std::string_view name;                       // libvmaf's extractor name: "vif", "adm", ...
+  std::span<const OptionSpec> options;         // option table
   std::span<const std::string_view> provided;  // internal feature names it writes
   unsigned flags = 0;
   // Throws Error if the format is unsupported (message names the extractor).
@@ -126,8 +125,8 @@ class FrameGroup;
 // feature/opencl/<f>_opencl.cpp).
 using CudaTwinFactory = std::unique_ptr<Extractor> (*)(cuda::CudaBackend& backend, const OptionSet& opts,
                                                        const PictureFormat& fmt);
-using OpenclTwinFactory = std::unique_ptr<Extractor> (*)(std::shared_ptr<ocl::FrameGroup> group,
-                                                         const OptionSet& opts, const PictureFormat& fmt);
+using OpenclTwinFactory = std::unique_ptr<Extractor> (*)(std::shared_ptr<ocl::FrameGroup> group, const OptionSet& opts,
+                                                         const PictureFormat& fmt);
 
 // One row of the feature table (feature/registry.cpp): an extractor, its
 // device twins, and the option strings the twin harness (tests/checkfeat)

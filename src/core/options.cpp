@@ -57,8 +57,7 @@ OptionValue parse_value(const OptionSpec& s, const std::string& text, std::strin
         throw bad(("out of range [" + format_value(s.min) + ", " + format_value(s.max) + "]").c_str());
       return v;
     }
-    case OptionType::kString:
-      return text;
+    case OptionType::kString: return text;
   }
   throw bad("unsupported option type");
 }

@@ -35,8 +35,7 @@ class OptionSet {
   // `given` maps option name (or alias) to its text. Throws Error naming
   // `owner` and the option on an unknown key, a malformed value or a value out
   // of range.
-  OptionSet(std::span<const OptionSpec> table, const std::map<std::string, std::string>& given,
-            std::string_view owner);
+  OptionSet(std::span<const OptionSpec> table, const std::map<std::string, std::string>& given, std::string_view owner);
 
   bool get_bool(std::string_view name) const;
   int get_int(std::string_view name) const;
@@ -63,8 +62,8 @@ class OptionSet {
 // as); other text is returned unchanged.
 std::string normalize_numeric(const std::string& text);
 
-// Splits "a=1:b=true" into a map, numeric values normalised as libvmaf does; throws Error naming `owner` on a malformed item.
-std::map<std::string, std::string> parse_option_string(std::string_view text,
-                                                       std::string_view owner);
+// Splits "a=1:b=true" into a map, numeric values normalised as libvmaf does; throws Error naming `owner` on a malformed
+// item.
+std::map<std::string, std::string> parse_option_string(std::string_view text, std::string_view owner);
 
 }  // namespace vmafx

@@ -20,8 +20,7 @@ void Picture::Free::operator()(std::uint8_t* p) const {
 Picture::Picture(const PictureFormat& fmt, const HostAllocator* allocator) : fmt_(fmt) {
   std::size_t total = 0;
   for (int p = 0; p < fmt.plane_count(); ++p) {
-    stride_[p] = static_cast<std::ptrdiff_t>(
-        round_up(std::size_t(fmt.plane_width(p)) * fmt.bytes_per_sample()));
+    stride_[p] = static_cast<std::ptrdiff_t>(round_up(std::size_t(fmt.plane_width(p)) * fmt.bytes_per_sample()));
     offset_[p] = total;
     total += std::size_t(stride_[p]) * fmt.plane_height(p);
   }

@@ -70,8 +70,7 @@ Region filter_region(int w, int h) {
   return {top, bottom, left, right};
 }
 
-float den_from_sums(const std::uint64_t acc[3], double shift_csf, const float rf[3], int area,
-                    double noise_weight) {
+float den_from_sums(const std::uint64_t acc[3], double shift_csf, const float rf[3], int area, double noise_weight) {
   const float third = 1.0f / 3.0f;
   const float powf_add = ::powf(static_cast<float>(static_cast<double>(area) * noise_weight), third);
   float den[3];
@@ -82,8 +81,8 @@ float den_from_sums(const std::uint64_t acc[3], double shift_csf, const float rf
   return den[0] + den[1] + den[2];
 }
 
-float cm_from_sums_s0(const std::int64_t acc[3], const std::uint32_t shift_cub[3], std::uint32_t shift_rows,
-                      int area, double noise_weight) {
+float cm_from_sums_s0(const std::int64_t acc[3], const std::uint32_t shift_cub[3], std::uint32_t shift_rows, int area,
+                      double noise_weight) {
   const float third = 1.0f / 3.0f;
   const float noise = ::powf(static_cast<float>(static_cast<double>(area) * noise_weight), third);
   float num[3];
@@ -135,8 +134,8 @@ namespace {
 // (uint16_t)x as gcc compiles it on x86-64: cvttsd2si to int32 (INT32_MIN when
 // out of range or NaN), keep the low 16 bits.
 std::uint16_t to_u16(double x) {
-  const std::int32_t v = (x > -2147483649.0 && x < 2147483648.0) ? static_cast<std::int32_t>(x)
-                                                                 : std::numeric_limits<std::int32_t>::min();
+  const std::int32_t v =
+      (x > -2147483649.0 && x < 2147483648.0) ? static_cast<std::int32_t>(x) : std::numeric_limits<std::int32_t>::min();
   return static_cast<std::uint16_t>(v);
 }
 
@@ -190,9 +189,9 @@ float watson_quant_step(int lambda, int theta, double nvd, int rdh) {
   const float k = static_cast<float>(VMAFX_ADM_WATSON_K);
   const float f0 = static_cast<float>(VMAFX_ADM_WATSON_F0);
   const float r = static_cast<float>(nvd * rdh * kPi / 180.0);
-  const float temp = static_cast<float>(
-      std::log10(std::pow(2.0, lambda + 1) * static_cast<double>(f0) *
-                 static_cast<double>(vmafx_adm_watson_g[theta]) / static_cast<double>(r)));
+  const float temp =
+      static_cast<float>(std::log10(std::pow(2.0, lambda + 1) * static_cast<double>(f0) *
+                                    static_cast<double>(vmafx_adm_watson_g[theta]) / static_cast<double>(r)));
   const float kt2 = k * temp * temp;  // float
   const float q = static_cast<float>(2.0 * static_cast<double>(a) * std::pow(10.0, static_cast<double>(kt2)) /
                                      static_cast<double>(vmafx_adm_watson_amp[lambda][theta]));
@@ -238,11 +237,9 @@ float barten_csf(int lambda, double nvd, int rdh, double lum, double scale) {
   float p[4];
   for (int k = 0; k < 4; ++k)
     p[k] = lerp_f(lp, vmafx_adm_barten_params[li][k + 1], rp, vmafx_adm_barten_params[ri][k + 1], sp);
-  const float a =
-      static_cast<float>(1.0f + std::pow(static_cast<double>(p[0] * sf), static_cast<double>(p[1])));
+  const float a = static_cast<float>(1.0f + std::pow(static_cast<double>(p[0] * sf), static_cast<double>(p[1])));
   const double sf7 = static_cast<double>(sf / 7);
-  const float b = static_cast<float>(
-      1.0f / std::pow(1 - std::exp(-std::pow(sf7, 2.0)), static_cast<double>(p[2])));
+  const float b = static_cast<float>(1.0f / std::pow(1 - std::exp(-std::pow(sf7, 2.0)), static_cast<double>(p[2])));
   const float csf = static_cast<float>(static_cast<double>(p[3]) / std::pow(static_cast<double>(a * b), 0.5));
   const float prod = csf * barten_mtf(sf) * barten_rod_cone_sens(static_cast<float>(lum));
   return static_cast<float>(static_cast<double>(prod) * scale);
@@ -294,8 +291,8 @@ void dwt_s0(const PlaneView& src, int bpc, const Bands<std::int16_t>& out, int o
     if (fast) {
       const Pel* const rows[4] = {r0, r1, r2, r3};
       const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * ostride;
-      simd::dwt_s0_row(rows, w, bpc, lo_only, out.a + o, lo_only ? nullptr : out.v + o,
-                       lo_only ? nullptr : out.h + o, lo_only ? nullptr : out.d + o);
+      simd::dwt_s0_row(rows, w, bpc, lo_only, out.a + o, lo_only ? nullptr : out.v + o, lo_only ? nullptr : out.h + o,
+                       lo_only ? nullptr : out.d + o);
       continue;
     }
     // Vertical pass. The int32 sum of libvmaf may wrap for 16-bit input, but
@@ -388,7 +385,6 @@ void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<s
 // Decoupling: split the distorted detail bands into the part explained by the
 // reference (restored, r) and the additive impairment (a = dis - r).
 // ---------------------------------------------------------------------------
-
 
 inline bool angle_within_1deg(std::int64_t ot_dp, std::int64_t o_mag_sq, std::int64_t t_mag_sq) {
   const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
@@ -564,8 +560,8 @@ void csf_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& dst, co
         continue;
       }
       for (int j = g.left; j < g.right; ++j) {
-        const std::int32_t d = static_cast<std::int32_t>(
-            (factor * s[theta][row + j] + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
+        const std::int32_t d = static_cast<std::int32_t>((factor * s[theta][row + j] + VMAFX_ADM_S123_CSF_ROUND) >>
+                                                         VMAFX_ADM_S123_CSF_SHIFT);
         o[theta][row + j] = d;
         f[theta][row + j] = static_cast<std::int32_t>(
             (std::int64_t{VMAFX_ADM_S123_ONE_BY_30} * abs32(d) + std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
@@ -581,8 +577,8 @@ void csf_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& dst, co
 
 float den_s0(const Bands<std::int16_t>& ref, int w, int h, int stride, const float rf[3], double noise_weight) {
   const Region g = score_region(w, h);
-  std::int32_t shift_accum = ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) -
-                             VMAFX_ADM_S0_DEN_AREA_BIAS;
+  std::int32_t shift_accum =
+      ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) - VMAFX_ADM_S0_DEN_AREA_BIAS;
   shift_accum = shift_accum > 0 ? shift_accum : 0;
   const std::uint64_t add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
   std::uint64_t acc[3] = {0, 0, 0};
@@ -626,8 +622,7 @@ float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stri
     std::uint64_t inner[3] = {0, 0, 0};
     if (fast) {
       const std::int32_t* const b3[3] = {b[0] + row + g.left, b[1] + row + g.left, b[2] + row + g.left};
-      simd::den_s123_row(b3, g.right - g.left, static_cast<int>(sq_shift), add_cub, static_cast<int>(shift_cub),
-                         inner);
+      simd::den_s123_row(b3, g.right - g.left, static_cast<int>(sq_shift), add_cub, static_cast<int>(shift_cub), inner);
       for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_accum) >> shift_accum;
       continue;
     }
@@ -640,8 +635,7 @@ float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stri
     for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_accum) >> shift_accum;
   }
   // Unsigned exponent, as in libvmaf.
-  const std::uint32_t e =
-      static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
+  const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
   const double shift_csf = std::pow(2.0, static_cast<double>(e));
   return den_from_sums(acc, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
@@ -698,43 +692,43 @@ float cm_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& ang, cons
   for (int t = 0; t < 3; ++t) factor[t] = rf[t];
 
   std::int64_t acc[3] = {0, 0, 0};
-  cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
-           [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
-             const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
-             const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
-             const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
-             std::uint32_t thr = 0;
-             for (int t = 0; t < 3; ++t) {
-               const std::int16_t centre = static_cast<std::int16_t>(
-                   (VMAFX_ADM_S0_ONE_BY_15 * std::abs(static_cast<std::int32_t>(ab[t][r0 + j])) +
-                    VMAFX_ADM_S0_FLT_ROUND) >>
-                   VMAFX_ADM_S0_FLT_SHIFT);
-               thr += static_cast<std::uint32_t>(neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp)) +
-                      static_cast<std::uint32_t>(static_cast<std::int32_t>(centre));
-             }
-             for (int t = 0; t < 3; ++t) {
-               const std::int32_t x0 = static_cast<std::int32_t>(sb[t][r0 + j]) * factor[t];
-               std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr << vmafx_adm_s0_thr_shift[t]));
-               x = x < 0 ? 0 : x;
-               const std::int32_t x_sq = static_cast<std::int32_t>(
-                   (static_cast<std::int64_t>(x) * x + vmafx_adm_s0_sq_round[t]) >> vmafx_adm_s0_sq_shift[t]);
-               inner[t] += (static_cast<std::int64_t>(x_sq) * x + add_cub[t]) >> shift_cub[t];
-             }
-           });
+  cm_loops(
+      w, h, g, add_rows, static_cast<int>(shift_rows), acc,
+      [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
+        const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
+        const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
+        const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
+        std::uint32_t thr = 0;
+        for (int t = 0; t < 3; ++t) {
+          const std::int16_t centre = static_cast<std::int16_t>(
+              (VMAFX_ADM_S0_ONE_BY_15 * std::abs(static_cast<std::int32_t>(ab[t][r0 + j])) + VMAFX_ADM_S0_FLT_ROUND) >>
+              VMAFX_ADM_S0_FLT_SHIFT);
+          thr += static_cast<std::uint32_t>(neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp)) +
+                 static_cast<std::uint32_t>(static_cast<std::int32_t>(centre));
+        }
+        for (int t = 0; t < 3; ++t) {
+          const std::int32_t x0 = static_cast<std::int32_t>(sb[t][r0 + j]) * factor[t];
+          std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr << vmafx_adm_s0_thr_shift[t]));
+          x = x < 0 ? 0 : x;
+          const std::int32_t x_sq = static_cast<std::int32_t>(
+              (static_cast<std::int64_t>(x) * x + vmafx_adm_s0_sq_round[t]) >> vmafx_adm_s0_sq_shift[t]);
+          inner[t] += (static_cast<std::int64_t>(x_sq) * x + add_cub[t]) >> shift_cub[t];
+        }
+      });
 
   return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
-float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, const Bands<std::int32_t>& flt,
-              int scale, int w, int h, int stride, const std::uint32_t rf[3], double noise_weight) {
+float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, const Bands<std::int32_t>& flt, int scale,
+              int w, int h, int stride, const std::uint32_t rf[3], double noise_weight) {
   const Region g = score_region(w, h);
   const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
   const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
   const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
   const std::int64_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
   const float final_shift = static_cast<float>(std::pow(
-      2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
-                               shift_rows)));
+      2.0,
+      static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - shift_rows)));
   const std::int32_t* const sb[3] = {src.h, src.v, src.d};
   const std::int32_t* const ab[3] = {ang.h, ang.v, ang.d};
   const std::int32_t* const fb[3] = {flt.h, flt.v, flt.d};
@@ -749,10 +743,10 @@ float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, co
              const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
              std::uint32_t thr = 0;
              for (int t = 0; t < 3; ++t) {
-               const std::int32_t centre = static_cast<std::int32_t>(
-                   (std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(ab[t][r0 + j]) +
-                    std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
-                   VMAFX_ADM_S123_FLT_SHIFT);
+               const std::int32_t centre =
+                   static_cast<std::int32_t>((std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(ab[t][r0 + j]) +
+                                              std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
+                                             VMAFX_ADM_S123_FLT_SHIFT);
                thr += static_cast<std::uint32_t>(neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp)) +
                       static_cast<std::uint32_t>(centre);
              }
@@ -793,8 +787,7 @@ class BoxRows {
     data_ = buf.data();
   }
   template <class T, class K>
-  simd::CmBox get(const T* const mb[3], std::ptrdiff_t stride, const K& k, int im, int i, int ip, int left,
-                  int right) {
+  simd::CmBox get(const T* const mb[3], std::ptrdiff_t stride, const K& k, int im, int i, int ip, int left, int right) {
     const int need[3] = {im, i, ip};
     int slot[3];
     for (int q = 0; q < 3; ++q) slot[q] = find(need[q]);
@@ -874,16 +867,16 @@ float cm_s0_simd(const Bands<std::int16_t>& src, const Bands<std::int16_t>& msk,
 }
 
 // csf_s123 of msk, then cm_s123 of src against it (simd_masking(w, h) holds).
-float cm_s123_simd(const Bands<std::int32_t>& src, const Bands<std::int32_t>& msk, int scale, int w, int h,
-                   int stride, const std::uint32_t rf[3], double noise_weight) {
+float cm_s123_simd(const Bands<std::int32_t>& src, const Bands<std::int32_t>& msk, int scale, int w, int h, int stride,
+                   const std::uint32_t rf[3], double noise_weight) {
   const Region g = score_region(w, h);
   const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
   const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
   const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
   const std::int64_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
   const float final_shift = static_cast<float>(std::pow(
-      2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
-                               shift_rows)));
+      2.0,
+      static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - shift_rows)));
   simd::CmS123 k{};
   for (int t = 0; t < 3; ++t) k.factor[t] = rf[t];
   k.add_cub = add_cub;
@@ -1061,12 +1054,12 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
 
 Factors csf_factors(const Params& p) {
   if (p.norm_view_dist * p.ref_display_height < 3.0 * 1080)
-    throw unsupported_error("adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 (3.0 * 1080); got " +
-                std::to_string(p.norm_view_dist) + " * " + std::to_string(p.ref_display_height));
+    throw unsupported_error(
+        "adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 (3.0 * 1080); got " +
+        std::to_string(p.norm_view_dist) + " * " + std::to_string(p.ref_display_height));
   if ((p.csf_mode == 2 || p.csf_mode == 3) && blend_table(p.norm_view_dist, p.ref_display_height) < 0)
-    throw Error("adm: adm_csf_mode=" + std::to_string(p.csf_mode) +
-                " has no CSF table for adm_ref_display_height=" + std::to_string(p.ref_display_height) +
-                " and adm_norm_view_dist=" + std::to_string(p.norm_view_dist) +
+    throw Error("adm: adm_csf_mode=" + std::to_string(p.csf_mode) + " has no CSF table for adm_ref_display_height=" +
+                std::to_string(p.ref_display_height) + " and adm_norm_view_dist=" + std::to_string(p.norm_view_dist) +
                 " (supported: 1080 at 3 or 5, 2160 at 1.5, 3 or 5)");
   Factors f{};
   for (int scale = 0; scale < 4; ++scale) {
@@ -1155,34 +1148,86 @@ namespace {
 
 constexpr OptionSpec kOptions[] = {
     {"debug", "", "debug mode: enable additional output", OptionType::kBool, 0, {}, 0, 1, false},
-    {"adm_csf_scale", "scf", "scale coefficient for the horizontal & vertical direction terms of CSF",
-     OptionType::kDouble, 1.0, {}, 0.0, 50.0, true},
-    {"adm_csf_diag_scale", "scfd", "scale coefficient for the diagonal direction term of CSF", OptionType::kDouble,
-     1.0, {}, 0.0, 50.0, true},
-    {"adm_dlm_weight", "dlmw", "linear weighting between DLM and AIM; 1 corresponds to DLM-only",
-     OptionType::kDouble, 0.5, {}, 0.0, 1.0, true},
-    {"adm_enhn_gain_limit", "egl",
-     "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is completely disabled",
-     OptionType::kDouble, 100.0, {}, 1.0, 100.0, true},
-    {"adm_norm_view_dist", "nvd", "normalized viewing distance = viewing distance / ref display's physical height",
-     OptionType::kDouble, 3.0, {}, 0.75, 24.0, true},
-    {"adm_ref_display_height", "rdh", "reference display height in pixels", OptionType::kInt, 1080, {}, 1, 4320,
+    {"adm_csf_scale",
+     "scf",
+     "scale coefficient for the horizontal & vertical direction terms of CSF",
+     OptionType::kDouble,
+     1.0,
+     {},
+     0.0,
+     50.0,
      true},
+    {"adm_csf_diag_scale",
+     "scfd",
+     "scale coefficient for the diagonal direction term of CSF",
+     OptionType::kDouble,
+     1.0,
+     {},
+     0.0,
+     50.0,
+     true},
+    {"adm_dlm_weight",
+     "dlmw",
+     "linear weighting between DLM and AIM; 1 corresponds to DLM-only",
+     OptionType::kDouble,
+     0.5,
+     {},
+     0.0,
+     1.0,
+     true},
+    {"adm_enhn_gain_limit",
+     "egl",
+     "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is completely disabled",
+     OptionType::kDouble,
+     100.0,
+     {},
+     1.0,
+     100.0,
+     true},
+    {"adm_norm_view_dist",
+     "nvd",
+     "normalized viewing distance = viewing distance / ref display's physical height",
+     OptionType::kDouble,
+     3.0,
+     {},
+     0.75,
+     24.0,
+     true},
+    {"adm_ref_display_height", "rdh", "reference display height in pixels", OptionType::kInt, 1080, {}, 1, 4320, true},
     {"adm_csf_mode", "csf", "contrast sensitivity function", OptionType::kInt, 0, {}, 0, 3, true},
     {"adm_noise_weight", "nw", "noise weight", OptionType::kDouble, 0.03125, {}, 0.0, 1500.0, true},
     {"adm_skip_aim", "", "skip the calculation of AIM", OptionType::kBool, 0, {}, 0, 1, false},
     {"adm_skip_scale0", "ssz", "skip the calculation of scale 0", OptionType::kBool, 0, {}, 0, 1, true},
-    {"adm_min_val", "min", "minimum value allowed; lower values will be clipped to this value", OptionType::kDouble,
-     0.0, {}, 0.0, 1.0, true},
+    {"adm_min_val",
+     "min",
+     "minimum value allowed; lower values will be clipped to this value",
+     OptionType::kDouble,
+     0.0,
+     {},
+     0.0,
+     1.0,
+     true},
 };
 
 constexpr std::string_view kProvided[] = {
-    "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score", "VMAF_integer_feature_adm3_score",
-    "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
-    "integer_adm", "integer_adm_num", "integer_adm_den",
-    "integer_adm_num_scale0", "integer_adm_den_scale0", "integer_adm_num_scale1",
-    "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
-    "integer_adm_num_scale3", "integer_adm_den_scale3",
+    "VMAF_integer_feature_adm2_score",
+    "VMAF_integer_feature_aim_score",
+    "VMAF_integer_feature_adm3_score",
+    "integer_adm_scale0",
+    "integer_adm_scale1",
+    "integer_adm_scale2",
+    "integer_adm_scale3",
+    "integer_adm",
+    "integer_adm_num",
+    "integer_adm_den",
+    "integer_adm_num_scale0",
+    "integer_adm_den_scale0",
+    "integer_adm_num_scale1",
+    "integer_adm_den_scale1",
+    "integer_adm_num_scale2",
+    "integer_adm_den_scale2",
+    "integer_adm_num_scale3",
+    "integer_adm_den_scale3",
 };
 
 class AdmExtractor final : public Extractor {
@@ -1205,8 +1250,8 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
     throw unsupported_error("adm: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16 bits)");
   if (fmt.width < VMAFX_ADM_MIN_SIZE || fmt.height < VMAFX_ADM_MIN_SIZE)
     throw unsupported_error("adm: frame size " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
-                " is too small (at least " + std::to_string(VMAFX_ADM_MIN_SIZE) + "x" +
-                std::to_string(VMAFX_ADM_MIN_SIZE) + " luma samples)");
+                            " is too small (at least " + std::to_string(VMAFX_ADM_MIN_SIZE) + "x" +
+                            std::to_string(VMAFX_ADM_MIN_SIZE) + " luma samples)");
   return std::make_unique<AdmExtractor>(adm::params(o), o.get_bool("debug"));
 }
 

@@ -37,8 +37,8 @@ struct Params {
 // The CSF weights of each scale, float and fixed point, as libvmaf derives
 // them from the viewing condition. A GPU port computes these on the host.
 struct Factors {
-  float rfactor[4][3];             // [scale][h, v, d]
-  std::uint16_t s0_rfactor[3];     // scale 0: rfactor * 2^21 (h, v), * 2^23 (d)
+  float rfactor[4][3];               // [scale][h, v, d]
+  std::uint16_t s0_rfactor[3];       // scale 0: rfactor * 2^21 (h, v), * 2^23 (d)
   std::uint32_t s123_rfactor[3][3];  // scales 1..3: rfactor * 2^32
 };
 
@@ -79,11 +79,10 @@ extern const float kCos1DegSq;
 // from the integer sums of h, v and d (after the per-row rounding); `area` is
 // the score region's (bottom - top) * (right - left). Denominator: the sums /
 // shift_csf, times rf^3, cube-rooted, plus the noise floor.
-float den_from_sums(const std::uint64_t acc[3], double shift_csf, const float rf[3], int area,
-                    double noise_weight);
+float den_from_sums(const std::uint64_t acc[3], double shift_csf, const float rf[3], int area, double noise_weight);
 // Masking, scale 0: band t is scaled by 2^-(num_exp[t] - shift_cub[t] - shift_rows).
-float cm_from_sums_s0(const std::int64_t acc[3], const std::uint32_t shift_cub[3], std::uint32_t shift_rows,
-                      int area, double noise_weight);
+float cm_from_sums_s0(const std::int64_t acc[3], const std::uint32_t shift_cub[3], std::uint32_t shift_rows, int area,
+                      double noise_weight);
 // Masking, scales 1..3: every band divided by final_shift (a float).
 float cm_from_sums_s123(const std::int64_t acc[3], float final_shift, int area, double noise_weight);
 

@@ -47,16 +47,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
 // No SIMD target: vmafx::simd::enabled() is false and adm.cpp keeps its loops.
-void DwtS0Row8(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*,
-               std::int16_t*, std::int16_t*) {
+void DwtS0Row8(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*, std::int16_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void DwtS0Row16(const std::uint16_t* const*, int, int, bool, std::int16_t*, std::int16_t*,
-                std::int16_t*, std::int16_t*) {
+void DwtS0Row16(const std::uint16_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*,
+                std::int16_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void CsfS0Row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::int16_t*,
-              std::int16_t*) {
+void CsfS0Row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::int16_t*, std::int16_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
 void CsfS123Row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) {
@@ -68,24 +66,21 @@ void CmS0Row(const std::int16_t* const*, const CmBox&, int, int, const CmS0&, st
 void CmBoxRow16(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void CmBoxRow32(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*,
-                std::int32_t*) {
+void CmBoxRow32(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void DecoupleS0Row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*,
-                   float, double, std::int16_t* const*, std::int16_t* const*) {
+void DecoupleS0Row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*, float, double,
+                   std::int16_t* const*, std::int16_t* const*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void DwtS123Row16(const std::int16_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*,
-                  std::int32_t*) {
+void DwtS123Row16(const std::int16_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*, std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void DwtS123Row32(const std::int32_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*,
-                  std::int32_t*) {
+void DwtS123Row32(const std::int32_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*, std::int32_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
-void DecoupleS123Row(const std::int32_t* const*, const std::int32_t* const*, int, float, double,
-                     std::int32_t* const*, std::int32_t* const*) {
+void DecoupleS123Row(const std::int32_t* const*, const std::int32_t* const*, int, float, double, std::int32_t* const*,
+                     std::int32_t* const*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
 void CmS123Row(const std::int32_t* const*, const CmBox&, int, int, const CmS123&, std::int64_t*) {
@@ -120,14 +115,11 @@ HWY_INLINE V32 LoadPel(const Pel* p) {
   return hn::PromoteTo(D32(), hn::LoadU(hn::Rebind<Pel, D32>(), p));
 }
 // The odd int32 lanes moved into the even ones (for MulEven).
-HWY_INLINE V32 OddDown(V32 v) {
-  return hn::BitCast(D32(), hn::ShiftRight<32>(hn::BitCast(DU64(), v)));
-}
+HWY_INLINE V32 OddDown(V32 v) { return hn::BitCast(D32(), hn::ShiftRight<32>(hn::BitCast(DU64(), v))); }
 // Column order again from 64-bit lanes holding the even / odd columns' int32
 // in their low halves.
 HWY_INLINE V32 MergeLow(V64 even, V64 odd) {
-  return hn::OddEven(hn::BitCast(D32(), hn::ShiftLeft<32>(hn::BitCast(DU64(), odd))),
-                     hn::BitCast(D32(), even));
+  return hn::OddEven(hn::BitCast(D32(), hn::ShiftLeft<32>(hn::BitCast(DU64(), odd))), hn::BitCast(D32(), even));
 }
 
 // ---------------------------------------------------------------------------
@@ -188,8 +180,8 @@ HWY_INLINE V16 Centred(const std::uint16_t* p, std::size_t j, V16 mid) {
 }
 
 template <class Pel>
-HWY_INLINE void DwtV(const Pel* const* r, std::size_t j, V16 mid, V32 add, int bpc, bool lo_only,
-                     std::int16_t* plo, std::int16_t* phi) {
+HWY_INLINE void DwtV(const Pel* const* r, std::size_t j, V16 mid, V32 add, int bpc, bool lo_only, std::int16_t* plo,
+                     std::int16_t* phi) {
   const D16 d16;
   const D32 d;
   const V16 c0 = Centred(r[0], j, mid), c1 = Centred(r[1], j, mid), c2 = Centred(r[2], j, mid),
@@ -220,8 +212,8 @@ HWY_INLINE V32 DwtH(const std::int16_t* P, std::size_t j, hn::Vec<D16> c01, hn::
 }
 
 template <class Pel>
-void DwtS0RowT(const Pel* const* r, int width, int bpc, bool lo_only, std::int16_t* oa,
-               std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+void DwtS0RowT(const Pel* const* r, int width, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
+               std::int16_t* oh, std::int16_t* od) {
   const D32 d;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width), hw = (w + 1) / 2;
   // Padded rows: 1 before, 2 after, and slack for the last vector's reads.
@@ -267,8 +259,7 @@ void DwtS0RowT(const Pel* const* r, int width, int bpc, bool lo_only, std::int16
   const auto lo23 = TapPair(vmafx_adm_dwt_lo[2], vmafx_adm_dwt_lo[3]);
   const auto hi01 = TapPair(vmafx_adm_dwt_hi[0], vmafx_adm_dwt_hi[1]);
   const auto hi23 = TapPair(vmafx_adm_dwt_hi[2], vmafx_adm_dwt_hi[3]);
-  const auto col = [&](std::size_t j, std::int16_t* a, std::int16_t* v, std::int16_t* h,
-                       std::int16_t* dd) {
+  const auto col = [&](std::size_t j, std::int16_t* a, std::int16_t* v, std::int16_t* h, std::int16_t* dd) {
     Store16(DwtH(plo, j, lo01, lo23), a + j);
     if (lo_only) return;
     Store16(DwtH(plo, j, hi01, hi23), v + j);
@@ -291,12 +282,12 @@ void DwtS0RowT(const Pel* const* r, int width, int bpc, bool lo_only, std::int16
   }
 }
 
-void DwtS0Row8(const std::uint8_t* const* r, int w, int bpc, bool lo_only, std::int16_t* oa,
-               std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+void DwtS0Row8(const std::uint8_t* const* r, int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
+               std::int16_t* oh, std::int16_t* od) {
   DwtS0RowT(r, w, bpc, lo_only, oa, ov, oh, od);
 }
-void DwtS0Row16(const std::uint16_t* const* r, int w, int bpc, bool lo_only, std::int16_t* oa,
-                std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+void DwtS0Row16(const std::uint16_t* const* r, int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
+                std::int16_t* oh, std::int16_t* od) {
   DwtS0RowT(r, w, bpc, lo_only, oa, ov, oh, od);
 }
 
@@ -306,8 +297,8 @@ void DwtS0Row16(const std::uint16_t* const* r, int w, int bpc, bool lo_only, std
 // int32 lanes hold the exact values; the arithmetic shift and Wrap16 give
 // (int16_t)((v + add) >> shift). The filter input: 4369 * |d| + 2048 <=
 // 143165440 fits int32, >> 12 then Wrap16 is adm.cpp's int16 store.
-HWY_INLINE void CsfS0Col(const std::int16_t* s, std::size_t j, V32 factor, V32 add, int shift,
-                         std::int16_t* o, std::int16_t* f) {
+HWY_INLINE void CsfS0Col(const std::int16_t* s, std::size_t j, V32 factor, V32 add, int shift, std::int16_t* o,
+                         std::int16_t* f) {
   const D32 d;
   const V32 dv = Wrap16(hn::ShiftRightSame(Load16(s + j) * factor + add, shift));
   Store16(dv, o + j);
@@ -316,8 +307,8 @@ HWY_INLINE void CsfS0Col(const std::int16_t* s, std::size_t j, V32 factor, V32 a
   Store16(Wrap16(fv), f + j);
 }
 
-void CsfS0Row(const std::int16_t* s, int width, std::int32_t factor, std::int32_t add, int shift,
-              std::int16_t* o, std::int16_t* f) {
+void CsfS0Row(const std::int16_t* s, int width, std::int32_t factor, std::int32_t add, int shift, std::int16_t* o,
+              std::int16_t* f) {
   const D32 d;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width);
   const V32 fv = hn::Set(d, factor), av = hn::Set(d, add);
@@ -344,8 +335,8 @@ void CsfS0Row(const std::int16_t* s, int width, std::int32_t factor, std::int32_
 // f = (int32)((int64{143165577} * abs32(d) - 2^31) >> 32): the high half of
 // the int64 sum, i.e. its odd int32 lane; Abs maps INT32_MIN to itself, as
 // abs32 does, and MulEven of int32 lanes is the signed 64-bit product.
-HWY_INLINE void CsfS123Col(const std::int32_t* s, std::size_t j, std::uint32_t factor,
-                           std::int32_t* o, std::int32_t* f) {
+HWY_INLINE void CsfS123Col(const std::int32_t* s, std::size_t j, std::uint32_t factor, std::int32_t* o,
+                           std::int32_t* f) {
   const D32 d;
   const DU32 du;
   const D64 d64;
@@ -368,13 +359,11 @@ HWY_INLINE void CsfS123Col(const std::int32_t* s, std::size_t j, std::uint32_t f
   const V64 r = hn::Set(d64, std::int64_t{VMAFX_ADM_S123_FLT_ROUND});
   static_assert(VMAFX_ADM_S123_FLT_SHIFT == 32, "the high half is the shifted value");
   const V64 fe = hn::MulEven(ad, k) + r, fo = hn::MulEven(OddDown(ad), k) + r;
-  const V32 fv = hn::OddEven(hn::BitCast(d, fo),
-                             hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, fe))));
+  const V32 fv = hn::OddEven(hn::BitCast(d, fo), hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, fe))));
   hn::StoreU(fv, d, f + j);
 }
 
-void CsfS123Row(const std::int32_t* s, int width, std::uint32_t factor, std::int32_t* o,
-                std::int32_t* f) {
+void CsfS123Row(const std::int32_t* s, int width, std::uint32_t factor, std::int32_t* o, std::int32_t* f) {
   const std::size_t n = hn::Lanes(D32()), w = std::size_t(width);
   if (w >= n) {
     for (std::size_t j = 0; j < w; j += n) CsfS123Col(s, std::min(j, w - n), factor, o, f);
@@ -450,8 +439,7 @@ HWY_INLINE void StoreD16(VD v, std::int16_t* p) {
   hn::StoreU(hn::DemoteTo(DD16(), w), DD16(), p);
 }
 
-HWY_INLINE void DecoupleS0Col(const DecRows& rw, std::size_t j, const std::int32_t* lut, VD c,
-                              VD egl) {
+HWY_INLINE void DecoupleS0Col(const DecRows& rw, std::size_t j, const std::int32_t* lut, VD c, VD egl) {
   const DD d;
   const VD zero = hn::Zero(d);
   const VD half = hn::Set(d, 16384.0);
@@ -470,14 +458,12 @@ HWY_INLINE void DecoupleS0Col(const DecRows& rw, std::size_t j, const std::int32
   const VD dp = tofd(hn::Add(hn::Mul(o[0], t[0]), hn::Mul(o[1], t[1])));
   const VD om = tofd(hn::Add(hn::Mul(o[0], o[0]), hn::Mul(o[1], o[1])));
   const VD tm = tofd(hn::Add(hn::Mul(t[0], t[0]), hn::Mul(t[1], t[1])));
-  const MD angle =
-      hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(c, om), tm)));
+  const MD angle = hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(c, om), tm)));
   for (int b = 0; b < 3; ++b) {
     const VD lv = hn::PromoteTo(d, hn::GatherIndex(DD32(), lut, hn::Add(oi[b], hn::Set(DD32(), 32768))));
     const VD tk = hn::Floor(hn::Mul(hn::Add(hn::Mul(lv, t[b]), half), inv15));
     const MD o0 = hn::Eq(o[b], zero);
-    const VD k = hn::IfThenElse(o0, hn::Set(d, 32768.0),
-                                hn::Min(hn::Max(tk, zero), hn::Set(d, 32768.0)));
+    const VD k = hn::IfThenElse(o0, hn::Set(d, 32768.0), hn::Min(hn::Max(tk, zero), hn::Set(d, 32768.0)));
     const VD rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, o[b]), half), inv15));
     const MD kpos = hn::And(angle, hn::Gt(k, zero));
     const MD pos = hn::And(kpos, hn::Gt(o[b], zero));
@@ -514,8 +500,7 @@ HWY_INLINE void DecoupleS0Col(const DecRows& rw, std::size_t j, const std::int32
 // x = rst * e is an integer below 2^30 in magnitude, exact in int32 and in
 // adm.cpp's double product, so x < y ? x : y is Min and the (int16_t) of the
 // pick is the pick itself (decouple_s0's argument: it lies between t and 0).
-HWY_INLINE void DecoupleS0IntCol(const DecRows& rw, std::size_t j, const std::int32_t* lut, VD c,
-                                 V32 egl) {
+HWY_INLINE void DecoupleS0IntCol(const DecRows& rw, std::size_t j, const std::int32_t* lut, VD c, V32 egl) {
   const D32 d;
   const hn::RebindToFloat<D32> df;
   const hn::Half<decltype(df)> dfh;
@@ -557,9 +542,8 @@ HWY_INLINE void DecoupleS0IntCol(const DecRows& rw, std::size_t j, const std::in
   }
 }
 
-void DecoupleS0Row(const std::int16_t* const* o, const std::int16_t* const* t, int width,
-                   const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const* r,
-                   std::int16_t* const* a) {
+void DecoupleS0Row(const std::int16_t* const* o, const std::int16_t* const* t, int width, const std::int32_t* lut,
+                   float cos1_sq, double egl, std::int16_t* const* r, std::int16_t* const* a) {
   const DD d;
   const std::size_t w = std::size_t(width);
   const VD c = hn::Set(d, static_cast<double>(cos1_sq));
@@ -617,7 +601,6 @@ void DecoupleS0Row(const std::int16_t* const* o, const std::int16_t* const* t, i
     std::memcpy(a[b], out[3 + b], w * sizeof(std::int16_t));
   }
 }
-
 
 // ---------------------------------------------------------------------------
 // dwt_s123, one output row.
@@ -711,8 +694,8 @@ HWY_INLINE V32 DwtS123H(const std::int16_t* ph, const std::int16_t* pl, std::siz
 }
 
 template <class In>
-void DwtS123RowT(const In* const* r, int width, int scale, std::int32_t* oa, std::int32_t* ov,
-                 std::int32_t* oh, std::int32_t* od) {
+void DwtS123RowT(const In* const* r, int width, int scale, std::int32_t* oa, std::int32_t* ov, std::int32_t* oh,
+                 std::int32_t* od) {
   const D32 d;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width), hw = (w + 1) / 2;
   const int sh = vmafx_adm_s123_h_shift[scale - 1];
@@ -773,12 +756,12 @@ void DwtS123RowT(const In* const* r, int width, int scale, std::int32_t* oa, std
   }
 }
 
-void DwtS123Row16(const std::int16_t* const* r, int w, int scale, std::int32_t* oa, std::int32_t* ov,
-                  std::int32_t* oh, std::int32_t* od) {
+void DwtS123Row16(const std::int16_t* const* r, int w, int scale, std::int32_t* oa, std::int32_t* ov, std::int32_t* oh,
+                  std::int32_t* od) {
   DwtS123RowT(r, w, scale, oa, ov, oh, od);
 }
-void DwtS123Row32(const std::int32_t* const* r, int w, int scale, std::int32_t* oa, std::int32_t* ov,
-                  std::int32_t* oh, std::int32_t* od) {
+void DwtS123Row32(const std::int32_t* const* r, int w, int scale, std::int32_t* oa, std::int32_t* ov, std::int32_t* oh,
+                  std::int32_t* od) {
   DwtS123RowT(r, w, scale, oa, ov, oh, od);
 }
 
@@ -843,9 +826,7 @@ HWY_INLINE VD FloatOfI64(VD64 x) {
 }
 
 // 2^e of the int64 lanes e (-1022 <= e <= 1023).
-HWY_INLINE VD Pow2(VD64 e) {
-  return hn::BitCast(DD(), hn::ShiftLeft<52>(e + hn::Set(DD64(), 1023)));
-}
+HWY_INLINE VD Pow2(VD64 e) { return hn::BitCast(DD(), hn::ShiftLeft<52>(e + hn::Set(DD64(), 1023))); }
 
 void FloatOfInt64(const std::int64_t* x, int n, float* out) {
   const DD d;
@@ -909,8 +890,7 @@ HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, VD c, VD egl
     om = FloatOfI64(hn::Add(mul(oh, oh), mul(ov, ov)));
     tm = FloatOfI64(hn::Add(mul(th, th), mul(tv, tv)));
   }
-  const MD angle =
-      hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(c, om), tm)));
+  const MD angle = hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(c, om), tm)));
   for (int b = 0; b < 3; ++b) {
     // P = 2^-s: |o|'s biased exponent E gives s = max(E - 1037, 0), so P's
     // exponent field is min(2060 - E, 1023) (1023 for o = 0 too).
@@ -950,8 +930,8 @@ HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, VD c, VD egl
   }
 }
 
-void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t, int width, float cos1_sq,
-                     double egl, std::int32_t* const* r, std::int32_t* const* a) {
+void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t, int width, float cos1_sq, double egl,
+                     std::int32_t* const* r, std::int32_t* const* a) {
   const DD d;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width);
   const VD c = hn::Set(d, static_cast<double>(cos1_sq));
@@ -1046,8 +1026,8 @@ HWY_INLINE V32 CsfS123Mul(V32 sv, std::uint32_t factor) {
 // |d| of the CSF-weighted masker at columns j..j+N-1 of band t.
 HWY_INLINE V32 CsfAbs(const std::int16_t* m, std::size_t j, const CmS0& k, int t) {
   const D32 d;
-  return hn::Abs(Wrap16(hn::ShiftRightSame(Load16(m + j) * hn::Set(d, k.factor[t]) + hn::Set(d, k.csf_add[t]),
-                                           k.csf_shift[t])));
+  return hn::Abs(
+      Wrap16(hn::ShiftRightSame(Load16(m + j) * hn::Set(d, k.factor[t]) + hn::Set(d, k.csf_add[t]), k.csf_shift[t])));
 }
 HWY_INLINE V32 CsfAbs(const std::int32_t* m, std::size_t j, const CmS123& k, int t) {
   return hn::Abs(CsfS123Mul(hn::LoadU(D32(), m + j), k.factor[t]));
@@ -1117,8 +1097,8 @@ void CmBoxRow16(const std::int16_t* const* m, const CmS0& k, int lo, int hi, std
                 std::int32_t* Z) {
   CmBoxRowT(m, k, lo, hi, F, H, Z);
 }
-void CmBoxRow32(const std::int32_t* const* m, const CmS123& k, int lo, int hi, std::int32_t* F,
-                std::int32_t* H, std::int32_t* Z) {
+void CmBoxRow32(const std::int32_t* const* m, const CmS123& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
+                std::int32_t* Z) {
   CmBoxRowT(m, k, lo, hi, F, H, Z);
 }
 
@@ -1311,8 +1291,7 @@ void DenS123Row(const std::int32_t* const* b, int width, int sq_shift, std::uint
     auto acc = hn::Zero(du64);
     const std::int32_t* p = b[t];
     RowSum(
-        cnt,
-        [&](std::size_t j, M32 m) { acc = acc + DenS123Terms(hn::LoadU(d, p + j), m, sq_shift, addc, shift_cub); },
+        cnt, [&](std::size_t j, M32 m) { acc = acc + DenS123Terms(hn::LoadU(d, p + j), m, sq_shift, addc, shift_cub); },
         [&](M32 m) {
           HWY_ALIGN std::int32_t buf[kMaxN] = {};
           std::memcpy(buf, p, cnt * sizeof(std::int32_t));
@@ -1323,7 +1302,6 @@ void DenS123Row(const std::int32_t* const* b, int width, int sq_shift, std::uint
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR
-
 
 }  // namespace HWY_NAMESPACE
 }  // namespace vmafx::adm::simd
@@ -1348,37 +1326,35 @@ HWY_EXPORT(DenS0Row);
 HWY_EXPORT(DenS123Row);
 HWY_EXPORT(FloatOfInt64);
 
-void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
-                std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
+                std::int16_t* oh, std::int16_t* od) {
   HWY_DYNAMIC_DISPATCH(DwtS0Row8)(r, w, bpc, lo_only, oa, ov, oh, od);
 }
-void dwt_s0_row(const std::uint16_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
-                std::int16_t* ov, std::int16_t* oh, std::int16_t* od) {
+void dwt_s0_row(const std::uint16_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
+                std::int16_t* oh, std::int16_t* od) {
   HWY_DYNAMIC_DISPATCH(DwtS0Row16)(r, w, bpc, lo_only, oa, ov, oh, od);
 }
-void csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift,
-                std::int16_t* o, std::int16_t* f) {
+void csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift, std::int16_t* o,
+                std::int16_t* f) {
   HWY_DYNAMIC_DISPATCH(CsfS0Row)(s, n, factor, add, shift, o, f);
 }
-void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32_t* o,
-                  std::int32_t* f) {
+void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32_t* o, std::int32_t* f) {
   HWY_DYNAMIC_DISPATCH(CsfS123Row)(s, n, factor, o, f);
 }
 void cm_box_row(const std::int16_t* const m[3], const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
                 std::int32_t* Z) {
   HWY_DYNAMIC_DISPATCH(CmBoxRow16)(m, k, lo, hi, F, H, Z);
 }
-void cm_box_row(const std::int32_t* const m[3], const CmS123& k, int lo, int hi, std::int32_t* F,
-                std::int32_t* H, std::int32_t* Z) {
+void cm_box_row(const std::int32_t* const m[3], const CmS123& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
+                std::int32_t* Z) {
   HWY_DYNAMIC_DISPATCH(CmBoxRow32)(m, k, lo, hi, F, H, Z);
 }
 void cm_s0_row(const std::int16_t* const src[3], const CmBox& box, int left, int right, const CmS0& k,
                std::int64_t inner[3]) {
   HWY_DYNAMIC_DISPATCH(CmS0Row)(src, box, left, right, k, inner);
 }
-void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n,
-                     const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const r[3],
-                     std::int16_t* const a[3]) {
+void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n, const std::int32_t* lut,
+                     float cos1_sq, double egl, std::int16_t* const r[3], std::int16_t* const a[3]) {
   HWY_DYNAMIC_DISPATCH(DecoupleS0Row)(o, t, n, lut, cos1_sq, egl, r, a);
 }
 void dwt_s123_row(const std::int16_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
@@ -1389,8 +1365,8 @@ void dwt_s123_row(const std::int32_t* const r[4], int w, int scale, std::int32_t
                   std::int32_t* oh, std::int32_t* od) {
   HWY_DYNAMIC_DISPATCH(DwtS123Row32)(r, w, scale, oa, ov, oh, od);
 }
-void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, float cos1_sq,
-                       double egl, std::int32_t* const r[3], std::int32_t* const a[3]) {
+void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, float cos1_sq, double egl,
+                       std::int32_t* const r[3], std::int32_t* const a[3]) {
   HWY_DYNAMIC_DISPATCH(DecoupleS123Row)(o, t, n, cos1_sq, egl, r, a);
 }
 void cm_s123_row(const std::int32_t* const src[3], const CmBox& box, int left, int right, const CmS123& k,
@@ -1414,49 +1390,40 @@ void den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::uint
 #include <cstdlib>
 
 namespace vmafx::adm::simd {
-void dwt_s0_row(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*,
-                std::int16_t*, std::int16_t*) {
-  std::abort();
-}
-void dwt_s0_row(const std::uint16_t* const*, int, int, bool, std::int16_t*, std::int16_t*,
-                std::int16_t*, std::int16_t*) {
-  std::abort();
-}
-void csf_s0_row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::int16_t*,
+void dwt_s0_row(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*,
                 std::int16_t*) {
   std::abort();
 }
-void csf_s123_row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) {
+void dwt_s0_row(const std::uint16_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*,
+                std::int16_t*) {
   std::abort();
 }
+void csf_s0_row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::int16_t*, std::int16_t*) {
+  std::abort();
+}
+void csf_s123_row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) { std::abort(); }
 void cm_box_row(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
   std::abort();
 }
 void cm_box_row(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
   std::abort();
 }
-void cm_s0_row(const std::int16_t* const*, const CmBox&, int, int, const CmS0&, std::int64_t*) {
+void cm_s0_row(const std::int16_t* const*, const CmBox&, int, int, const CmS0&, std::int64_t*) { std::abort(); }
+void decouple_s0_row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*, float, double,
+                     std::int16_t* const*, std::int16_t* const*) {
   std::abort();
 }
-void decouple_s0_row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*,
-                     float, double, std::int16_t* const*, std::int16_t* const*) {
+void dwt_s123_row(const std::int16_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*, std::int32_t*) {
   std::abort();
 }
-void dwt_s123_row(const std::int16_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*,
-                  std::int32_t*) {
+void dwt_s123_row(const std::int32_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*, std::int32_t*) {
   std::abort();
 }
-void dwt_s123_row(const std::int32_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*,
-                  std::int32_t*) {
+void decouple_s123_row(const std::int32_t* const*, const std::int32_t* const*, int, float, double, std::int32_t* const*,
+                       std::int32_t* const*) {
   std::abort();
 }
-void decouple_s123_row(const std::int32_t* const*, const std::int32_t* const*, int, float, double,
-                       std::int32_t* const*, std::int32_t* const*) {
-  std::abort();
-}
-void cm_s123_row(const std::int32_t* const*, const CmBox&, int, int, const CmS123&, std::int64_t*) {
-  std::abort();
-}
+void cm_s123_row(const std::int32_t* const*, const CmBox&, int, int, const CmS123&, std::int64_t*) { std::abort(); }
 void den_s0_row(const std::int16_t* const*, int, std::uint64_t*) { std::abort(); }
 void float_of_int64(const std::int64_t*, int, float*) { std::abort(); }
 void den_s123_row(const std::int32_t* const*, int, int, std::uint64_t, int, std::uint64_t*) { std::abort(); }

@@ -20,18 +20,17 @@ namespace vmafx::adm::simd {
 // dwt_s0's two passes for one output row i: r[0..3] are the source rows
 // iy[4i .. 4i+3] (w >= 3 samples each). Writes columns [0, (w+1)/2) of oa and,
 // unless lo_only, of ov, oh and od.
-void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
-                std::int16_t* ov, std::int16_t* oh, std::int16_t* od);
-void dwt_s0_row(const std::uint16_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa,
-                std::int16_t* ov, std::int16_t* oh, std::int16_t* od);
+void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
+                std::int16_t* oh, std::int16_t* od);
+void dwt_s0_row(const std::uint16_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
+                std::int16_t* oh, std::int16_t* od);
 
 // csf_s0's inner loop over n samples of one band row: o = CSF-weighted s,
 // f = the masking-filter input (add / shift: vmafx_adm_s0_csf_round/shift).
-void csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift,
-                std::int16_t* o, std::int16_t* f);
+void csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift, std::int16_t* o,
+                std::int16_t* f);
 // csf_s123's inner loop over n samples of one band row.
-void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32_t* o,
-                  std::int32_t* f);
+void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32_t* o, std::int32_t* f);
 
 // Contrast masking with the CSF of the masker formed on the fly: the SIMD
 // path replaces csf_s0 + cm_s0 (csf_s123 + cm_s123) by these, which read the
@@ -68,8 +67,8 @@ struct CmS123 {
 // 1 <= lo and hi + 1 <= w.
 void cm_box_row(const std::int16_t* const m[3], const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
                 std::int32_t* Z);
-void cm_box_row(const std::int32_t* const m[3], const CmS123& k, int lo, int hi, std::int32_t* F,
-                std::int32_t* H, std::int32_t* Z);
+void cm_box_row(const std::int32_t* const m[3], const CmS123& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
+                std::int32_t* Z);
 // cm_box_row's H of the masker rows im, i, ip and its Z of row i: cm's
 // threshold at (i, j) (the three bands' 8 filter-input neighbours and centre
 // weights) is hm[j] + h0[j] + hp[j] + z0[j].
@@ -91,9 +90,8 @@ void cm_s123_row(const std::int32_t* const src[3], const CmBox& box, int left, i
 // additive outputs (no output may alias an input). lut is adm.cpp's division
 // table (lut[o + 32768]), cos1_sq its kCos1DegSq, egl the enhancement-gain
 // limit (>= 0; the option allows [1, 100]).
-void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n,
-                     const std::int32_t* lut, float cos1_sq, double egl, std::int16_t* const r[3],
-                     std::int16_t* const a[3]);
+void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n, const std::int32_t* lut,
+                     float cos1_sq, double egl, std::int16_t* const r[3], std::int16_t* const a[3]);
 
 // dwt_s123's two passes for one output row i of scale 1 (int16 source, the
 // scale-0 approximation band) or scale 2 / 3 (int32 source): r[0..3] are the
@@ -108,8 +106,8 @@ void dwt_s123_row(const std::int32_t* const r[4], int w, int scale, std::int32_t
 
 // decouple_s123 over n columns of one row (as decouple_s0_row, int32 bands;
 // the division table's entries are computed, not looked up).
-void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, float cos1_sq,
-                       double egl, std::int32_t* const r[3], std::int32_t* const a[3]);
+void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, float cos1_sq, double egl,
+                       std::int32_t* const r[3], std::int32_t* const a[3]);
 
 // den_s0's row sums: adds the sum over n columns of |b[t][j]|^3 to inner[t].
 void den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]);

@@ -146,7 +146,6 @@ inline std::uint16_t to10(unsigned v, int bpc) {
   return std::uint16_t((v + round) >> shift);
 }
 
-
 // Luma of `pic` at 10 bit, resized (nearest neighbour, libvmaf's float
 // stepping) to out_w x out_h; `out` has stride out_w. Then anti-dithered
 // when `dither`.
@@ -177,8 +176,7 @@ void to_10bit(const Picture& pic, std::uint16_t* out, int out_w, int out_h, bool
     std::uint16_t* o = out + std::ptrdiff_t(i) * out_w;
     for (int j = 0; j < out_w; ++j) {
       const unsigned ox = xs[std::size_t(j)];
-      const unsigned v = (ox < in_w && oy < in_h) ? unsigned(in.row<T>(int(oy))[ox])
-                                                  : layout_sample<T>(pic, ox, oy);
+      const unsigned v = (ox < in_w && oy < in_h) ? unsigned(in.row<T>(int(oy))[ox]) : layout_sample<T>(pic, ox, oy);
       o[j] = to10(v, bpc);
     }
   }
@@ -285,8 +283,8 @@ void decimate(std::uint16_t* d, std::ptrdiff_t stride, int w, int h) {
 // Banding confidence of every masked pixel (0 elsewhere), from histograms of
 // the masked pixel values in the window x window neighbourhood. `hist` has
 // band_size rows of w counters.
-void c_values(const std::uint16_t* img, const std::uint16_t* mask, std::ptrdiff_t stride, int w, int h,
-              int window, const Settings& st, float* out, std::uint16_t* hist) {
+void c_values(const std::uint16_t* img, const std::uint16_t* mask, std::ptrdiff_t stride, int w, int h, int window,
+              const Settings& st, float* out, std::uint16_t* hist) {
   std::fill(out, out + std::size_t(w) * h, 0.0f);
   if (st.band_size <= 0) return;  // no code can be both visible and in band: all 0
   const int pad = window >> 1;
@@ -396,7 +394,7 @@ Heatmaps::Heatmaps(const std::string& dir, unsigned w, unsigned h) {
 
 Heatmaps::~Heatmaps() {
   for (std::FILE* f : files_)
-  if (f) std::fclose(f);
+    if (f) std::fclose(f);
 }
 
 // Writes one scale of one frame at its place in the file (frames may come in any order).
@@ -714,11 +712,11 @@ Settings resolve(const OptionSet& o, const PictureFormat& f) {
     st.enc_height = h;
   }
   if (st.enc_width < unsigned(kMinSide) && st.enc_height < unsigned(kMinSide))
-    throw unsupported_error("cambi: picture " + dims(st.enc_width, st.enc_height) + " is too small (one side must be at least " +
-                std::to_string(kMinSide) + ")");
+    throw unsupported_error("cambi: picture " + dims(st.enc_width, st.enc_height) +
+                            " is too small (one side must be at least " + std::to_string(kMinSide) + ")");
   if (st.src_width < unsigned(kMinSide) && st.src_height < unsigned(kMinSide))
-    throw unsupported_error("cambi: source size " + dims(st.src_width, st.src_height) + " is too small (one side must be at least " +
-                std::to_string(kMinSide) + ")");
+    throw unsupported_error("cambi: source size " + dims(st.src_width, st.src_height) +
+                            " is too small (one side must be at least " + std::to_string(kMinSide) + ")");
   if ((st.src_width > st.enc_width && st.src_height < st.enc_height) ||
       (st.src_width < st.enc_width && st.src_height > st.enc_height))
     throw Error("cambi: source size " + dims(st.src_width, st.src_height) + " and encode size " +
@@ -760,7 +758,8 @@ Settings resolve(const OptionSet& o, const PictureFormat& f) {
   st.src_window = adjust_window(window, st.src_width, st.src_height, st.speedup);
   const int max_window = std::max(st.window, st.src_window);
   if (max_window * max_window >= VMAFX_CAMBI_RECIPROCAL_SIZE)
-    throw unsupported_error("cambi: window_size " + std::to_string(max_window) + " (adjusted to the picture size) is too large");
+    throw unsupported_error("cambi: window_size " + std::to_string(max_window) +
+                            " (adjusted to the picture size) is too large");
 
   const int lo = int(st.vlt_luma) - 3 * st.num_diffs + 1;
   st.band_base = lo > 0 ? lo : 0;
@@ -772,9 +771,9 @@ Settings resolve(const OptionSet& o, const PictureFormat& f) {
     const int pad = win >> 1;
     if (pad > d.w[kScales - 1] || pad > d.h[kScales - 1])
       throw unsupported_error("cambi: " + std::string(what) + " size " + dims(sw, sh) + " is too narrow for the " +
-                  std::to_string(win) + "-pixel window at the coarsest scale (" +
-                  dims(unsigned(d.w[kScales - 1]), unsigned(d.h[kScales - 1])) +
-                  "); libvmaf reads outside the picture there");
+                              std::to_string(win) + "-pixel window at the coarsest scale (" +
+                              dims(unsigned(d.w[kScales - 1]), unsigned(d.h[kScales - 1])) +
+                              "); libvmaf reads outside the picture there");
   };
   check_fits(st.enc_width, st.enc_height, st.window, "encode");
   if (st.full_ref) check_fits(st.src_width, st.src_height, st.src_window, "source");
@@ -783,8 +782,8 @@ Settings resolve(const OptionSet& o, const PictureFormat& f) {
     const unsigned alloc_w = std::max(st.src_width, st.enc_width);
     if (((alloc_w + 31) & ~31u) != ((w + 31) & ~31u))
       throw unsupported_error("cambi: full_ref with 10-bit input and src_width " + std::to_string(st.src_width) +
-                  " above the input width " + std::to_string(w) +
-                  " is not supported (libvmaf copies the picture with the wrong row pitch)");
+                              " above the input width " + std::to_string(w) +
+                              " is not supported (libvmaf copies the picture with the wrong row pitch)");
   }
 
   const double topk = o.get_double("topk");
@@ -801,46 +800,128 @@ namespace {
 using cambi::Settings;
 
 constexpr OptionSpec kOptions[] = {
-    {.name = "cambi_max_val", .alias = "cmxv",
+    {.name = "cambi_max_val",
+     .alias = "cmxv",
      .help = "maximum value allowed; larger values will be clipped to this value",
-     .type = OptionType::kDouble, .default_num = 1000.0, .min = 0.0, .max = 1000.0, .feature_param = true},
-    {.name = "enc_width", .alias = "encw", .help = "Encoding width", .type = OptionType::kInt,
-     .default_num = 0, .min = 180, .max = 7680, .feature_param = true},
-    {.name = "enc_height", .alias = "ench", .help = "Encoding height", .type = OptionType::kInt,
-     .default_num = 0, .min = 150, .max = 7680, .feature_param = true},
-    {.name = "enc_bitdepth", .alias = "encbd", .help = "Encoding bitdepth", .type = OptionType::kInt,
-     .default_num = 0, .min = 6, .max = 16, .feature_param = true},
-    {.name = "src_width", .alias = "srcw", .help = "Source width. Only used when full_ref=true.",
-     .type = OptionType::kInt, .default_num = 0, .min = 320, .max = 7680, .feature_param = true},
-    {.name = "src_height", .alias = "srch", .help = "Source height. Only used when full_ref=true.",
-     .type = OptionType::kInt, .default_num = 0, .min = 200, .max = 4320, .feature_param = true},
-    {.name = "window_size", .alias = "ws", .help = "Window size to compute CAMBI: 65 corresponds to ~1 degree at 4k",
-     .type = OptionType::kInt, .default_num = 65, .min = 15, .max = 127, .feature_param = true},
-    {.name = "topk", .help = "Ratio of pixels for the spatial pooling computation, must be 0 < topk <= 1.0",
-     .type = OptionType::kDouble, .default_num = 0.6, .min = 0.0001, .max = 1.0, .feature_param = true},
-    {.name = "cambi_topk", .alias = "ctpk",
+     .type = OptionType::kDouble,
+     .default_num = 1000.0,
+     .min = 0.0,
+     .max = 1000.0,
+     .feature_param = true},
+    {.name = "enc_width",
+     .alias = "encw",
+     .help = "Encoding width",
+     .type = OptionType::kInt,
+     .default_num = 0,
+     .min = 180,
+     .max = 7680,
+     .feature_param = true},
+    {.name = "enc_height",
+     .alias = "ench",
+     .help = "Encoding height",
+     .type = OptionType::kInt,
+     .default_num = 0,
+     .min = 150,
+     .max = 7680,
+     .feature_param = true},
+    {.name = "enc_bitdepth",
+     .alias = "encbd",
+     .help = "Encoding bitdepth",
+     .type = OptionType::kInt,
+     .default_num = 0,
+     .min = 6,
+     .max = 16,
+     .feature_param = true},
+    {.name = "src_width",
+     .alias = "srcw",
+     .help = "Source width. Only used when full_ref=true.",
+     .type = OptionType::kInt,
+     .default_num = 0,
+     .min = 320,
+     .max = 7680,
+     .feature_param = true},
+    {.name = "src_height",
+     .alias = "srch",
+     .help = "Source height. Only used when full_ref=true.",
+     .type = OptionType::kInt,
+     .default_num = 0,
+     .min = 200,
+     .max = 4320,
+     .feature_param = true},
+    {.name = "window_size",
+     .alias = "ws",
+     .help = "Window size to compute CAMBI: 65 corresponds to ~1 degree at 4k",
+     .type = OptionType::kInt,
+     .default_num = 65,
+     .min = 15,
+     .max = 127,
+     .feature_param = true},
+    {.name = "topk",
+     .help = "Ratio of pixels for the spatial pooling computation, must be 0 < topk <= 1.0",
+     .type = OptionType::kDouble,
+     .default_num = 0.6,
+     .min = 0.0001,
+     .max = 1.0,
+     .feature_param = true},
+    {.name = "cambi_topk",
+     .alias = "ctpk",
      .help = "Ratio of pixels for the spatial pooling computation, must be 0 < cambi_topk <= 1.0",
-     .type = OptionType::kDouble, .default_num = 0.6, .min = 0.0001, .max = 1.0, .feature_param = true},
-    {.name = "tvi_threshold", .alias = "tvit", .help = "Visibilty threshold for luminance dL < tvi_threshold*L_mean",
-     .type = OptionType::kDouble, .default_num = 0.019, .min = 0.0001, .max = 1.0, .feature_param = true},
-    {.name = "cambi_vis_lum_threshold", .alias = "vlt",
-     .help = "Luminance value below which we assume any banding is not visible", .type = OptionType::kDouble,
-     .default_num = 0.0, .min = 0.0, .max = 300.0, .feature_param = true},
-    {.name = "max_log_contrast", .alias = "mlc",
-     .help = "Maximum contrast in log luma level (2^max_log_contrast) at 10-bits", .type = OptionType::kInt,
-     .default_num = 2, .min = 0, .max = 5, .feature_param = true},
-    {.name = "heatmaps_path", .help = "Path where heatmaps will be dumped.", .type = OptionType::kString,
+     .type = OptionType::kDouble,
+     .default_num = 0.6,
+     .min = 0.0001,
+     .max = 1.0,
+     .feature_param = true},
+    {.name = "tvi_threshold",
+     .alias = "tvit",
+     .help = "Visibilty threshold for luminance dL < tvi_threshold*L_mean",
+     .type = OptionType::kDouble,
+     .default_num = 0.019,
+     .min = 0.0001,
+     .max = 1.0,
+     .feature_param = true},
+    {.name = "cambi_vis_lum_threshold",
+     .alias = "vlt",
+     .help = "Luminance value below which we assume any banding is not visible",
+     .type = OptionType::kDouble,
+     .default_num = 0.0,
+     .min = 0.0,
+     .max = 300.0,
+     .feature_param = true},
+    {.name = "max_log_contrast",
+     .alias = "mlc",
+     .help = "Maximum contrast in log luma level (2^max_log_contrast) at 10-bits",
+     .type = OptionType::kInt,
+     .default_num = 2,
+     .min = 0,
+     .max = 5,
+     .feature_param = true},
+    {.name = "heatmaps_path",
+     .help = "Path where heatmaps will be dumped.",
+     .type = OptionType::kString,
      .default_str = ""},
-    {.name = "full_ref", .help = "If true, CAMBI is also computed on the reference (cambi_source, cambi_full_reference)",
-     .type = OptionType::kBool, .default_num = 0},
-    {.name = "eotf", .help = "EOTF of the visibility thresholds: bt1886 or pq", .type = OptionType::kString,
-     .default_str = "bt1886", .feature_param = true},
-    {.name = "cambi_eotf", .alias = "ceot",
+    {.name = "full_ref",
+     .help = "If true, CAMBI is also computed on the reference (cambi_source, cambi_full_reference)",
+     .type = OptionType::kBool,
+     .default_num = 0},
+    {.name = "eotf",
+     .help = "EOTF of the visibility thresholds: bt1886 or pq",
+     .type = OptionType::kString,
+     .default_str = "bt1886",
+     .feature_param = true},
+    {.name = "cambi_eotf",
+     .alias = "ceot",
      .help = "EOTF of the visibility thresholds: bt1886 or pq; wins over eotf when not the default",
-     .type = OptionType::kString, .default_str = "bt1886", .feature_param = true},
-    {.name = "cambi_high_res_speedup", .alias = "hrs",
+     .type = OptionType::kString,
+     .default_str = "bt1886",
+     .feature_param = true},
+    {.name = "cambi_high_res_speedup",
+     .alias = "hrs",
      .help = "Downsample after the spatial mask from this resolution up: 1080, 1440, 2160 or 0 (off)",
-     .type = OptionType::kInt, .default_num = 0, .min = 0, .max = 2160, .feature_param = true},
+     .type = OptionType::kInt,
+     .default_num = 0,
+     .min = 0,
+     .max = 2160,
+     .feature_param = true},
 };
 
 constexpr std::string_view kProvided[] = {"Cambi_feature_cambi_score"};
@@ -912,7 +993,8 @@ class CambiExtractor final : public Extractor {
 };
 
 std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fmt) {
-  if (fmt.bpc < 8 || fmt.bpc > 16) throw unsupported_error("cambi: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
+  if (fmt.bpc < 8 || fmt.bpc > 16)
+    throw unsupported_error("cambi: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
   return std::make_unique<CambiExtractor>(cambi::resolve(opts, fmt));
 }
 

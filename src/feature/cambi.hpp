@@ -79,7 +79,7 @@ struct Settings {
   bool full_ref = false;
   bool speedup = false;
   int num_diffs = 4;
-  std::uint16_t tvi[32] = {};       // tvi_for_diff(d + 1) + num_diffs
+  std::uint16_t tvi[32] = {};  // tvi_for_diff(d + 1) + num_diffs
   int diff_weights[32] = {};
   std::uint16_t vlt_luma = 0;
   int band_base = 0, band_size = 0;  // histogram rows: 10-bit codes [base, base + size)

@@ -570,8 +570,8 @@ void CValuesRow(const CParams& p, const std::uint16_t* hist, const std::uint16_t
       for (int d = 0; d < p.nd; ++d) {
         // value <= tvi[d] and value + d + 1 > vlt
         const auto vi = hn::BitCast(di, value);
-        const auto pred = hn::And(active, hn::And(hn::Not(hn::Gt(vi, hn::Set(di, st.tvi[d]))),
-                                                  hn::Gt(hn::Add(vi, hn::Set(di, d + 1)), vlt)));
+        const auto pred = hn::And(
+            active, hn::And(hn::Not(hn::Gt(vi, hn::Set(di, st.tvi[d]))), hn::Gt(hn::Add(vi, hn::Set(di, d + 1)), vlt)));
         if (hn::AllFalse(di, pred)) continue;
         const auto i1 = hn::IfThenElseZero(pred, hn::Add(cvs, hn::Set(di, d + 1)));
         const auto i2raw = hn::Sub(cvs, hn::Set(di, d + 1));

@@ -38,14 +38,13 @@ float hue_difference(float c1, float c2, float h1, float h2) {
 
 float mean_hue(float h1, float h2) {
   const float s = h1 + h2;
-  return std::fabs(double(h1 - h2)) > kPi ? float((double(s) + 2.0 * kPi) / 2.0)
-                                          : float(double(s) / 2.0);
+  return std::fabs(double(h1 - h2)) > kPi ? float((double(s) + 2.0 * kPi) / 2.0) : float(double(s) / 2.0);
 }
 
 float hue_weight_t(float hbar) {
   const double h = hbar;
-  return float(1.0 - 0.17 * std::cos(h - kPi / 6.0) + 0.24 * std::cos(2.0 * h) +
-               0.32 * std::cos(3.0 * h + kPi / 30.0) - 0.20 * std::cos(4.0 * h - 7.0 * kPi / 20.0));
+  return float(1.0 - 0.17 * std::cos(h - kPi / 6.0) + 0.24 * std::cos(2.0 * h) + 0.32 * std::cos(3.0 * h + kPi / 30.0) -
+               0.20 * std::cos(4.0 * h - 7.0 * kPi / 20.0));
 }
 
 float to_degrees(float rad) { return float(double(rad) * (180.0 / kPi)); }
@@ -123,8 +122,7 @@ void chroma_row(const Picture& pic, int p, int i, float* out) {
       for (int j = direct; j < w; ++j) out[j] = float(chroma422_sample_t<T>(pic, p, i, j));
       break;
     }
-    case ChromaFormat::k400:
-      break;
+    case ChromaFormat::k400: break;
   }
 }
 
@@ -207,8 +205,7 @@ class CiedeExtractor final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const double sum = fmt_.bpc == 8 ? sum_t<std::uint8_t>(ref, dis) : sum_t<std::uint16_t>(ref, dis);
-    out.put_plain("ciede2000", index,
-                  ciede::frame_score(sum, unsigned(fmt_.width), unsigned(fmt_.height)));
+    out.put_plain("ciede2000", index, ciede::frame_score(sum, unsigned(fmt_.width), unsigned(fmt_.height)));
   }
 
  private:

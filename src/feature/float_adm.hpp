@@ -62,8 +62,7 @@ void den_row(const float* const* rows, const float* rf, int l, int r, double p_n
 // the masking filter input rows i - 1 / i / i + 1 (mirrored by the caller);
 // columns mirror here (j - 1 of column 0 is 1; j + 1 of column w - 1 is w - 1).
 void masked_row(const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
-                const float* const* ang, const float* rf, int l, int r, int w, bool bypass, double p_norm,
-                float* sum);
+                const float* const* ang, const float* rf, int l, int r, int w, bool bypass, double p_norm, float* sum);
 
 // ref and dis: packed w x h float images, w and h >= kMinSize.
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p);

@@ -61,8 +61,8 @@ void DecoupleRow(const float* const*, const float* const*, int, int, double, flo
 }
 void CsfRow(const float*, float, int, int, float*, float*) { HWY_ABORT("float adm simd: no SIMD target"); }
 void DenRow(const float* const*, const float*, int, int, float*) { HWY_ABORT("float adm simd: no SIMD target"); }
-void MaskedRow(const float* const*, const float* const*, const float* const*, const float* const*,
-               const float* const*, const float*, int, int, bool, float*) {
+void MaskedRow(const float* const*, const float* const*, const float* const*, const float* const*, const float* const*,
+               const float*, int, int, bool, float*) {
   HWY_ABORT("float adm simd: no SIMD target");
 }
 void RcpN(const float*, int, float*) { HWY_ABORT("float adm simd: no SIMD target"); }
@@ -139,7 +139,8 @@ HWY_INLINE V RcpEstimate(V x) {
   const auto e = hn::And(hn::ShiftRight<23>(u), hn::Set(du, 0xffu));
   const auto m = hn::And(u, hn::Set(du, 0x7fffffu));
   const auto idx = hn::BitCast(di, hn::ShiftRight<VMAFX_FADM_RCP_INDEX_SHIFT>(m));
-  const auto t = hn::BitCast(du, hn::GatherIndex(di, reinterpret_cast<const std::int32_t*>(vmafx_fadm_rcp_estimate), idx));
+  const auto t =
+      hn::BitCast(du, hn::GatherIndex(di, reinterpret_cast<const std::int32_t*>(vmafx_fadm_rcp_estimate), idx));
   const auto te = hn::BitCast(di, hn::And(hn::ShiftRight<23>(t), hn::Set(du, 0xffu)));
   const auto re = hn::Sub(te, hn::Sub(hn::BitCast(di, e), hn::Set(di, 127)));
   const auto inf = hn::Or(sign, hn::Set(du, 0x7f800000u));
@@ -213,8 +214,8 @@ HWY_INLINE void DecoupleVec(const V* o, const V* t, V cos_sq, float glf, double 
   const V ot_dp = hn::Add(hn::Mul(o[0], t[0]), hn::Mul(o[1], t[1]));
   const V o_mag_sq = hn::Add(hn::Mul(o[0], o[0]), hn::Mul(o[1], o[1]));
   const V t_mag_sq = hn::Add(hn::Mul(t[0], t[0]), hn::Mul(t[1], t[1]));
-  const auto angle = hn::And(hn::Ge(ot_dp, zero),
-                             hn::Ge(hn::Mul(ot_dp, ot_dp), hn::Mul(hn::Mul(cos_sq, o_mag_sq), t_mag_sq)));
+  const auto angle =
+      hn::And(hn::Ge(ot_dp, zero), hn::Ge(hn::Mul(ot_dp, ot_dp), hn::Mul(hn::Mul(cos_sq, o_mag_sq), t_mag_sq)));
   for (int q = 0; q < 3; ++q) {
     rst[q] = GainLimit<kFloatGain>(hn::Mul(k[q], o[q]), t[q], angle, glf, gl);
     add[q] = hn::Sub(t[q], rst[q]);
@@ -222,13 +223,12 @@ HWY_INLINE void DecoupleVec(const V* o, const V* t, V cos_sq, float glf, double 
 }
 
 template <bool kFloatGain>
-void DecoupleT(const float* const* o, const float* const* t, std::size_t l, std::size_t r, double gl,
-               float* const* rst, float* const* add) {
+void DecoupleT(const float* const* o, const float* const* t, std::size_t l, std::size_t r, double gl, float* const* rst,
+               float* const* add) {
   const D d;
   const std::size_t n = hn::Lanes(d);
   const float glf = static_cast<float>(gl);
-  const V cos_sq =
-      hn::Set(d, static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0)));
+  const V cos_sq = hn::Set(d, static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0)));
   const auto one = [&](std::size_t j) {
     V ov[3], tv[3], rv[3], av[3];
     for (int q = 0; q < 3; ++q) {
@@ -266,8 +266,8 @@ void DecoupleT(const float* const* o, const float* const* t, std::size_t l, std:
   if (j < r) one(r - n);
 }
 
-void DecoupleRow(const float* const* o, const float* const* t, int l, int r, double gain_limit,
-                 float* const* rst, float* const* add) {
+void DecoupleRow(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
+                 float* const* add) {
   if (static_cast<double>(static_cast<float>(gain_limit)) == gain_limit)
     DecoupleT<true>(o, t, std::size_t(l), std::size_t(r), gain_limit, rst, add);
   else
@@ -378,20 +378,21 @@ HWY_INLINE V Cube(V x) { return hn::Mul(hn::Mul(x, x), x); }
 void DenRow(const float* const* rows, const float* rf, int l, int r, float* sum) {
   const D d;
   const V f0 = hn::Set(d, rf[0]), f1 = hn::Set(d, rf[1]), f2 = hn::Set(d, rf[2]);
-  Sum3(std::size_t(l), std::size_t(r),
-       [&](std::size_t j, V* t) {
-         t[0] = Cube(hn::Abs(hn::Mul(f0, hn::LoadU(d, rows[0] + j))));
-         t[1] = Cube(hn::Abs(hn::Mul(f1, hn::LoadU(d, rows[1] + j))));
-         t[2] = Cube(hn::Abs(hn::Mul(f2, hn::LoadU(d, rows[2] + j))));
-       },
-       sum);
+  Sum3(
+      std::size_t(l), std::size_t(r),
+      [&](std::size_t j, V* t) {
+        t[0] = Cube(hn::Abs(hn::Mul(f0, hn::LoadU(d, rows[0] + j))));
+        t[1] = Cube(hn::Abs(hn::Mul(f1, hn::LoadU(d, rows[1] + j))));
+        t[2] = Cube(hn::Abs(hn::Mul(f2, hn::LoadU(d, rows[2] + j))));
+      },
+      sum);
 }
 
 // The threshold of masked_norm at columns j .. j + N - 1 (no border column):
 // per orientation the 3x3 sum in the scalar order, its centre replaced by
 // float(sum + one_by_15 * |ang|) in double; the three added to thr from 0.
-HWY_INLINE V Threshold(const float* const* fu, const float* const* fm, const float* const* fd,
-                       const float* const* ang, std::size_t j) {
+HWY_INLINE V Threshold(const float* const* fu, const float* const* fm, const float* const* fd, const float* const* ang,
+                       std::size_t j) {
   using DH = hn::Half<D>;
   using DD = hn::Rebind<double, DH>;
   const D d;
@@ -405,8 +406,10 @@ HWY_INLINE V Threshold(const float* const* fu, const float* const* fm, const flo
     sum = hn::Add(sum, hn::LoadU(d, fu[q] + j + 1));
     sum = hn::Add(sum, hn::LoadU(d, fm[q] + j - 1));
     const V a = hn::Abs(hn::LoadU(d, ang[q] + j));
-    const auto lo = hn::Add(hn::PromoteTo(dd, hn::LowerHalf(dh, sum)), hn::Mul(c15, hn::PromoteTo(dd, hn::LowerHalf(dh, a))));
-    const auto hi = hn::Add(hn::PromoteTo(dd, hn::UpperHalf(dh, sum)), hn::Mul(c15, hn::PromoteTo(dd, hn::UpperHalf(dh, a))));
+    const auto lo =
+        hn::Add(hn::PromoteTo(dd, hn::LowerHalf(dh, sum)), hn::Mul(c15, hn::PromoteTo(dd, hn::LowerHalf(dh, a))));
+    const auto hi =
+        hn::Add(hn::PromoteTo(dd, hn::UpperHalf(dh, sum)), hn::Mul(c15, hn::PromoteTo(dd, hn::UpperHalf(dh, a))));
     sum = hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
     sum = hn::Add(sum, hn::LoadU(d, fm[q] + j + 1));
     sum = hn::Add(sum, hn::LoadU(d, fd[q] + j - 1));
@@ -422,16 +425,17 @@ void MaskedRow(const float* const* src, const float* const* fu, const float* con
   const D d;
   const V zero = hn::Zero(d);
   const V f[3] = {hn::Set(d, rf[0]), hn::Set(d, rf[1]), hn::Set(d, rf[2])};
-  Sum3(std::size_t(l), std::size_t(r),
-       [&](std::size_t j, V* t) {
-         const V thr = bypass ? zero : Threshold(fu, fm, fd, ang, j);
-         for (int q = 0; q < 3; ++q) {
-           V x = hn::Sub(hn::Abs(hn::Mul(hn::LoadU(d, src[q] + j), f[q])), thr);
-           x = hn::IfThenElse(hn::Lt(x, zero), zero, x);
-           t[q] = Cube(x);
-         }
-       },
-       sum);
+  Sum3(
+      std::size_t(l), std::size_t(r),
+      [&](std::size_t j, V* t) {
+        const V thr = bypass ? zero : Threshold(fu, fm, fd, ang, j);
+        for (int q = 0; q < 3; ++q) {
+          V x = hn::Sub(hn::Abs(hn::Mul(hn::LoadU(d, src[q] + j), f[q])), thr);
+          x = hn::IfThenElse(hn::Lt(x, zero), zero, x);
+          t[q] = Cube(x);
+        }
+      },
+      sum);
 }
 
 void RcpN(const float* x, int count, float* out) {
@@ -472,8 +476,8 @@ void dwt_vertical(const float* const* r, int w, float* lo_out, float* hi_out) {
 void dwt_horizontal(const float* tlo, const float* thi, int j0, int j1, float* a, float* v, float* h, float* d) {
   HWY_DYNAMIC_DISPATCH(DwtH)(tlo, thi, j0, j1, a, v, h, d);
 }
-void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit,
-                  float* const* rst, float* const* add) {
+void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
+                  float* const* add) {
   HWY_DYNAMIC_DISPATCH(DecoupleRow)(o, t, l, r, gain_limit, rst, add);
 }
 void csf_row(const float* src, float rf, int l, int r, float* dst, float* flt) {
@@ -504,8 +508,8 @@ void decouple_row(const float* const*, const float* const*, int, int, double, fl
 }
 void csf_row(const float*, float, int, int, float*, float*) { std::abort(); }
 void den_row(const float* const*, const float*, int, int, float*) { std::abort(); }
-void masked_row(const float* const*, const float* const*, const float* const*, const float* const*,
-                const float* const*, const float*, int, int, bool, float*) {
+void masked_row(const float* const*, const float* const*, const float* const*, const float* const*, const float* const*,
+                const float*, int, int, bool, float*) {
   std::abort();
 }
 void rcp_estimate_n(const float*, int, float*) { std::abort(); }

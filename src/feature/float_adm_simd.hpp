@@ -37,8 +37,8 @@ void dwt_horizontal(const float* tlo, const float* thi, int j0, int j1, float* a
 
 // float_adm.cpp's decouple for the columns l <= j < r of one row; o / t: the
 // reference / distorted h, v, d rows; rst / add: the outputs (r - l >= 1).
-void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit,
-                  float* const* rst, float* const* add);
+void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
+                  float* const* add);
 
 // The CSF stage for columns l <= j < r: dst[j] = rf * src[j],
 // flt[j] = float(one_by_30 * |dst[j]|) (double product).

@@ -16,13 +16,13 @@ bool depth_supported(int bpc) { return bpc == 8 || bpc == 10 || bpc == 12 || bpc
 void check_depth(std::string_view owner, int bpc) {
   if (!depth_supported(bpc))
     throw unsupported_error(std::string(owner) + ": bit depth " + std::to_string(bpc) +
-                " is not supported (8, 10, 12 or 16)");
+                            " is not supported (8, 10, 12 or 16)");
 }
 
 void check_size(std::string_view owner, int w, int h, int min_w, int min_h, std::string_view why) {
   if (w < min_w || h < min_h)
     throw unsupported_error(std::string(owner) + ": picture " + std::to_string(w) + "x" + std::to_string(h) +
-                " is too small (" + std::string(why) + ")");
+                            " is too small (" + std::string(why) + ")");
 }
 
 namespace {
@@ -146,8 +146,8 @@ void convolve(const float* filt, int fw, const float* src, int w, int h, float* 
   }
 }
 
-void convolve_decimated(const float* filt, int fw, const float* src, int w, int h, int step, int dw,
-                        int dh, float* dst) {
+void convolve_decimated(const float* filt, int fw, const float* src, int w, int h, int step, int dw, int dh,
+                        float* dst) {
   const int r = fw / 2;
   float* tmp = scratch(10, std::size_t(w));
   if (step == 2 && vmafx::simd::enabled()) {
@@ -175,20 +175,23 @@ void convolve_decimated(const float* filt, int fw, const float* src, int w, int 
 }
 
 bool parse_scale_method(std::string_view s, ScaleMethod* out) {
-  if (s == "nearest") *out = ScaleMethod::kNearest;
-  else if (s == "bilinear") *out = ScaleMethod::kBilinear;
-  else if (s == "bicubic") *out = ScaleMethod::kBicubic;
-  else if (s == "lanczos4") *out = ScaleMethod::kLanczos4;
-  else return false;
+  if (s == "nearest")
+    *out = ScaleMethod::kNearest;
+  else if (s == "bilinear")
+    *out = ScaleMethod::kBilinear;
+  else if (s == "bicubic")
+    *out = ScaleMethod::kBicubic;
+  else if (s == "lanczos4")
+    *out = ScaleMethod::kLanczos4;
+  else
+    return false;
   return true;
 }
 
 namespace {
 
 // vif_tools.c's float mirror: -i below `left` (0), 2 * right - i above `right`.
-inline float mirror_f(float i, float left, float right) {
-  return i < left ? -i : (i > right ? 2 * right - i : i);
-}
+inline float mirror_f(float i, float left, float right) { return i < left ? -i : (i > right ? 2 * right - i : i); }
 
 // (pos + 0.5) * ratio - 0.5 in double, rounded to float.
 inline float source_pos(int pos, float ratio) { return static_cast<float>((pos + 0.5) * ratio - 0.5); }
@@ -291,8 +294,7 @@ void scale_interp(const float* src, int w, int h, float* dst, int dw, int dh) {
   const float ry = static_cast<float>(h) / dh;
   for (int y = 0; y < dh; ++y) {
     const float yy = source_pos(y, ry);
-    for (int x = 0; x < dw; ++x)
-      dst[std::size_t(y) * dw + x] = interpolate<kLanczos>(src, w, h, source_pos(x, rx), yy);
+    for (int x = 0; x < dw; ++x) dst[std::size_t(y) * dw + x] = interpolate<kLanczos>(src, w, h, source_pos(x, rx), yy);
   }
 }
 
@@ -313,17 +315,17 @@ void scale_frame(ScaleMethod m, const float* src, int w, int h, float* dst, int 
 
 int scale_axis(ScaleMethod m, int n, int dn, std::vector<int>& idx, std::vector<float>& wt) {
   const float ratio = static_cast<float>(n) / dn;
-  const int taps = m == ScaleMethod::kNearest ? 1 : m == ScaleMethod::kBilinear ? 2
-                   : m == ScaleMethod::kBicubic ? 4 : 2 * VMAFX_FVIF_LANCZOS_A + 1;
+  const int taps = m == ScaleMethod::kNearest    ? 1
+                   : m == ScaleMethod::kBilinear ? 2
+                   : m == ScaleMethod::kBicubic  ? 4
+                                                 : 2 * VMAFX_FVIF_LANCZOS_A + 1;
   idx.assign(std::size_t(dn) * taps, 0);
   wt.assign(std::size_t(dn) * taps, 1.0f);
   for (int k = 0; k < dn; ++k) {
     int* ik = idx.data() + std::size_t(k) * taps;
     float* wk = wt.data() + std::size_t(k) * taps;
     switch (m) {
-      case ScaleMethod::kNearest:
-        ik[0] = static_cast<int>(k * ratio);
-        break;
+      case ScaleMethod::kNearest: ik[0] = static_cast<int>(k * ratio); break;
       case ScaleMethod::kBilinear: {  // as scale_bilinear
         const float xx = source_pos(k, ratio);
         ik[0] = static_cast<int>(mirror_f(static_cast<float>(std::floor(xx)), 0, static_cast<float>(n - 1)));
@@ -341,7 +343,8 @@ int scale_axis(ScaleMethod m, int n, int dn, std::vector<int>& idx, std::vector<
         const int x0 = static_cast<int>(std::floor(x));
         const float dx = x - x0;
         for (int i = lo; i < lo + taps; ++i) {
-          wk[i - lo] = lanczos ? lanczos_weight(i - dx, static_cast<float>(VMAFX_FVIF_LANCZOS_A)) : bicubic_weight(i - dx);
+          wk[i - lo] =
+              lanczos ? lanczos_weight(i - dx, static_cast<float>(VMAFX_FVIF_LANCZOS_A)) : bicubic_weight(i - dx);
           ik[i - lo] = static_cast<int>(mirror_f(static_cast<float>(x0 + i), 0, static_cast<float>(n - 1)));
         }
         break;

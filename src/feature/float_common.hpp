@@ -55,8 +55,8 @@ void convolve(const float* filt, int fw, const float* src, int w, int h, float* 
 // i < dh, j < dw (step * (dh - 1) < h, step * (dw - 1) < w), computed with
 // the same per-output arithmetic but only where it is kept. dst may not
 // alias src.
-void convolve_decimated(const float* filt, int fw, const float* src, int w, int h, int step, int dw,
-                        int dh, float* dst);
+void convolve_decimated(const float* filt, int fw, const float* src, int w, int h, int step, int dw, int dh,
+                        float* dst);
 
 // The vertical pass of `convolve` for one output row from its fw input rows
 // (already mirrored): out[j] = tap-ordered float sum of filt[k] * rows[k][j]

@@ -155,26 +155,65 @@ constexpr std::string_view kMotion2 = "VMAF_feature_motion2_score";
 constexpr std::string_view kMotion3 = "VMAF_feature_motion3_score";
 
 constexpr OptionSpec kOptions[] = {
-    {.name = "debug", .help = "also write motion (the per-frame score)", .type = OptionType::kBool,
-     .default_num = 1},
-    {.name = "motion_force_zero", .alias = "force_0", .help = "write 0 for every motion score",
-     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
-    {.name = "motion_fps_weight", .alias = "mfw", .help = "multiplier for the frame-rate correction",
-     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.0, .max = 5.0, .feature_param = true},
-    {.name = "motion_blend_factor", .alias = "mbf",
-     .help = "weight of the raw score when blending with min(score, offset)", .type = OptionType::kDouble,
-     .default_num = 1.0, .min = 0.0, .max = 1.0, .feature_param = true},
-    {.name = "motion_blend_offset", .alias = "mbo", .help = "score above which blending applies",
-     .type = OptionType::kDouble, .default_num = 40.0, .min = 0.0, .max = 1000.0, .feature_param = true},
-    {.name = "motion_add_scale1", .alias = "mdc", .help = "add the score of the half-size (bilinear) frames",
-     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
-    {.name = "motion_filter_size", .alias = "mfs",
-     .help = "low-pass filter: 3 (3 taps), 1 (none) or anything else (5 taps)", .type = OptionType::kInt,
-     .default_num = 5, .min = 0, .max = 9, .feature_param = true},
-    {.name = "motion_add_uv", .alias = "mau", .help = "add the scores of the chroma planes",
-     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
-    {.name = "motion_max_val", .alias = "mmxv", .help = "upper clip for motion scores",
-     .type = OptionType::kDouble, .default_num = 10000.0, .min = 0.0, .max = 10000.0, .feature_param = true},
+    {.name = "debug", .help = "also write motion (the per-frame score)", .type = OptionType::kBool, .default_num = 1},
+    {.name = "motion_force_zero",
+     .alias = "force_0",
+     .help = "write 0 for every motion score",
+     .type = OptionType::kBool,
+     .default_num = 0,
+     .feature_param = true},
+    {.name = "motion_fps_weight",
+     .alias = "mfw",
+     .help = "multiplier for the frame-rate correction",
+     .type = OptionType::kDouble,
+     .default_num = 1.0,
+     .min = 0.0,
+     .max = 5.0,
+     .feature_param = true},
+    {.name = "motion_blend_factor",
+     .alias = "mbf",
+     .help = "weight of the raw score when blending with min(score, offset)",
+     .type = OptionType::kDouble,
+     .default_num = 1.0,
+     .min = 0.0,
+     .max = 1.0,
+     .feature_param = true},
+    {.name = "motion_blend_offset",
+     .alias = "mbo",
+     .help = "score above which blending applies",
+     .type = OptionType::kDouble,
+     .default_num = 40.0,
+     .min = 0.0,
+     .max = 1000.0,
+     .feature_param = true},
+    {.name = "motion_add_scale1",
+     .alias = "mdc",
+     .help = "add the score of the half-size (bilinear) frames",
+     .type = OptionType::kBool,
+     .default_num = 0,
+     .feature_param = true},
+    {.name = "motion_filter_size",
+     .alias = "mfs",
+     .help = "low-pass filter: 3 (3 taps), 1 (none) or anything else (5 taps)",
+     .type = OptionType::kInt,
+     .default_num = 5,
+     .min = 0,
+     .max = 9,
+     .feature_param = true},
+    {.name = "motion_add_uv",
+     .alias = "mau",
+     .help = "add the scores of the chroma planes",
+     .type = OptionType::kBool,
+     .default_num = 0,
+     .feature_param = true},
+    {.name = "motion_max_val",
+     .alias = "mmxv",
+     .help = "upper clip for motion scores",
+     .type = OptionType::kDouble,
+     .default_num = 10000.0,
+     .min = 0.0,
+     .max = 10000.0,
+     .feature_param = true},
 };
 
 constexpr std::string_view kProvided[] = {kMotion, kMotion2, kMotion3};
@@ -233,8 +272,7 @@ void Motion::extract_with(const Picture& ref, const Picture& /*dis*/, const Earl
   const double score = score_between(*earlier.ref[0], ref, index);
   note(index, score);
   if (c_.debug) out.put(kMotion, index, capped(score * c_.fps_weight));
-  if (index == 1)
-    out.put(kMotion3, 0, capped(blend(score * c_.fps_weight, c_.blend_factor, c_.blend_offset)));
+  if (index == 1) out.put(kMotion3, 0, capped(blend(score * c_.fps_weight, c_.blend_factor, c_.blend_offset)));
 }
 
 void Motion::flush(FeatureSink& out) {
@@ -311,12 +349,12 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
       throw unsupported_error("float_motion: motion_add_uv needs chroma planes (the input is 4:0:0)");
     if (fmt.plane_width(1) < need || fmt.plane_height(1) < need)
       throw unsupported_error("float_motion: chroma planes " + std::to_string(fmt.plane_width(1)) + "x" +
-                  std::to_string(fmt.plane_height(1)) + " are too small for motion_add_uv (" + why + ")");
+                              std::to_string(fmt.plane_height(1)) + " are too small for motion_add_uv (" + why + ")");
   }
-  if (o.get_bool("motion_add_scale1") &&
-      static_cast<int>(fmt.width * 0.5 + 0.5) > VMAFX_FVIF_BILINEAR_MAX_WIDTH)
+  if (o.get_bool("motion_add_scale1") && static_cast<int>(fmt.width * 0.5 + 0.5) > VMAFX_FVIF_BILINEAR_MAX_WIDTH)
     throw unsupported_error("float_motion: motion_add_scale1 supports widths up to " +
-                std::to_string(2 * VMAFX_FVIF_BILINEAR_MAX_WIDTH) + " (got " + std::to_string(fmt.width) + ")");
+                            std::to_string(2 * VMAFX_FVIF_BILINEAR_MAX_WIDTH) + " (got " + std::to_string(fmt.width) +
+                            ")");
   return std::make_unique<fmotion::Motion>(fmotion::config(o, fmt));
 }
 

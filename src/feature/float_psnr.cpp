@@ -49,7 +49,8 @@ constexpr std::string_view kProvided[] = {"float_psnr"};
 
 class FloatPsnr final : public Extractor {
  public:
-  explicit FloatPsnr(const PictureFormat& fmt) : w_(fmt.width), h_(fmt.height), bpc_(fmt.bpc), pk_(fpsnr::peak_for(fmt.bpc)) {}
+  explicit FloatPsnr(const PictureFormat& fmt)
+      : w_(fmt.width), h_(fmt.height), bpc_(fmt.bpc), pk_(fpsnr::peak_for(fmt.bpc)) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const std::size_t n = std::size_t(w_) * h_;

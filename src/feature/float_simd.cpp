@@ -31,8 +31,7 @@ using V = hn::Vec<D>;
 constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
 // The scalar loops (rows narrower than a vector).
-void VerticalScalar(const float* f, int fw, const float* const* rows, std::size_t j0, std::size_t w,
-                    float* out) {
+void VerticalScalar(const float* f, int fw, const float* const* rows, std::size_t j0, std::size_t w, float* out) {
   for (std::size_t j = j0; j < w; ++j) {
     float acc = 0.0f;
     for (int k = 0; k < fw; ++k) acc += f[k] * rows[k][j];
@@ -40,8 +39,7 @@ void VerticalScalar(const float* f, int fw, const float* const* rows, std::size_
   }
 }
 
-void HorizontalScalar(const float* f, int fw, const float* pad, std::size_t j0, std::size_t w,
-                      float* out) {
+void HorizontalScalar(const float* f, int fw, const float* pad, std::size_t j0, std::size_t w, float* out) {
   for (std::size_t j = j0; j < w; ++j) {
     float acc = 0.0f;
     for (int k = 0; k < fw; ++k) acc += f[k] * pad[j + k];
@@ -96,8 +94,7 @@ void Horizontal(const float* f, int fw, const float* pad, int width, float* out)
 // odd last tap from the odd lanes of the load at pad + 2j + fw - 2, so that
 // no load reaches past pad[2 (w - 1) + fw - 1], the last value the scalar sum
 // reads. The adds stay in tap order.
-void HorizontalDec2Scalar(const float* f, int fw, const float* pad, std::size_t j0, std::size_t w,
-                          float* out) {
+void HorizontalDec2Scalar(const float* f, int fw, const float* pad, std::size_t j0, std::size_t w, float* out) {
   for (std::size_t j = j0; j < w; ++j) {
     float acc = 0.0f;
     for (int k = 0; k < fw; ++k) acc += f[k] * pad[2 * j + std::size_t(k)];

@@ -11,9 +11,7 @@ namespace vmafx {
 
 namespace ssim {
 
-int float_ssim_scale(int w, int h, int scale_option) {
-  return scale_option > 0 ? scale_option : auto_scale(w, h);
-}
+int float_ssim_scale(int w, int h, int scale_option) { return scale_option > 0 ? scale_option : auto_scale(w, h); }
 
 FloatSsimScores float_ssim_frame(const PlaneView& ref, const PlaneView& dis, int bpc, int scale) {
   int w = ref.width, h = ref.height;
@@ -69,8 +67,8 @@ class FloatSsim final : public Extractor {
   FloatSsim(int scale, bool lcs, bool db, double max_db) : scale_(scale), lcs_(lcs), db_(db), max_db_(max_db) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    ssim::write_float_ssim(ssim::float_ssim_frame(ref.plane(0), dis.plane(0), ref.bpc(), scale_), lcs_, db_,
-                           max_db_, index, out);
+    ssim::write_float_ssim(ssim::float_ssim_frame(ref.plane(0), dis.plane(0), ref.bpc(), scale_), lcs_, db_, max_db_,
+                           index, out);
   }
 
  private:
@@ -86,10 +84,10 @@ std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fm
   const int sh = scale > 1 ? ssim::decimated_size(fmt.height, scale) : fmt.height;
   if (sw < VMAFX_SSIM_MIN_SIDE || sh < VMAFX_SSIM_MIN_SIDE)
     throw unsupported_error("float_ssim: frame " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
-                (scale > 1 ? " (" + std::to_string(sw) + "x" + std::to_string(sh) + " after decimation by " +
-                                 std::to_string(scale) + ")"
-                           : std::string()) +
-                " is too small: needs at least 11x11 for the 11x11 window");
+                            (scale > 1 ? " (" + std::to_string(sw) + "x" + std::to_string(sh) +
+                                             " after decimation by " + std::to_string(scale) + ")"
+                                       : std::string()) +
+                            " is too small: needs at least 11x11 for the 11x11 window");
   return std::make_unique<FloatSsim>(scale, opts.get_bool("enable_lcs"), opts.get_bool("enable_db"),
                                      ssim::max_db(opts.get_bool("clip_db"), fmt.bpc, fmt.width, fmt.height));
 }

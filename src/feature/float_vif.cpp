@@ -166,8 +166,8 @@ struct Stat {
   }
 };
 
-void stat_row_scalar(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy,
-                     int w, const Stat& st, float* num, float* den) {
+void stat_row_scalar(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
+                     const Stat& st, float* num, float* den) {
   float row_num = 0.0f, row_den = 0.0f;
   for (int j = 0; j < w; ++j) {
     float n, d;
@@ -188,8 +188,8 @@ void filter_dec2(const float* f, int fw, const float* src, int w, int h, float* 
 
 // Filtered means, squares and cross term, row by row, and the statistic
 // summed per row in float then over rows in float (vif_statistic_s).
-void statistic(const float* f, int fw, const float* ref, const float* dis, int w, int h, const Stat& st,
-               bool simd, float* num, float* den) {
+void statistic(const float* f, int fw, const float* ref, const float* dis, int w, int h, const Stat& st, bool simd,
+               float* num, float* den) {
   float* t1 = scratch(0, std::size_t(w));
   float* t2 = scratch(1, std::size_t(w));
   float* txx = scratch(2, std::size_t(w));
@@ -323,13 +323,10 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
 }  // namespace fvif
 
 namespace {
-constexpr std::string_view kScaleNames[4] = {
-    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
-    "VMAF_feature_vif_scale3_score"};
-constexpr std::string_view kNumNames[4] = {"vif_num_scale0", "vif_num_scale1", "vif_num_scale2",
-                                           "vif_num_scale3"};
-constexpr std::string_view kDenNames[4] = {"vif_den_scale0", "vif_den_scale1", "vif_den_scale2",
-                                           "vif_den_scale3"};
+constexpr std::string_view kScaleNames[4] = {"VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
+                                             "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score"};
+constexpr std::string_view kNumNames[4] = {"vif_num_scale0", "vif_num_scale1", "vif_num_scale2", "vif_num_scale3"};
+constexpr std::string_view kDenNames[4] = {"vif_den_scale0", "vif_den_scale1", "vif_den_scale2", "vif_den_scale3"};
 }  // namespace
 
 namespace fvif {
@@ -390,36 +387,95 @@ void put_scores(const Config& c, const Scores& s, unsigned index, FeatureSink& o
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {.name = "debug", .help = "also write vif, vif_num, vif_den and the per-scale numerators and denominators",
-     .type = OptionType::kBool, .default_num = 0},
-    {.name = "vif_enhn_gain_limit", .alias = "egl",
-     .help = "limit on the enhancement gain (>= 1.0; 1.0 disables any gain)", .type = OptionType::kDouble,
-     .default_num = 100.0, .min = 1.0, .max = 100.0, .feature_param = true},
-    {.name = "vif_kernelscale", .alias = "ks",
+    {.name = "debug",
+     .help = "also write vif, vif_num, vif_den and the per-scale numerators and denominators",
+     .type = OptionType::kBool,
+     .default_num = 0},
+    {.name = "vif_enhn_gain_limit",
+     .alias = "egl",
+     .help = "limit on the enhancement gain (>= 1.0; 1.0 disables any gain)",
+     .type = OptionType::kDouble,
+     .default_num = 100.0,
+     .min = 1.0,
+     .max = 100.0,
+     .feature_param = true},
+    {.name = "vif_kernelscale",
+     .alias = "ks",
      .help = "scale of the Gaussian kernels (2.0 doubles sigma and the kernel size)",
-     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.1, .max = 4.0, .feature_param = true},
-    {.name = "vif_prescale", .alias = "ps", .help = "rescale the frame by this factor first",
-     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.1, .max = 4.0, .feature_param = true},
-    {.name = "vif_scale1_min_val", .alias = "s1miv", .help = "lower bound of vif_scale1",
-     .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = 1.0, .feature_param = true},
-    {.name = "vif_scale2_min_val", .alias = "s2miv", .help = "lower bound of vif_scale2",
-     .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = 1.0, .feature_param = true},
-    {.name = "vif_scale3_min_val", .alias = "s3miv", .help = "lower bound of vif_scale3",
-     .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = 1.0, .feature_param = true},
-    {.name = "vif_prescale_method", .alias = "pm",
-     .help = "rescaling method: nearest, bilinear, bicubic or lanczos4", .type = OptionType::kString,
-     .default_str = "nearest", .feature_param = true},
-    {.name = "vif_sigma_nsq", .alias = "snsq", .help = "neural noise variance", .type = OptionType::kDouble,
-     .default_num = 2.0, .min = 0.0, .max = 5.0, .feature_param = true},
-    {.name = "vif_skip_scale0", .alias = "ssclz", .help = "skip scale 0 (vif_scale0 is written as 0)",
-     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
+     .type = OptionType::kDouble,
+     .default_num = 1.0,
+     .min = 0.1,
+     .max = 4.0,
+     .feature_param = true},
+    {.name = "vif_prescale",
+     .alias = "ps",
+     .help = "rescale the frame by this factor first",
+     .type = OptionType::kDouble,
+     .default_num = 1.0,
+     .min = 0.1,
+     .max = 4.0,
+     .feature_param = true},
+    {.name = "vif_scale1_min_val",
+     .alias = "s1miv",
+     .help = "lower bound of vif_scale1",
+     .type = OptionType::kDouble,
+     .default_num = 0.0,
+     .min = 0.0,
+     .max = 1.0,
+     .feature_param = true},
+    {.name = "vif_scale2_min_val",
+     .alias = "s2miv",
+     .help = "lower bound of vif_scale2",
+     .type = OptionType::kDouble,
+     .default_num = 0.0,
+     .min = 0.0,
+     .max = 1.0,
+     .feature_param = true},
+    {.name = "vif_scale3_min_val",
+     .alias = "s3miv",
+     .help = "lower bound of vif_scale3",
+     .type = OptionType::kDouble,
+     .default_num = 0.0,
+     .min = 0.0,
+     .max = 1.0,
+     .feature_param = true},
+    {.name = "vif_prescale_method",
+     .alias = "pm",
+     .help = "rescaling method: nearest, bilinear, bicubic or lanczos4",
+     .type = OptionType::kString,
+     .default_str = "nearest",
+     .feature_param = true},
+    {.name = "vif_sigma_nsq",
+     .alias = "snsq",
+     .help = "neural noise variance",
+     .type = OptionType::kDouble,
+     .default_num = 2.0,
+     .min = 0.0,
+     .max = 5.0,
+     .feature_param = true},
+    {.name = "vif_skip_scale0",
+     .alias = "ssclz",
+     .help = "skip scale 0 (vif_scale0 is written as 0)",
+     .type = OptionType::kBool,
+     .default_num = 0,
+     .feature_param = true},
 };
 
-constexpr std::string_view kProvided[] = {
-    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
-    "VMAF_feature_vif_scale3_score", "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0",
-    "vif_num_scale1", "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3",
-    "vif_den_scale3"};
+constexpr std::string_view kProvided[] = {"VMAF_feature_vif_scale0_score",
+                                          "VMAF_feature_vif_scale1_score",
+                                          "VMAF_feature_vif_scale2_score",
+                                          "VMAF_feature_vif_scale3_score",
+                                          "vif",
+                                          "vif_num",
+                                          "vif_den",
+                                          "vif_num_scale0",
+                                          "vif_den_scale0",
+                                          "vif_num_scale1",
+                                          "vif_den_scale1",
+                                          "vif_num_scale2",
+                                          "vif_den_scale2",
+                                          "vif_num_scale3",
+                                          "vif_den_scale3"};
 
 class FloatVif final : public Extractor {
  public:
@@ -443,27 +499,27 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
   const std::string& m = o.get_string("vif_prescale_method");
   if (!flt::parse_scale_method(m, &method))
     throw unsupported_error("float_vif: vif_prescale_method '" + m +
-                "' is not supported (nearest, bilinear, bicubic or lanczos4)");
+                            "' is not supported (nearest, bilinear, bicubic or lanczos4)");
   const double ks = o.get_double("vif_kernelscale");
   if (!fvif::kernelscale_valid(ks)) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", ks);
     throw unsupported_error(std::string("float_vif: vif_kernelscale ") + buf +
-                " is not supported (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, 3, "
-                "1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074 or 1.111111)");
+                            " is not supported (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, 3, "
+                            "1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074 or 1.111111)");
   }
   const double ps = o.get_double("vif_prescale");
   const int sw = static_cast<int>(fmt.width * ps + 0.5);
   const int sh = static_cast<int>(fmt.height * ps + 0.5);
   if (method == flt::ScaleMethod::kBilinear && sw > VMAFX_FVIF_BILINEAR_MAX_WIDTH)
-    throw unsupported_error("float_vif: bilinear prescaling to width " + std::to_string(sw) + " is not supported (at most " +
-                std::to_string(VMAFX_FVIF_BILINEAR_MAX_WIDTH) + ")");
+    throw unsupported_error("float_vif: bilinear prescaling to width " + std::to_string(sw) +
+                            " is not supported (at most " + std::to_string(VMAFX_FVIF_BILINEAR_MAX_WIDTH) + ")");
   if (sw != fmt.width || sh != fmt.height) {
     // The interpolators mirror once at the border: they need a few samples.
-    const int need = method == flt::ScaleMethod::kLanczos4  ? 6
-                     : method == flt::ScaleMethod::kBicubic ? 3
+    const int need = method == flt::ScaleMethod::kLanczos4   ? 6
+                     : method == flt::ScaleMethod::kBicubic  ? 3
                      : method == flt::ScaleMethod::kBilinear ? 2
-                                                            : 1;
+                                                             : 1;
     flt::check_size("float_vif", fmt.width, fmt.height, need, need,
                     "the prescale method needs at least " + std::to_string(need) + "x" + std::to_string(need));
   }
@@ -473,11 +529,12 @@ std::unique_ptr<Extractor> create(const OptionSet& o, const PictureFormat& fmt) 
   if (!fvif::size_ok(sw, sh, p)) {
     int min = 1;
     while (!fvif::size_ok(min, min, p)) ++min;
-    std::string why = "every VIF scale must be larger than its filter radius: at least " + std::to_string(min) +
-                      "x" + std::to_string(min);
-    if (sw != fmt.width || sh != fmt.height) why += " after prescaling to " + std::to_string(sw) + "x" + std::to_string(sh);
+    std::string why = "every VIF scale must be larger than its filter radius: at least " + std::to_string(min) + "x" +
+                      std::to_string(min);
+    if (sw != fmt.width || sh != fmt.height)
+      why += " after prescaling to " + std::to_string(sw) + "x" + std::to_string(sh);
     throw unsupported_error("float_vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
-                " is too small (" + why + ")");
+                            " is too small (" + why + ")");
   }
   return std::make_unique<FloatVif>(fvif::config(o, fmt));
 }

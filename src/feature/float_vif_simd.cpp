@@ -88,8 +88,7 @@ struct Acc5 {
   }
 };
 
-void MomentsV(const float* f, int fw, const float* const* ra, const float* const* rb, int width,
-              float* const* t) {
+void MomentsV(const float* f, int fw, const float* const* ra, const float* const* rb, int width, float* const* t) {
   const DFull d;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width);
   if (w < n) return MomentsScalar(f, fw, ra, rb, 0, w, t);
@@ -110,8 +109,8 @@ void MomentsV(const float* f, int fw, const float* const* ra, const float* const
 // Each input row m (0 .. fw) is loaded and its products formed once; it is
 // tap m of the first row and tap m - 1 of the second, so both rows still add
 // their taps in order.
-void MomentsV2(const float* f, int fw, const float* const* ra, const float* const* rb, int width,
-               float* const* t, float* const* u) {
+void MomentsV2(const float* f, int fw, const float* const* ra, const float* const* rb, int width, float* const* t,
+               float* const* u) {
   const DFull d;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width);
   if (w < n) {
@@ -172,8 +171,8 @@ HWY_INLINE hn::Vec<DF> Log2(DF df, hn::Vec<DF> x) {
 #if HWY_TARGET == HWY_SCALAR
 // One lane has no halves; enabled() is false on this target and
 // float_vif.cpp keeps its scalar loops, so this is never called.
-void StatRow(const float*, const float*, const float*, const float*, const float*, int, const StatConsts&,
-             float*, float*) {
+void StatRow(const float*, const float*, const float*, const float*, const float*, int, const StatConsts&, float*,
+             float*) {
   HWY_ABORT("float vif simd: no SIMD target");
 }
 #else
@@ -287,8 +286,8 @@ HWY_INLINE void StatVec(VF mu1, VF mu2, VF xx, VF yy, VF xy, const RowConsts& c,
 // complete before any term of chunk c is added, so the order is the scalar
 // loop's.
 template <bool kPow2>
-void StatRowT(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy,
-              std::size_t w, const RowConsts& c, float* num_out, float* den_out) {
+void StatRowT(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, std::size_t w,
+              const RowConsts& c, float* num_out, float* den_out) {
   const DF df;
   constexpr std::size_t kMax = HWY_MAX_BYTES / sizeof(float);
   constexpr std::size_t kChunk = 256;
@@ -305,8 +304,8 @@ void StatRowT(const float* mu1, const float* mu2, const float* xx, const float* 
     std::size_t j = j0;
     for (; j + n <= end; j += n) {
       VF nv, dv;
-      StatVec<kPow2>(hn::LoadU(df, mu1 + j), hn::LoadU(df, mu2 + j), hn::LoadU(df, xx + j),
-                     hn::LoadU(df, yy + j), hn::LoadU(df, xy + j), c, &nv, &dv);
+      StatVec<kPow2>(hn::LoadU(df, mu1 + j), hn::LoadU(df, mu2 + j), hn::LoadU(df, xx + j), hn::LoadU(df, yy + j),
+                     hn::LoadU(df, xy + j), c, &nv, &dv);
       hn::Store(nv, df, nb[cur] + (j - j0));
       hn::Store(dv, df, db[cur] + (j - j0));
       const std::size_t stop = added + n < prev_len ? added + n : prev_len;
@@ -379,12 +378,11 @@ HWY_EXPORT(MomentsV2);
 HWY_EXPORT(StatRow);
 HWY_EXPORT(Log2N);
 
-void moments_vertical(const float* f, int fw, const float* const* ra, const float* const* rb, int w,
-                      float* const* t) {
+void moments_vertical(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t) {
   HWY_DYNAMIC_DISPATCH(MomentsV)(f, fw, ra, rb, w, t);
 }
-void moments_vertical2(const float* f, int fw, const float* const* ra, const float* const* rb, int w,
-                       float* const* t, float* const* u) {
+void moments_vertical2(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t,
+                       float* const* u) {
   HWY_DYNAMIC_DISPATCH(MomentsV2)(f, fw, ra, rb, w, t, u);
 }
 void stat_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
@@ -401,15 +399,12 @@ void log2_approx_n(const float* x, int n, float* out) { HWY_DYNAMIC_DISPATCH(Log
 #include <cstdlib>
 
 namespace vmafx::fvif::simd {
-void moments_vertical(const float*, int, const float* const*, const float* const*, int, float* const*) {
+void moments_vertical(const float*, int, const float* const*, const float* const*, int, float* const*) { std::abort(); }
+void moments_vertical2(const float*, int, const float* const*, const float* const*, int, float* const*, float* const*) {
   std::abort();
 }
-void moments_vertical2(const float*, int, const float* const*, const float* const*, int, float* const*,
-                       float* const*) {
-  std::abort();
-}
-void stat_row(const float*, const float*, const float*, const float*, const float*, int, const StatConsts&,
-              float*, float*) {
+void stat_row(const float*, const float*, const float*, const float*, const float*, int, const StatConsts&, float*,
+              float*) {
   std::abort();
 }
 void log2_approx_n(const float*, int, float*) { std::abort(); }

@@ -21,12 +21,11 @@ namespace vmafx::fvif::simd {
 //   t[2][j] = sum_k f[k] * (a_k * a_k)[j]  t[3][j] = sum_k f[k] * (b_k * b_k)[j]
 //   t[4][j] = sum_k f[k] * (a_k * b_k)[j]
 // accumulated in float from 0 in tap order k = 0 .. fw - 1.
-void moments_vertical(const float* f, int fw, const float* const* ra, const float* const* rb, int w,
-                      float* const* t);
+void moments_vertical(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t);
 // Two neighbouring output rows at once: ra / rb hold fw + 1 rows; t (the
 // first row) uses rows 0 .. fw - 1, u (the second) rows 1 .. fw.
-void moments_vertical2(const float* f, int fw, const float* const* ra, const float* const* rb, int w,
-                       float* const* t, float* const* u);
+void moments_vertical2(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t,
+                       float* const* u);
 
 // The statistic's constants (float_vif.cpp's Stat).
 struct StatConsts {

@@ -30,8 +30,7 @@ inline int reflect(int i, int n) {
 // Horizontal pass at column j with reflected taps (borders only).
 inline std::int32_t x_filter_edge(const std::int32_t* row, int j, int w) {
   std::int64_t acc = 0;
-  for (int k = 0; k < kTaps; ++k)
-    acc += std::int64_t(vmafx_motion_taps[k]) * row[reflect(j - kRadius + k, w)];
+  for (int k = 0; k < kTaps; ++k) acc += std::int64_t(vmafx_motion_taps[k]) * row[reflect(j - kRadius + k, w)];
   return std::int32_t((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT);
 }
 
@@ -41,8 +40,8 @@ std::uint64_t sad_impl(const PlaneView& prev, const PlaneView& cur, int shift, s
   const int w = cur.width;
   const int h = cur.height;
   const Acc y_round = Acc(1) << (shift - 1);
-  const Acc t0 = vmafx_motion_taps[0], t1 = vmafx_motion_taps[1], t2 = vmafx_motion_taps[2],
-                t3 = vmafx_motion_taps[3], t4 = vmafx_motion_taps[4];
+  const Acc t0 = vmafx_motion_taps[0], t1 = vmafx_motion_taps[1], t2 = vmafx_motion_taps[2], t3 = vmafx_motion_taps[3],
+            t4 = vmafx_motion_taps[4];
   static_assert(kTaps == 5);
 
   std::uint64_t total = 0;
@@ -76,11 +75,9 @@ std::uint64_t sad_impl(const PlaneView& prev, const PlaneView& cur, int shift, s
     for (int j = 0; j < lo; ++j) row_sum += std::uint32_t(std::abs(x_filter_edge(row, j, w)));
     for (int j = lo; j < hi; ++j) {
       const std::int32_t* r = row + j - kRadius;
-      const std::int64_t acc = std::int64_t(t0) * r[0] + std::int64_t(t1) * r[1] +
-                               std::int64_t(t2) * r[2] + std::int64_t(t3) * r[3] +
-                               std::int64_t(t4) * r[4];
-      row_sum += std::uint32_t(
-          std::abs(std::int32_t((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT)));
+      const std::int64_t acc = std::int64_t(t0) * r[0] + std::int64_t(t1) * r[1] + std::int64_t(t2) * r[2] +
+                               std::int64_t(t3) * r[3] + std::int64_t(t4) * r[4];
+      row_sum += std::uint32_t(std::abs(std::int32_t((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT)));
     }
     for (int j = hi; j < w; ++j) row_sum += std::uint32_t(std::abs(x_filter_edge(row, j, w)));
     total += row_sum;
@@ -206,26 +203,60 @@ void Scores::flush(FeatureSink& out) const {
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {.name = "motion_force_zero", .alias = "force_0", .help = "write 0 for every motion score",
-     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
-    {.name = "motion_blend_factor", .alias = "mbf",
-     .help = "weight of the raw score when blending with min(score, offset)",
-     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.0, .max = 1.0, .feature_param = true},
-    {.name = "motion_blend_offset", .alias = "mbo", .help = "score above which blending applies",
-     .type = OptionType::kDouble, .default_num = 40.0, .min = 0.0, .max = 1000.0, .feature_param = true},
-    {.name = "motion_fps_weight", .alias = "mfw", .help = "multiplier for the frame-rate correction",
-     .type = OptionType::kDouble, .default_num = 1.0, .min = 0.0, .max = 5.0, .feature_param = true},
-    {.name = "motion_max_val", .alias = "mmxv", .help = "upper clip for motion scores",
-     .type = OptionType::kDouble, .default_num = 10000.0, .min = 0.0, .max = 10000.0,
+    {.name = "motion_force_zero",
+     .alias = "force_0",
+     .help = "write 0 for every motion score",
+     .type = OptionType::kBool,
+     .default_num = 0,
      .feature_param = true},
-    {.name = "motion_five_frame_window", .alias = "mffw",
-     .help = "compare with the frame two back (five-frame window)", .type = OptionType::kBool,
-     .default_num = 0, .feature_param = true},
-    {.name = "motion_moving_average", .alias = "mma",
-     .help = "average motion3 with the previous frame's value", .type = OptionType::kBool,
-     .default_num = 0, .feature_param = true},
-    {.name = "debug", .help = "also write integer_motion (same as the SAD score)",
-     .type = OptionType::kBool, .default_num = 0},
+    {.name = "motion_blend_factor",
+     .alias = "mbf",
+     .help = "weight of the raw score when blending with min(score, offset)",
+     .type = OptionType::kDouble,
+     .default_num = 1.0,
+     .min = 0.0,
+     .max = 1.0,
+     .feature_param = true},
+    {.name = "motion_blend_offset",
+     .alias = "mbo",
+     .help = "score above which blending applies",
+     .type = OptionType::kDouble,
+     .default_num = 40.0,
+     .min = 0.0,
+     .max = 1000.0,
+     .feature_param = true},
+    {.name = "motion_fps_weight",
+     .alias = "mfw",
+     .help = "multiplier for the frame-rate correction",
+     .type = OptionType::kDouble,
+     .default_num = 1.0,
+     .min = 0.0,
+     .max = 5.0,
+     .feature_param = true},
+    {.name = "motion_max_val",
+     .alias = "mmxv",
+     .help = "upper clip for motion scores",
+     .type = OptionType::kDouble,
+     .default_num = 10000.0,
+     .min = 0.0,
+     .max = 10000.0,
+     .feature_param = true},
+    {.name = "motion_five_frame_window",
+     .alias = "mffw",
+     .help = "compare with the frame two back (five-frame window)",
+     .type = OptionType::kBool,
+     .default_num = 0,
+     .feature_param = true},
+    {.name = "motion_moving_average",
+     .alias = "mma",
+     .help = "average motion3 with the previous frame's value",
+     .type = OptionType::kBool,
+     .default_num = 0,
+     .feature_param = true},
+    {.name = "debug",
+     .help = "also write integer_motion (same as the SAD score)",
+     .type = OptionType::kBool,
+     .default_num = 0},
 };
 
 constexpr std::string_view kProvided[] = {kSadName, kDebugName, kMotion2Name, kMotion3Name};
@@ -269,7 +300,7 @@ std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fm
     throw unsupported_error("motion: unsupported bit depth " + std::to_string(fmt.bpc) + " (8 to 16)");
   if (fmt.width < 3 || fmt.height < 3)
     throw unsupported_error("motion: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
-                " is too small (the 5-tap filter needs at least 3x3)");
+                            " is too small (the 5-tap filter needs at least 3x3)");
   return std::make_unique<MotionExtractor>(opts, fmt);
 }
 

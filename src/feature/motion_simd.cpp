@@ -49,8 +49,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
-std::uint64_t Sad(const std::uint8_t*, std::ptrdiff_t, const std::uint8_t*, std::ptrdiff_t, int,
-                  int, int) {
+std::uint64_t Sad(const std::uint8_t*, std::ptrdiff_t, const std::uint8_t*, std::ptrdiff_t, int, int, int) {
   HWY_ABORT("motion simd: no SIMD target");
 }
 #else
@@ -129,8 +128,8 @@ struct Seen {
 // w, from the difference rows' readable values there); `seen` gets the
 // values of columns [0, w).
 template <bool kSplit, class DT, class Out>
-HWY_INLINE void VerticalRow(const DT* const* r, std::size_t w, const Taps& t, V round, V mask,
-                            int shift, Seen& seen, Out out) {
+HWY_INLINE void VerticalRow(const DT* const* r, std::size_t w, const Taps& t, V round, V mask, int shift, Seen& seen,
+                            Out out) {
   const D d;
   const std::size_t n = hn::Lanes(d);
   std::size_t j = 0;
@@ -233,13 +232,12 @@ std::uint32_t RowSumWide(const std::int32_t* y, std::size_t w) {
 inline int Reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
 template <bool kSplit, class T, class DT>
-std::uint64_t SadT(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur,
-                   std::ptrdiff_t cs, int width, int height, int bpc) {
+std::uint64_t SadT(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur, std::ptrdiff_t cs, int width,
+                   int height, int bpc) {
   const D d;
   const hn::Rebind<std::int16_t, D> d16h;  // int16 lanes, as many as D has
   const std::size_t w = std::size_t(width);
-  const Taps t{hn::Set(d, vmafx_motion_taps[0]), hn::Set(d, vmafx_motion_taps[1]),
-               hn::Set(d, vmafx_motion_taps[2])};
+  const Taps t{hn::Set(d, vmafx_motion_taps[0]), hn::Set(d, vmafx_motion_taps[1]), hn::Set(d, vmafx_motion_taps[2])};
   const V round = hn::Set(d, std::int32_t(1) << (bpc - 1));
   const V mask = hn::Set(d, (std::int32_t(1) << bpc) - 1);
 
@@ -300,8 +298,8 @@ std::uint64_t SadT(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8
   return total;
 }
 
-std::uint64_t Sad(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur,
-                  std::ptrdiff_t cs, int w, int h, int bpc) {
+std::uint64_t Sad(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur, std::ptrdiff_t cs, int w, int h,
+                  int bpc) {
   // 8-bit: |y| <= 65280. 16-bit: |y| <= 65535 for any sample. 9..15 bit:
   // samples may exceed 2^bpc - 1, so the rows are checked.
   if (bpc == 8) return SadT<false, std::uint8_t, std::int16_t>(prev, ps, cur, cs, w, h, bpc);
@@ -320,8 +318,7 @@ namespace vmafx::motion::simd {
 HWY_EXPORT(Sad);
 
 std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc) {
-  return HWY_DYNAMIC_DISPATCH(Sad)(prev.data, prev.stride, cur.data, cur.stride, cur.width, cur.height,
-                                   bpc);
+  return HWY_DYNAMIC_DISPATCH(Sad)(prev.data, prev.stride, cur.data, cur.stride, cur.width, cur.height, bpc);
 }
 
 }  // namespace vmafx::motion::simd

@@ -65,7 +65,6 @@ void ms_ssim_add_scale(int i, const SsimMeans& m, double& msssim, MsSsimScores& 
   if (msssim == INFINITY) throw Error("float_ms_ssim: the score is infinite");
 }
 
-
 namespace {
 
 constexpr const char* kLcsNames[3][5] = {
@@ -105,7 +104,6 @@ constexpr OptionSpec kOptions[] = {
 
 constexpr std::string_view kProvided[] = {"float_ms_ssim"};
 
-
 class FloatMsSsim final : public Extractor {
  public:
   FloatMsSsim(bool lcs, bool db, double max_db) : lcs_(lcs), db_(db), max_db_(max_db) {}
@@ -123,7 +121,7 @@ std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fm
   ssim::check_float_depth("float_ms_ssim", fmt.bpc);
   if (!ssim::ms_ssim_size_ok(fmt.width, fmt.height))
     throw unsupported_error("float_ms_ssim: frame " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
-                " is too small: needs at least 176x176 (11x11 window at 5 scales)");
+                            " is too small: needs at least 176x176 (11x11 window at 5 scales)");
   return std::make_unique<FloatMsSsim>(opts.get_bool("enable_lcs"), opts.get_bool("enable_db"),
                                        ssim::max_db(opts.get_bool("clip_db"), fmt.bpc, fmt.width, fmt.height));
 }

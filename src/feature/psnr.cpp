@@ -76,7 +76,6 @@ double aggregate_psnr(std::uint32_t peak, std::uint64_t n_pixels, std::uint64_t 
   return v < cap ? v : cap;
 }
 
-
 Scorer::Scorer(const OptionSet& o, const PictureFormat& f)
     : mse_(o.get_bool("enable_mse")),
       apsnr_(o.get_bool("enable_apsnr")),
@@ -111,17 +110,23 @@ void Scorer::flush(FeatureSink& out) const {
 
 namespace {
 
-
 constexpr OptionSpec kOptions[] = {
-    {.name = "enable_chroma", .help = "also score the Cb and Cr planes", .type = OptionType::kBool,
-     .default_num = 1},
+    {.name = "enable_chroma", .help = "also score the Cb and Cr planes", .type = OptionType::kBool, .default_num = 1},
     {.name = "enable_mse", .help = "also write mse_y/cb/cr", .type = OptionType::kBool, .default_num = 0},
-    {.name = "enable_apsnr", .help = "write whole-clip apsnr_y/cb/cr on flush", .type = OptionType::kBool,
+    {.name = "enable_apsnr",
+     .help = "write whole-clip apsnr_y/cb/cr on flush",
+     .type = OptionType::kBool,
      .default_num = 0},
-    {.name = "reduced_hbd_peak", .help = "use 255 << (bpc - 8) as the peak for high bit depths",
-     .type = OptionType::kBool, .default_num = 0},
-    {.name = "min_sse", .help = "SSE floor that sets the PSNR ceiling (0: 6 * bpc + 12)",
-     .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = DBL_MAX},
+    {.name = "reduced_hbd_peak",
+     .help = "use 255 << (bpc - 8) as the peak for high bit depths",
+     .type = OptionType::kBool,
+     .default_num = 0},
+    {.name = "min_sse",
+     .help = "SSE floor that sets the PSNR ceiling (0: 6 * bpc + 12)",
+     .type = OptionType::kDouble,
+     .default_num = 0.0,
+     .min = 0.0,
+     .max = DBL_MAX},
 };
 
 constexpr std::string_view kProvided[] = {psnr::kPsnrNames[0], psnr::kPsnrNames[1], psnr::kPsnrNames[2]};
@@ -157,7 +162,8 @@ std::unique_ptr<Extractor> create(const OptionSet& opts, const PictureFormat& fm
 // Per-frame PSNR is frame by frame; apsnr sums the whole clip's SSE, which
 // the per-frame scores do not give back.
 RangeReach range_reach(const OptionSet& o) {
-  if (o.get_bool("enable_apsnr")) return {0, 0, "psnr: enable_apsnr (whole-clip apsnr) cannot be merged from frame ranges"};
+  if (o.get_bool("enable_apsnr"))
+    return {0, 0, "psnr: enable_apsnr (whole-clip apsnr) cannot be merged from frame ranges"};
   return {};
 }
 

@@ -24,9 +24,7 @@ inline std::int32_t shr_unbiased(std::int32_t a, int b) {
 }
 
 // (a * m + 2^(s-1)) >> s: one lifting step with a rounded fixed-point multiplier.
-inline std::int32_t mul_round(std::int32_t a, std::int32_t m, int s) {
-  return (a * m + (1 << (s - 1))) >> s;
-}
+inline std::int32_t mul_round(std::int32_t a, std::int32_t m, int s) { return (a * m + (1 << (s - 1))) >> s; }
 
 // One 8-point integer DCT-II (lifting structure of Daala's od_bin_fdct8).
 // Reads in[k * stride], writes out[0..7].
@@ -110,7 +108,7 @@ const Masks& masks() {
 template <class T>
 double plane_error_t(const PlaneView& src, const PlaneView& dst, int bpc, int plane) {
   const Csf csf = csf_table(plane);
-  const float (*mask)[8] = masks().m[plane];
+  const float(*mask)[8] = masks().m[plane];
   const int w = src.width, h = src.height;
 
   float ret = 0;
@@ -244,7 +242,7 @@ class PsnrHvsExtractor final : public Extractor {
 std::unique_ptr<Extractor> create(const OptionSet&, const PictureFormat& fmt) {
   if (fmt.bpc > 12)
     throw unsupported_error("psnr_hvs: invalid bit depth " + std::to_string(fmt.bpc) +
-                ", bpc must be less than or equal to 12");
+                            ", bpc must be less than or equal to 12");
   if (fmt.bpc < 8) throw unsupported_error("psnr_hvs: unsupported bit depth " + std::to_string(fmt.bpc));
   if (fmt.chroma == ChromaFormat::k400)
     throw unsupported_error("psnr_hvs: 4:0:0 (luma-only) input is not supported; psnr_hvs scores all three planes");

@@ -24,13 +24,14 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 // Twin factories, defined in feature/cuda/<f>_cuda.cpp and
 // feature/opencl/<f>_opencl.cpp when the backend is built.
 #define VMAFX_TWINS(X) \
-  X(motion) X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(cambi) X(float_vif) X(float_adm) \
-  X(float_motion)
+  X(motion)            \
+  X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(cambi) X(float_vif) X(float_adm) X(float_motion)
 #define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr) X(psnr_hvs)
 #define VMAFX_TWINS_SPEED(X) X(speed_chroma) X(speed_temporal)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
-#define VMAFX_DECLARE(f) std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
+#define VMAFX_DECLARE(f) \
+  std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
 VMAFX_TWINS(VMAFX_DECLARE)
 VMAFX_TWINS_MISC(VMAFX_DECLARE)
 VMAFX_TWINS_SPEED(VMAFX_DECLARE)
@@ -62,11 +63,10 @@ namespace {
 using Checks = std::span<const std::string_view>;
 // The option sets checked: the defaults and what the built-in models set,
 // plus the options that take a twin's rare paths.
-constexpr std::string_view kVifChecks[] = {
-    "", "vif_enhn_gain_limit=1",
-    // not an integer: the twins' integer fast paths step aside and the
-    // 128-bit / soft-fp64 paths decide every clamp
-    "vif_enhn_gain_limit=1.5"};
+constexpr std::string_view kVifChecks[] = {"", "vif_enhn_gain_limit=1",
+                                           // not an integer: the twins' integer fast paths step aside and the
+                                           // 128-bit / soft-fp64 paths decide every clamp
+                                           "vif_enhn_gain_limit=1.5"};
 constexpr std::string_view kAdmChecks[] = {"", "adm_enhn_gain_limit=1", "adm_enhn_gain_limit=1.5"};
 constexpr std::string_view kDefaults[] = {""};
 constexpr std::string_view kPsnrChecks[] = {"", "enable_mse=true:enable_apsnr=true"};
@@ -90,10 +90,13 @@ constexpr std::string_view kCambiChecks[] = {
     "window_size=127:cambi_max_val=0.5:tvi_threshold=0.0001"};
 // Every option of float_vif: the kernel scales change the taps (and the
 // smallest picture), the prescale runs the host's interpolators.
-constexpr std::string_view kFloatVifChecks[] = {
-    "", "debug=true:vif_enhn_gain_limit=1", "vif_kernelscale=0.5:vif_sigma_nsq=0.5",
-    "vif_kernelscale=2:vif_skip_scale0=true:debug=true", "vif_sigma_nsq=0:vif_scale2_min_val=0.9",
-    "vif_prescale=0.5:vif_prescale_method=bicubic", "vif_prescale=0.75:vif_prescale_method=lanczos4"};
+constexpr std::string_view kFloatVifChecks[] = {"",
+                                                "debug=true:vif_enhn_gain_limit=1",
+                                                "vif_kernelscale=0.5:vif_sigma_nsq=0.5",
+                                                "vif_kernelscale=2:vif_skip_scale0=true:debug=true",
+                                                "vif_sigma_nsq=0:vif_scale2_min_val=0.9",
+                                                "vif_prescale=0.5:vif_prescale_method=bicubic",
+                                                "vif_prescale=0.75:vif_prescale_method=lanczos4"};
 // Every option of float_adm: the gain limit, the three CSFs and the factor
 // overrides, p != 3 (the host's powf), no masking, the skipped scales, the
 // adm3 variants.
@@ -108,14 +111,16 @@ constexpr std::string_view kFloatAdmChecks[] = {
 // Every option of float_motion: the three filters, chroma, the half-size
 // frames (the host's bilinear scaler), the blend, cap and weight, force_zero.
 constexpr std::string_view kFloatMotionChecks[] = {
-    "", "motion_filter_size=3:motion_fps_weight=2:debug=false", "motion_filter_size=1:motion_add_uv=true",
+    "",
+    "motion_filter_size=3:motion_fps_weight=2:debug=false",
+    "motion_filter_size=1:motion_add_uv=true",
     "motion_add_scale1=true:motion_blend_factor=0.5:motion_blend_offset=0.5:motion_max_val=5",
-    "motion_add_uv=true:motion_add_scale1=true", "motion_force_zero=true"};
+    "motion_add_uv=true:motion_add_scale1=true",
+    "motion_force_zero=true"};
 // speed: what the models set, then every prescale method (the device's scale
 // tables), kernel scales and the host-only options.
 constexpr std::string_view kSpeedChromaChecks[] = {
-    "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45",
-    "speed_prescale=2",
+    "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45", "speed_prescale=2",
     "speed_prescale=2:speed_prescale_method=bilinear:speed_kernelscale=0.5",
     "speed_prescale=1.5:speed_prescale_method=bicubic:speed_weight_var_mode=3",
     "speed_prescale=1.25:speed_prescale_method=lanczos4:speed_kernelscale=2"};
@@ -130,42 +135,126 @@ constexpr std::string_view kSpeedTemporalChecks[] = {
 // In libvmaf's order of lookup by feature name (which matters only where two
 // extractors would provide one name: none do, a test checks it).
 const FeatureEntry kTable[] = {
-    {.desc = &kFloatPsnrExtractor, .cuda = CUDA(float_psnr), .opencl = OPENCL(float_psnr),
-     .opencl_source = "float_psnr.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kFloatAnsnrExtractor, .cuda = CUDA(float_ansnr), .opencl = OPENCL(float_ansnr),
-     .opencl_source = "float_ansnr.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kFloatAdmExtractor, .cuda = CUDA(float_adm), .opencl = OPENCL(float_adm),
-     .opencl_source = "float_adm.cl", .checks = kFloatAdmChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kFloatVifExtractor, .cuda = CUDA(float_vif), .opencl = OPENCL(float_vif),
-     .opencl_source = "float_vif.cl", .checks = kFloatVifChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kFloatMotionExtractor, .cuda = CUDA(float_motion), .opencl = OPENCL(float_motion),
-     .opencl_source = "float_motion.cl", .checks = kFloatMotionChecks, .has_cuda_twin = true,
+    {.desc = &kFloatPsnrExtractor,
+     .cuda = CUDA(float_psnr),
+     .opencl = OPENCL(float_psnr),
+     .opencl_source = "float_psnr.cl",
+     .checks = kDefaults,
+     .has_cuda_twin = true,
      .has_opencl_twin = true},
-    {.desc = &kFloatMomentExtractor, .cuda = CUDA(float_moment), .opencl = OPENCL(float_moment),
-     .opencl_source = "float_moment.cl", .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kSpeedChromaExtractor, .cuda = CUDA(speed_chroma), .opencl = OPENCL(speed_chroma),
-     .opencl_source = "speed.cl", .checks = kSpeedChromaChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kSpeedTemporalExtractor, .cuda = CUDA(speed_temporal), .opencl = OPENCL(speed_temporal),
-     .opencl_source = "speed.cl", .checks = kSpeedTemporalChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kFloatMsSsimExtractor, .cuda = CUDA(float_ms_ssim), .opencl = OPENCL(float_ms_ssim),
-     .opencl_source = "float_ssim.cl", .checks = kMsSsimChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kFloatSsimExtractor, .cuda = CUDA(float_ssim), .opencl = OPENCL(float_ssim),
-     .opencl_source = "float_ssim.cl", .checks = kFloatSsimChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kSsimExtractor, .cuda = CUDA(ssim), .opencl = OPENCL(ssim), .opencl_source = "ssim.cl",
-     .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
+    {.desc = &kFloatAnsnrExtractor,
+     .cuda = CUDA(float_ansnr),
+     .opencl = OPENCL(float_ansnr),
+     .opencl_source = "float_ansnr.cl",
+     .checks = kDefaults,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kFloatAdmExtractor,
+     .cuda = CUDA(float_adm),
+     .opencl = OPENCL(float_adm),
+     .opencl_source = "float_adm.cl",
+     .checks = kFloatAdmChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kFloatVifExtractor,
+     .cuda = CUDA(float_vif),
+     .opencl = OPENCL(float_vif),
+     .opencl_source = "float_vif.cl",
+     .checks = kFloatVifChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kFloatMotionExtractor,
+     .cuda = CUDA(float_motion),
+     .opencl = OPENCL(float_motion),
+     .opencl_source = "float_motion.cl",
+     .checks = kFloatMotionChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kFloatMomentExtractor,
+     .cuda = CUDA(float_moment),
+     .opencl = OPENCL(float_moment),
+     .opencl_source = "float_moment.cl",
+     .checks = kDefaults,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kSpeedChromaExtractor,
+     .cuda = CUDA(speed_chroma),
+     .opencl = OPENCL(speed_chroma),
+     .opencl_source = "speed.cl",
+     .checks = kSpeedChromaChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kSpeedTemporalExtractor,
+     .cuda = CUDA(speed_temporal),
+     .opencl = OPENCL(speed_temporal),
+     .opencl_source = "speed.cl",
+     .checks = kSpeedTemporalChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kFloatMsSsimExtractor,
+     .cuda = CUDA(float_ms_ssim),
+     .opencl = OPENCL(float_ms_ssim),
+     .opencl_source = "float_ssim.cl",
+     .checks = kMsSsimChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kFloatSsimExtractor,
+     .cuda = CUDA(float_ssim),
+     .opencl = OPENCL(float_ssim),
+     .opencl_source = "float_ssim.cl",
+     .checks = kFloatSsimChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kSsimExtractor,
+     .cuda = CUDA(ssim),
+     .opencl = OPENCL(ssim),
+     .opencl_source = "ssim.cl",
+     .checks = kDefaults,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
     {.desc = &kCiedeExtractor},
-    {.desc = &kPsnrExtractor, .cuda = CUDA(psnr), .opencl = OPENCL(psnr), .opencl_source = "motion.cl",
-     .checks = kPsnrChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kPsnrHvsExtractor, .cuda = CUDA(psnr_hvs), .opencl = OPENCL(psnr_hvs), .opencl_source = "psnr_hvs.cl",
-     .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kAdmExtractor, .cuda = CUDA(adm), .opencl = OPENCL(adm), .opencl_source = "adm.cl",
-     .checks = kAdmChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kMotionExtractor, .cuda = CUDA(motion), .opencl = OPENCL(motion), .opencl_source = "motion.cl",
-     .checks = kDefaults, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kVifExtractor, .cuda = CUDA(vif), .opencl = OPENCL(vif), .opencl_source = "vif.cl",
-     .checks = kVifChecks, .has_cuda_twin = true, .has_opencl_twin = true},
-    {.desc = &kCambiExtractor, .cuda = CUDA(cambi), .opencl = OPENCL(cambi), .opencl_source = "cambi.cl",
-     .checks = kCambiChecks, .has_cuda_twin = true, .has_opencl_twin = true},
+    {.desc = &kPsnrExtractor,
+     .cuda = CUDA(psnr),
+     .opencl = OPENCL(psnr),
+     .opencl_source = "motion.cl",
+     .checks = kPsnrChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kPsnrHvsExtractor,
+     .cuda = CUDA(psnr_hvs),
+     .opencl = OPENCL(psnr_hvs),
+     .opencl_source = "psnr_hvs.cl",
+     .checks = kDefaults,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kAdmExtractor,
+     .cuda = CUDA(adm),
+     .opencl = OPENCL(adm),
+     .opencl_source = "adm.cl",
+     .checks = kAdmChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kMotionExtractor,
+     .cuda = CUDA(motion),
+     .opencl = OPENCL(motion),
+     .opencl_source = "motion.cl",
+     .checks = kDefaults,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kVifExtractor,
+     .cuda = CUDA(vif),
+     .opencl = OPENCL(vif),
+     .opencl_source = "vif.cl",
+     .checks = kVifChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
+    {.desc = &kCambiExtractor,
+     .cuda = CUDA(cambi),
+     .opencl = OPENCL(cambi),
+     .opencl_source = "cambi.cl",
+     .checks = kCambiChecks,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
 };
 #undef CUDA
 #undef OPENCL
@@ -272,7 +361,8 @@ std::string describe_features() {
           out += " int, default " + number_text(o.default_num) + ", " + number_text(o.min) + ".." + number_text(o.max);
           break;
         case OptionType::kDouble:
-          out += " double, default " + number_text(o.default_num) + ", " + number_text(o.min) + ".." + number_text(o.max);
+          out +=
+              " double, default " + number_text(o.default_num) + ", " + number_text(o.min) + ".." + number_text(o.max);
           break;
         case OptionType::kString: out += " string, default \"" + std::string(o.default_str) + "\""; break;
       }

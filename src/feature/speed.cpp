@@ -337,8 +337,7 @@ bool est_params(const Dims& d, const float* data, float sigma_nn, Work& w, float
     for (int sj = 0; sj < B; ++sj)
       for (int bi = 0; bi < d.nbv; ++bi)
         for (int bj = 0; bj < d.nbh; ++bj)
-          ind[std::size_t(si * B + sj) * nb + bi * d.nbh + bj] =
-              data[std::size_t(bi * B + si) * st + bj * B + sj];
+          ind[std::size_t(si * B + sj) * nb + bi * d.nbh + bj] = data[std::size_t(bi * B + si) * st + bj * B + sj];
 
   bool regular = true;
   for (int i = 0; i < E; ++i)
@@ -366,12 +365,12 @@ bool est_params(const Dims& d, const float* data, float sigma_nn, Work& w, float
   return failed;
 }
 
-float speed_score(const Dims& d, const float* er, const float* vr, const float* ed, const float* vd,
-                  float sigma_nn, float nn_floor, int mode) {
+float speed_score(const Dims& d, const float* er, const float* vr, const float* ed, const float* vd, float sigma_nn,
+                  float nn_floor, int mode) {
   float score = 0;
-  const float base = static_cast<float>(
-      static_cast<double>(std::size_t(kBlockElems)) *
-      (std::log2(static_cast<double>((1 + nn_floor) * sigma_nn)) + std::log2(2 * M_PI * M_E)));
+  const float base =
+      static_cast<float>(static_cast<double>(std::size_t(kBlockElems)) *
+                         (std::log2(static_cast<double>((1 + nn_floor) * sigma_nn)) + std::log2(2 * M_PI * M_E)));
   auto lg = [](double x) { return std::log2(x); };
   for (int i = 0; i < d.nb; ++i) {
     if (er[i] < base && ed[i] < base) {
@@ -409,8 +408,7 @@ float speed_score(const Dims& d, const float* er, const float* vr, const float* 
         sr = static_cast<float>(Er * lg(1 + vr[i]));
         sdv = static_cast<float>(Ed * lg(1 + (0.25 * vr[i] + 0.75 * vd[i])));
         break;
-      default:
-        return -22.0f;  // unreachable: the option range is 0..6
+      default: return -22.0f;  // unreachable: the option range is 0..6
     }
     score += std::fabs(sr - sdv);
   }
@@ -510,8 +508,8 @@ void check(std::string_view owner, const Dims& d, const Params& p) {
   const std::string o(owner);
   if (d.tw == 0 || d.th == 0)
     throw unsupported_error(o + ": plane " + std::to_string(d.ow) + "x" + std::to_string(d.oh) + " (" +
-                std::to_string(d.sw) + "x" + std::to_string(d.sh) +
-                " after speed_prescale) is too small: 80x80 or more are needed (libvmaf crashes)");
+                            std::to_string(d.sw) + "x" + std::to_string(d.sh) +
+                            " after speed_prescale) is too small: 80x80 or more are needed (libvmaf crashes)");
   if (almost_one(p.prescale) && (d.sw != d.ow || d.sh != d.oh))
     throw unsupported_error(o + ": speed_prescale within 1e-3 of 1 that still changes the plane size is not supported");
 }
@@ -538,8 +536,8 @@ bool score_decimated(const Params& p, const Dims& d, float* ref, float* dis, flo
   if (er != ed)
     *out = 0.0f;
   else
-    *out = speed_score(d, w.ent[0].data(), w.var[0].data(), w.ent[1].data(), w.var[1].data(), p.sigma_nn,
-                       p.nn_floor, p.weight_var_mode);
+    *out = speed_score(d, w.ent[0].data(), w.var[0].data(), w.ent[1].data(), w.var[1].data(), p.sigma_nn, p.nn_floor,
+                       p.weight_var_mode);
   return er || ed;
 }
 
@@ -555,34 +553,70 @@ constexpr std::string_view kV = "Speed_chroma_feature_speed_chroma_v_score";
 constexpr std::string_view kUV = "Speed_chroma_feature_speed_chroma_uv_score";
 constexpr std::string_view kT = "Speed_temporal_feature_speed_temporal_score";
 
-#define VMAFX_SPEED_COMMON_OPTIONS                                                                      \
-  {.name = "speed_kernelscale", .alias = "ks",                                                          \
-   .help = "scaling factor for the Gaussian kernels (2.0 doubles their standard deviation and size)",   \
-   .type = OptionType::kDouble, .default_num = 1.0, .min = 0.1, .max = 4.0, .feature_param = true},     \
-      {.name = "speed_prescale", .alias = "ps",                                                         \
-       .help = "scaling factor for the plane before filtering (2.0 doubles each dimension)",            \
-       .type = OptionType::kDouble, .default_num = 1.0, .min = 0.1, .max = 4.0, .feature_param = true}, \
-      {.name = "speed_prescale_method", .alias = "psm",                                                 \
-       .help = "rescaling method: nearest, bilinear, bicubic or lanczos4", .type = OptionType::kString, \
-       .default_str = "nearest", .feature_param = true},                                                \
-      {.name = "speed_sigma_nn", .alias = "snn", .help = "standard deviation of the neural noise",      \
-       .type = OptionType::kDouble, .default_num = 0.29, .min = 0.1, .max = 2.0, .feature_param = true},\
-      {.name = "speed_nn_floor", .alias = "nnf", .help = "neural noise floor, as a fraction of sigma_nn",\
-       .type = OptionType::kDouble, .default_num = 0.0, .min = 0.0, .max = 1.0, .feature_param = true}, \
-      {.name = "speed_max_val", .alias = "mxv", .help = "upper clip for the scores",                    \
-       .type = OptionType::kDouble, .default_num = 1000.0, .min = 0.0, .max = 1000.0, .feature_param = true}
+#define VMAFX_SPEED_COMMON_OPTIONS                                                                             \
+  {.name = "speed_kernelscale",                                                                                \
+   .alias = "ks",                                                                                              \
+   .help = "scaling factor for the Gaussian kernels (2.0 doubles their standard deviation and size)",          \
+   .type = OptionType::kDouble,                                                                                \
+   .default_num = 1.0,                                                                                         \
+   .min = 0.1,                                                                                                 \
+   .max = 4.0,                                                                                                 \
+   .feature_param = true},                                                                                     \
+      {.name = "speed_prescale",                                                                               \
+       .alias = "ps",                                                                                          \
+       .help = "scaling factor for the plane before filtering (2.0 doubles each dimension)",                   \
+       .type = OptionType::kDouble,                                                                            \
+       .default_num = 1.0,                                                                                     \
+       .min = 0.1,                                                                                             \
+       .max = 4.0,                                                                                             \
+       .feature_param = true},                                                                                 \
+      {.name = "speed_prescale_method",                                                                        \
+       .alias = "psm",                                                                                         \
+       .help = "rescaling method: nearest, bilinear, bicubic or lanczos4",                                     \
+       .type = OptionType::kString,                                                                            \
+       .default_str = "nearest",                                                                               \
+       .feature_param = true},                                                                                 \
+      {.name = "speed_sigma_nn",                                                                               \
+       .alias = "snn",                                                                                         \
+       .help = "standard deviation of the neural noise",                                                       \
+       .type = OptionType::kDouble,                                                                            \
+       .default_num = 0.29,                                                                                    \
+       .min = 0.1,                                                                                             \
+       .max = 2.0,                                                                                             \
+       .feature_param = true},                                                                                 \
+      {.name = "speed_nn_floor",                                                                               \
+       .alias = "nnf",                                                                                         \
+       .help = "neural noise floor, as a fraction of sigma_nn",                                                \
+       .type = OptionType::kDouble,                                                                            \
+       .default_num = 0.0,                                                                                     \
+       .min = 0.0,                                                                                             \
+       .max = 1.0,                                                                                             \
+       .feature_param = true},                                                                                 \
+  {                                                                                                            \
+    .name = "speed_max_val", .alias = "mxv", .help = "upper clip for the scores", .type = OptionType::kDouble, \
+    .default_num = 1000.0, .min = 0.0, .max = 1000.0, .feature_param = true                                    \
+  }
 
 constexpr OptionSpec kChromaOptions[] = {
     VMAFX_SPEED_COMMON_OPTIONS,
-    {.name = "speed_weight_var_mode", .alias = "wvm", .help = "variance weighting of the entropies (0..6)",
-     .type = OptionType::kInt, .default_num = 0, .min = 0, .max = 6, .feature_param = true},
+    {.name = "speed_weight_var_mode",
+     .alias = "wvm",
+     .help = "variance weighting of the entropies (0..6)",
+     .type = OptionType::kInt,
+     .default_num = 0,
+     .min = 0,
+     .max = 6,
+     .feature_param = true},
 };
 
 constexpr OptionSpec kTemporalOptions[] = {
     VMAFX_SPEED_COMMON_OPTIONS,
-    {.name = "speed_use_ref_diff", .alias = "urd",
+    {.name = "speed_use_ref_diff",
+     .alias = "urd",
      .help = "difference the distorted frame against the previous reference frame",
-     .type = OptionType::kBool, .default_num = 0, .feature_param = true},
+     .type = OptionType::kBool,
+     .default_num = 0,
+     .feature_param = true},
 };
 #undef VMAFX_SPEED_COMMON_OPTIONS
 
@@ -737,17 +771,13 @@ ChromaSetup chroma_setup(const OptionSet& o, const PictureFormat& fmt) {
   flt::check_depth("speed_chroma", fmt.bpc);
   int w = fmt.width, h = fmt.height;
   switch (fmt.chroma) {
-    case ChromaFormat::k400:
-      throw unsupported_error("speed_chroma: the input has no chroma planes (4:0:0)");
+    case ChromaFormat::k400: throw unsupported_error("speed_chroma: the input has no chroma planes (4:0:0)");
     case ChromaFormat::k420:
       w /= 2;
       h /= 2;
       break;
-    case ChromaFormat::k422:
-      w /= 2;
-      break;
-    case ChromaFormat::k444:
-      break;
+    case ChromaFormat::k422: w /= 2; break;
+    case ChromaFormat::k444: break;
   }
   const Params p = read_params("speed_chroma", o, true);
   const Dims d = speed::make_dims(w, h, p.prescale);
@@ -761,8 +791,8 @@ TemporalSetup temporal_setup(const OptionSet& o, const PictureFormat& fmt) {
   const Dims d = speed::make_dims(fmt.width, fmt.height, p.prescale);
   speed::check("speed_temporal", d, p);
   if (d.sh > d.oh)
-    throw Error("speed_temporal: speed_prescale " + fmt_g(p.prescale) +
-                " enlarges the frame height (" + std::to_string(d.oh) + " -> " + std::to_string(d.sh) +
+    throw Error("speed_temporal: speed_prescale " + fmt_g(p.prescale) + " enlarges the frame height (" +
+                std::to_string(d.oh) + " -> " + std::to_string(d.sh) +
                 "), which overflows libvmaf's frame buffers (libvmaf crashes or corrupts memory)");
   return {p, d, o.get_bool("speed_use_ref_diff")};
 }

@@ -41,10 +41,10 @@ struct Params {
 
 // The image sizes of one SpEED computation on a w x h plane.
 struct Dims {
-  int ow = 0, oh = 0;  // input plane
-  int sw = 0, sh = 0;  // after the prescale
-  int dw = 0, dh = 0;  // after the decimation by 16
-  int tw = 0, th = 0;  // dw, dh truncated to multiples of the block size
+  int ow = 0, oh = 0;            // input plane
+  int sw = 0, sh = 0;            // after the prescale
+  int dw = 0, dh = 0;            // after the decimation by 16
+  int tw = 0, th = 0;            // dw, dh truncated to multiples of the block size
   int nbh = 0, nbv = 0, nb = 0;  // blocks
   int subw = 0, subh = 0;        // tw - 4, th - 4
 };

@@ -104,8 +104,7 @@ HWY_INLINE void Blocks(const double* rec, int nj, double* acc) {
   if constexpr (X0 + NX < kE) Blocks<X0 + NX>(rec, nj, acc);
 }
 
-void BlockMoments(const float* data, std::size_t len, int st, int subw, int subh, float* means,
-                  float* cov) {
+void BlockMoments(const float* data, std::size_t len, int st, int subw, int subh, float* means, float* cov) {
   Means(data, len, st, subw, subh, means);
 
   const DD d;
@@ -150,8 +149,7 @@ namespace vmafx::speed::simd {
 
 HWY_EXPORT(BlockMoments);
 
-void block_moments(const float* data, std::size_t len, int st, int subw, int subh, float* means,
-                   float* cov) {
+void block_moments(const float* data, std::size_t len, int st, int subw, int subh, float* means, float* cov) {
   HWY_DYNAMIC_DISPATCH(BlockMoments)(data, len, st, subw, subh, means, cov);
 }
 

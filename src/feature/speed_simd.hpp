@@ -24,7 +24,6 @@ namespace vmafx::speed::simd {
 //   cov[25 x + y] = cov[25 y + x] = float(sum (double(vx) - mx) (double(vy) - my) / double(subw subh))
 // with mx = double(means[x]) (double sum in i, j order).
 // Needs (4 + subh - 1) st + 4 + subw <= len.
-void block_moments(const float* data, std::size_t len, int st, int subw, int subh, float* means,
-                   float* cov);
+void block_moments(const float* data, std::size_t len, int st, int subw, int subh, float* means, float* cov);
 
 }  // namespace vmafx::speed::simd

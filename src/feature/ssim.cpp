@@ -86,8 +86,8 @@ double frame_ssim(const PlaneView& ref, const PlaneView& dis, int bpc) {
       const double mxy = mx * my;
       const double my2 = my * my;
       const double xx = static_cast<double>(m.xx), xy = static_cast<double>(m.xy), yy = static_cast<double>(m.yy);
-      ssim += ww * (2 * mxy + c1) * (c2 + 2 * (xy * ww - mxy)) /
-              ((mx2 + my2 + c1) * (xx * ww - mx2 + yy * ww - my2 + c2));
+      ssim +=
+          ww * (2 * mxy + c1) * (c2 + 2 * (xy * ww - mxy)) / ((mx2 + my2 + c1) * (xx * ww - mx2 + yy * ww - my2 + c2));
       ssimw += ww;
     }
   }

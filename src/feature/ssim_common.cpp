@@ -19,8 +19,10 @@ constexpr int kMoments = 5;  // mean ref, mean cmp, ref^2, cmp^2, ref*cmp
 // keeps us in memory where a tiny image would reflect twice; libvmaf reads out
 // of bounds there, and create() refuses such sizes.
 inline int mirror(int i, int n) {
-  if (i < 0) i = -1 - i;
-  else if (i >= n) i = 2 * n - i - 1;
+  if (i < 0)
+    i = -1 - i;
+  else if (i >= n)
+    i = 2 * n - i - 1;
   return std::clamp(i, 0, n - 1);
 }
 
@@ -86,7 +88,7 @@ bool float_depth_supported(int bpc) { return bpc == 8 || bpc == 10 || bpc == 12 
 void check_float_depth(std::string_view owner, int bpc) {
   if (!float_depth_supported(bpc))
     throw unsupported_error(std::string(owner) + ": bit depth " + std::to_string(bpc) +
-                " is not supported (8, 10, 12 or 16)");
+                            " is not supported (8, 10, 12 or 16)");
 }
 
 void luma_to_float(const PlaneView& luma, int bpc, float* dst) {

@@ -87,8 +87,8 @@ inline void mirror_pad(V* v, int n, int half) {
 }
 
 struct Scratch {
-  std::vector<int> rows;              // row map, kPad entries each side
-  std::vector<std::uint32_t> t[5];    // vertical-pass rows, kPad entries each side
+  std::vector<int> rows;                   // row map, kPad entries each side
+  std::vector<std::uint32_t> t[5];         // vertical-pass rows, kPad entries each side
   std::vector<std::uint16_t> level[2][2];  // [buffer][ref, dis] of scales >= 1
   std::vector<std::int32_t> sig[3];        // SIMD path: one row of sigma1_sq, sigma2_sq, sigma12
 
@@ -117,8 +117,7 @@ Scratch& scratch() {
 
 // Statistic of one scale with filter `scale` (TAPS = its width).
 template <class T, int TAPS>
-Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, double gain_limit,
-                Scratch& s) {
+Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, double gain_limit, Scratch& s) {
   constexpr int half = TAPS / 2;
   const std::uint16_t* c = vmafx_vif_filter[scale];
   const VerticalShift vs = vertical_shift(scale, bpc);
@@ -272,8 +271,7 @@ void subsample(const Plane<T>& ref, const Plane<T>& dis, int from, int bpc, std:
 }
 
 template <class T>
-Accum statistic_any(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, double limit,
-                    Scratch& s) {
+Accum statistic_any(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, double limit, Scratch& s) {
   switch (scale) {
     case 0: return statistic<T, 17>(ref, dis, 0, bpc, limit, s);
     case 1: return statistic<T, 9>(ref, dis, 1, bpc, limit, s);
@@ -293,8 +291,7 @@ void subsample_any(const Plane<T>& ref, const Plane<T>& dis, int from, int bpc, 
 }
 
 template <class T>
-std::array<ScaleResult, 4> compute(const PlaneView& r, const PlaneView& d, int bpc, double limit,
-                                   bool skip_scale0) {
+std::array<ScaleResult, 4> compute(const PlaneView& r, const PlaneView& d, int bpc, double limit, bool skip_scale0) {
   Scratch& s = scratch();
   std::array<ScaleResult, 4> out{};
   const Plane<T> ref0{r.data, r.stride, r.width, r.height};
@@ -345,8 +342,7 @@ std::int32_t log2_q11(std::uint64_t v) {
 //  - The gain limit is applied after sv_sq is formed: it caps only the signal
 //    term g*g*sigma1_sq (enhancement gain), the noise estimate keeps the true g.
 //  - g*g*sigma1_sq is evaluated left to right in double and truncated to int64.
-GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
-                     double gain_limit) {
+GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12, double gain_limit) {
   const double eps = 65536 * 1.0e-10;
   double g = double(sigma12) / (double(sigma1_sq) + eps);
   std::int32_t sv_sq = trunc_to_int32(double(sigma2_sq) - g * double(sigma12));
@@ -359,8 +355,7 @@ GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_
   return {noise, total};
 }
 
-void accumulate(Accum& acc, std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
-                double gain_limit) {
+void accumulate(Accum& acc, std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12, double gain_limit) {
   if (sigma2_sq < 0) sigma2_sq = 0;
   if (sigma1_sq >= kSigmaNsq) {
     // log2(1 + sigma1_sq / sigma_nsq) = log2(sigma_nsq + sigma1_sq) - 17, in Q11.
@@ -381,20 +376,18 @@ void accumulate(Accum& acc, std::int32_t sigma1_sq, std::int32_t sigma2_sq, std:
 // The int64 sums go through double and are stored as float: libvmaf keeps a
 // scale's num and den in float, so every score is a float quotient.
 ScaleResult finish(const Accum& a) {
-  const double num = double(a.num_log) / 2048.0 +
-                     (double(a.den_non_log) - (double(a.num_non_log) / 16384.0) / 65025.0);
+  const double num = double(a.num_log) / 2048.0 + (double(a.den_non_log) - (double(a.num_non_log) / 16384.0) / 65025.0);
   const double den = double(a.den_log) / 2048.0 + double(a.den_non_log);
   return {float(num), float(den)};
 }
 
-std::array<ScaleResult, 4> compute_scales(const PlaneView& ref, const PlaneView& dis, int bpc,
-                                          double gain_limit, bool skip_scale0) {
+std::array<ScaleResult, 4> compute_scales(const PlaneView& ref, const PlaneView& dis, int bpc, double gain_limit,
+                                          bool skip_scale0) {
   if (bpc == 8) return compute<std::uint8_t>(ref, dis, bpc, gain_limit, skip_scale0);
   return compute<std::uint16_t>(ref, dis, bpc, gain_limit, skip_scale0);
 }
 
-void write_scores(const std::array<ScaleResult, 4>& s, bool debug, bool skip_scale0, unsigned index,
-                  FeatureSink& out) {
+void write_scores(const std::array<ScaleResult, 4>& s, bool debug, bool skip_scale0, unsigned index, FeatureSink& out) {
   // Scores are float quotients (libvmaf divides the float num by the float den).
   out.put("VMAF_integer_feature_vif_scale0_score", index, skip_scale0 ? 0.0 : double(s[0].num / s[0].den));
   out.put("VMAF_integer_feature_vif_scale1_score", index, double(s[1].num / s[1].den));
@@ -492,8 +485,8 @@ std::unique_ptr<Extractor> create_vif(const OptionSet& opts, const PictureFormat
   // not a function of the frame. Every scale must therefore be at least 2x2.
   if (fmt.width < vif::kMinSize || fmt.height < vif::kMinSize)
     throw unsupported_error("vif: picture " + std::to_string(fmt.width) + "x" + std::to_string(fmt.height) +
-                " is too small (at least " + std::to_string(vif::kMinSize) + "x" +
-                std::to_string(vif::kMinSize) + ", so that the fourth scale is 2x2)");
+                            " is too small (at least " + std::to_string(vif::kMinSize) + "x" +
+                            std::to_string(vif::kMinSize) + ", so that the fourth scale is 2x2)");
   return std::make_unique<VifExtractor>(opts.get_double("vif_enhn_gain_limit"), opts.get_bool("debug"),
                                         opts.get_bool("vif_skip_scale0"));
 }

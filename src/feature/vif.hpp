@@ -43,8 +43,7 @@ struct GainTerms {
   std::int64_t total;
 };
 // Precondition (libvmaf's branch): sigma1_sq >= kSigmaNsq, sigma12 > 0, sigma2_sq > 0.
-GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
-                     double gain_limit);
+GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12, double gain_limit);
 
 // libvmaf's four int64 accumulators of one scale.
 struct Accum {
@@ -54,8 +53,7 @@ struct Accum {
   std::int64_t den_non_log = 0;
 };
 // Adds one pixel. sigma2_sq is the raw (unclamped) value.
-void accumulate(Accum& acc, std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
-                double gain_limit);
+void accumulate(Accum& acc, std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12, double gain_limit);
 
 struct ScaleResult {
   float num = 0;
@@ -67,14 +65,13 @@ ScaleResult finish(const Accum& acc);
 // uint16_t). With skip_scale0, scale 0's statistic is not computed and its
 // result is {0, 0}. Requires width, height >= kMinSize. Thread-safe (scratch
 // is thread-local).
-std::array<ScaleResult, 4> compute_scales(const PlaneView& ref, const PlaneView& dis, int bpc,
-                                          double gain_limit, bool skip_scale0);
+std::array<ScaleResult, 4> compute_scales(const PlaneView& ref, const PlaneView& dis, int bpc, double gain_limit,
+                                          bool skip_scale0);
 
 // Writes the extractor's outputs for frame `index` from the four scales (the
 // scores; with debug also the sums and the per-scale num/den, libvmaf's marks
 // for a skipped scale 0). The reference and its twins all write through this.
-void write_scores(const std::array<ScaleResult, 4>& s, bool debug, bool skip_scale0, unsigned index,
-                  FeatureSink& out);
+void write_scores(const std::array<ScaleResult, 4>& s, bool debug, bool skip_scale0, unsigned index, FeatureSink& out);
 
 }  // namespace vif
 }  // namespace vmafx

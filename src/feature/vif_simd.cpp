@@ -59,32 +59,31 @@ namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET == HWY_SCALAR
 // One lane cannot hold the even/odd pairs; enabled() is false on this target
 // and vif.cpp keeps its scalar loops, so these are never called.
-void StatV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int,
-            const Shift&, std::uint32_t* const*) {
+void StatV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int, const Shift&,
+            std::uint32_t* const*) {
   HWY_ABORT("vif simd: no SIMD target");
 }
-void StatV16(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int,
-             int, const Shift&, std::uint32_t* const*) {
+void StatV16(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int, int, const Shift&,
+             std::uint32_t* const*) {
   HWY_ABORT("vif simd: no SIMD target");
 }
-void StatH(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*,
-           std::int32_t*, std::int32_t*, std::int16_t*, std::size_t) {
+void StatH(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*, std::int32_t*, std::int32_t*,
+           std::int16_t*, std::size_t) {
   HWY_ABORT("vif simd: no SIMD target");
 }
-void SubV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int,
-           std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
+void SubV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int, std::uint32_t, int,
+           std::uint32_t*, std::uint32_t*) {
   HWY_ABORT("vif simd: no SIMD target");
 }
-void SubV16(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int,
-            int, std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
+void SubV16(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int, int, std::uint32_t,
+            int, std::uint32_t*, std::uint32_t*) {
   HWY_ABORT("vif simd: no SIMD target");
 }
-void SubH(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int, int,
-          std::uint16_t*, std::uint16_t*) {
+void SubH(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int, int, std::uint16_t*, std::uint16_t*) {
   HWY_ABORT("vif simd: no SIMD target");
 }
-void AccumulateRow(const std::int32_t*, const std::int32_t*, const std::int32_t*, int, double,
-                   const std::uint16_t*, std::int64_t*) {
+void AccumulateRow(const std::int32_t*, const std::int32_t*, const std::int32_t*, int, double, const std::uint16_t*,
+                   std::int64_t*) {
   HWY_ABORT("vif simd: no SIMD target");
 }
 #else
@@ -94,7 +93,7 @@ using D64 = hn::Repartition<std::uint64_t, D>;
 using V = hn::Vec<D>;
 using V64 = hn::Vec<D64>;
 
-constexpr int kMaxHalf = 8;                             // widest filter (17 taps) / 2
+constexpr int kMaxHalf = 8;                              // widest filter (17 taps) / 2
 constexpr std::size_t kMaxN = HWY_LANES(std::uint32_t);  // uint32 lanes of this target
 
 // The odd uint32 lanes moved down into the even ones (for MulEven).
@@ -127,9 +126,8 @@ HWY_INLINE void ForColumns(std::size_t w, std::size_t n, F&& col) {
 // vif.cpp, and with sq_round = 0 and sq_shift = 0 (8-bit scale 0) its
 // uint32((xx + 0) >> 0) is that sum itself.
 template <int TAPS>
-HWY_INLINE void StatV8Col(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
-                          const std::uint16_t* c, std::size_t j, V mu_round, int mu_shift,
-                          std::uint32_t* const* t) {
+HWY_INLINE void StatV8Col(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
+                          std::size_t j, V mu_round, int mu_shift, std::uint32_t* const* t) {
   const D d;
   const hn::Rebind<std::uint8_t, D> d8;
   V mu1 = hn::Zero(d), mu2 = hn::Zero(d), xx = hn::Zero(d), yy = hn::Zero(d), xy = hn::Zero(d);
@@ -156,9 +154,9 @@ HWY_INLINE void StatV8Col(const std::uint8_t* const* rr, const std::uint8_t* con
 // scale): uint64 moment sums through MulEven, as vif.cpp's uint64_t. Used for
 // the 3-tap filter (scale 3); the others take StatVMaddCol.
 template <int TAPS>
-HWY_INLINE void StatV16Col(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
-                           const std::uint16_t* c, std::size_t j, V mu_round, int mu_shift,
-                           V64 sq_round, int sq_shift, std::uint32_t* const* t) {
+HWY_INLINE void StatV16Col(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c,
+                           std::size_t j, V mu_round, int mu_shift, V64 sq_round, int sq_shift,
+                           std::uint32_t* const* t) {
   const D d;
   const D64 d64;
   const hn::Rebind<std::uint16_t, D> d16;
@@ -201,8 +199,8 @@ HWY_INLINE void StatV16Col(const std::uint16_t* const* rr, const std::uint16_t* 
 // Runs a vertical column kernel over [0, w): directly when w >= N, else on
 // zero-filled copies of the rows (col(rr, dr, 0, out) writes N columns).
 template <int TAPS, class T, class F>
-HWY_INLINE void Vertical(const T* const* rr, const T* const* dr, int width, int nout,
-                         std::uint32_t* const* t, F&& col) {
+HWY_INLINE void Vertical(const T* const* rr, const T* const* dr, int width, int nout, std::uint32_t* const* t,
+                         F&& col) {
   const std::size_t n = hn::Lanes(D()), w = std::size_t(width);
   if (w >= n) {
     ForColumns(w, n, [&](std::size_t j) { col(rr, dr, j, t); });
@@ -300,8 +298,8 @@ HWY_INLINE void MaddRow(const std::int16_t* r, const VI16* ce, const VI16* co, V
 // Columns j .. j+N16-1. r16: the 8 int16 rows (mu1, mu2, then lo, hi of xx,
 // yy, xy).
 template <int TAPS>
-HWY_INLINE void StatHColMadd(const std::int16_t* const* r16, const VI16* ce, const VI16* co,
-                             std::size_t j, std::uint32_t* const* out) {
+HWY_INLINE void StatHColMadd(const std::int16_t* const* r16, const VI16* ce, const VI16* co, std::size_t j,
+                             std::uint32_t* const* out) {
   const D d;
   V mu1[2], mu2[2], xf[3][2];
   MaddRow<TAPS>(r16[0] + j, ce, co, mu1[0], mu1[1]);
@@ -329,7 +327,7 @@ HWY_INLINE void StatHRowsMadd(const std::uint32_t* const* t, const std::uint16_t
                               std::uint32_t* const* out, std::int16_t* scratch, std::size_t stride) {
   constexpr int half = TAPS / 2;
   const D d;
-  const hn::Rebind<std::uint16_t, D> dh;  // N uint16 lanes
+  const hn::Rebind<std::uint16_t, D> dh;                   // N uint16 lanes
   const std::size_t n = hn::Lanes(d), cnt = w + 2 * half;  // cnt >= N16 > N
   const auto bias16 = hn::Set(dh, std::uint16_t{0x8000});
   const V m16 = hn::Set(d, 0xFFFFu);
@@ -367,8 +365,8 @@ HWY_INLINE V FilterPaired3(const std::uint32_t* r, const std::uint16_t* c) {
   return hn::Set(d, c[1]) * hn::LoadU(d, r) + hn::Set(d, c[0]) * (hn::LoadU(d, r - 1) + hn::LoadU(d, r + 1));
 }
 
-HWY_INLINE void StatHCol3(const std::uint32_t* const* t, const std::uint32_t* const* sp,
-                          const std::uint16_t* c, std::size_t j, std::uint32_t* const* out) {
+HWY_INLINE void StatHCol3(const std::uint32_t* const* t, const std::uint32_t* const* sp, const std::uint16_t* c,
+                          std::size_t j, std::uint32_t* const* out) {
   const D d;
   const V mu1 = FilterPaired3(t[0] + j, c);
   const V mu2 = FilterPaired3(t[1] + j, c);
@@ -407,8 +405,8 @@ HWY_INLINE void StatHRows3(const std::uint32_t* const* t, const std::uint16_t* c
 
 // scratch: 12 rows of stride int16, stride >= max(w, N16) + 2 * kMaxHalf + 1.
 template <int TAPS>
-void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, std::int32_t* s1,
-            std::int32_t* s2, std::int32_t* s12, std::int16_t* scratch, std::size_t stride) {
+void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, std::int32_t* s1, std::int32_t* s2,
+            std::int32_t* s12, std::int16_t* scratch, std::size_t stride) {
   constexpr int half = TAPS / 2;
   const std::size_t n16 = hn::Lanes(D16()), w = std::size_t(width);
   // int32 and uint32 may alias each other.
@@ -461,9 +459,8 @@ void StatHT(const std::uint32_t* const* t, const std::uint16_t* c, int width, st
 // 8-bit samples (the same with T = uint8_t): a product is below 2^16 (255^2),
 // its high half is 0 and H = 0, so only the low halves are summed.
 template <int TAPS, class T>
-HWY_INLINE void StatVMaddCol(const T* const* rr, const T* const* dr, const VI16* cp, std::size_t j,
-                             V mu_round, int mu_shift, V sq_round, int sq_shift,
-                             std::uint32_t* const* t) {
+HWY_INLINE void StatVMaddCol(const T* const* rr, const T* const* dr, const VI16* cp, std::size_t j, V mu_round,
+                             int mu_shift, V sq_round, int sq_shift, std::uint32_t* const* t) {
   constexpr int pairs = (TAPS + 1) / 2;
   constexpr bool kWide = sizeof(T) == 2;  // products need their high halves
   const D d;
@@ -497,17 +494,14 @@ HWY_INLINE void StatVMaddCol(const T* const* rr, const T* const* dr, const VI16*
     }
   }
   const V b31 = hn::Set(d, 0x80000000u);
-  const auto sum = [&](int q) {
-    return hn::BitCast(d, hn::RearrangeToOddPlusEven(acc[q][0], acc[q][1])) + b31;
-  };
+  const auto sum = [&](int q) { return hn::BitCast(d, hn::RearrangeToOddPlusEven(acc[q][0], acc[q][1])) + b31; };
   const V m16 = hn::Set(d, 0xFFFFu);
   hn::StoreU(hn::And(hn::ShiftRightSame(sum(0) + mu_round, mu_shift), m16), d, t[0] + j);
   hn::StoreU(hn::And(hn::ShiftRightSame(sum(1) + mu_round, mu_shift), m16), d, t[1] + j);
   for (int q = 0; q < 3; ++q) {
     const V lo = sum(2 + 2 * q);
     const V hi = kWide ? sum(3 + 2 * q) : hn::Zero(d);
-    hn::StoreU(hn::ShiftLeftSame(hi, 16 - sq_shift) + hn::ShiftRightSame(lo + sq_round, sq_shift), d,
-               t[2 + q] + j);
+    hn::StoreU(hn::ShiftLeftSame(hi, 16 - sq_shift) + hn::ShiftRightSame(lo + sq_round, sq_shift), d, t[2 + q] + j);
   }
 }
 
@@ -521,32 +515,30 @@ HWY_INLINE void TapPairs(const std::uint16_t* c, VI16* cp) {
 }
 
 template <int TAPS>
-void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
-              const std::uint16_t* c, int w, const Shift& s, std::uint32_t* const* t) {
+void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int w,
+              const Shift& s, std::uint32_t* const* t) {
   const V mr = hn::Set(D(), s.mu_round);
   if constexpr (TAPS == 3) {  // the 3-tap filter's middle tap is >= 2^15
     const V64 sr = hn::Set(D64(), s.sq_round);
     Vertical<TAPS>(rr, dr, w, 5, t,
                    [&](const std::uint16_t* const* r, const std::uint16_t* const* q, std::size_t j,
-                       std::uint32_t* const* o) {
-                     StatV16Col<TAPS>(r, q, c, j, mr, s.mu_shift, sr, s.sq_shift, o);
-                   });
+                       std::uint32_t* const* o) { StatV16Col<TAPS>(r, q, c, j, mr, s.mu_shift, sr, s.sq_shift, o); });
   } else {
     HWY_ASSERT(s.sq_shift >= 0 && s.sq_shift <= 16 && s.sq_round < 65536);
     VI16 cp[(TAPS + 1) / 2];
     TapPairs<TAPS>(c, cp);
     const V sr = hn::Set(D(), std::uint32_t(s.sq_round));
-    Vertical<TAPS>(rr, dr, w, 5, t,
-                   [&](const std::uint16_t* const* r, const std::uint16_t* const* q, std::size_t j,
-                       std::uint32_t* const* o) {
-                     StatVMaddCol<TAPS>(r, q, cp, j, mr, s.mu_shift, sr, s.sq_shift, o);
-                   });
+    Vertical<TAPS>(
+        rr, dr, w, 5, t,
+        [&](const std::uint16_t* const* r, const std::uint16_t* const* q, std::size_t j, std::uint32_t* const* o) {
+          StatVMaddCol<TAPS>(r, q, cp, j, mr, s.mu_shift, sr, s.sq_shift, o);
+        });
   }
 }
 
 template <int TAPS>
-void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
-             int w, const Shift& s, std::uint32_t* const* t) {
+void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c, int w,
+             const Shift& s, std::uint32_t* const* t) {
   HWY_ASSERT(s.sq_round == 0 && s.sq_shift == 0);  // see StatV8Col's proof
   const V mr = hn::Set(D(), s.mu_round);
   if constexpr (TAPS == 3) {  // the 3-tap filter's middle tap is >= 2^15
@@ -559,9 +551,7 @@ void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const
     const V zero = hn::Zero(D());
     Vertical<TAPS>(rr, dr, w, 5, t,
                    [&](const std::uint8_t* const* r, const std::uint8_t* const* q, std::size_t j,
-                       std::uint32_t* const* o) {
-                     StatVMaddCol<TAPS>(r, q, cp, j, mr, s.mu_shift, zero, 0, o);
-                   });
+                       std::uint32_t* const* o) { StatVMaddCol<TAPS>(r, q, cp, j, mr, s.mu_shift, zero, 0, o); });
   }
 }
 
@@ -571,8 +561,8 @@ void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const
 // VifSimdSupport.FilterShape): rows k and TAPS-1-k are added first, c * a +
 // c * b == c * (a + b) in the integers mod 2^32 whatever wraps.
 template <int TAPS, class T>
-HWY_INLINE void SubVCol(const T* const* rr, const T* const* dr, const std::uint16_t* c,
-                        std::size_t j, V mu_round, int mu_shift, std::uint32_t* const* t) {
+HWY_INLINE void SubVCol(const T* const* rr, const T* const* dr, const std::uint16_t* c, std::size_t j, V mu_round,
+                        int mu_shift, std::uint32_t* const* t) {
   constexpr int half = TAPS / 2;
   const D d;
   const hn::Rebind<T, D> dt;
@@ -589,23 +579,21 @@ HWY_INLINE void SubVCol(const T* const* rr, const T* const* dr, const std::uint1
 }
 
 template <int TAPS, class T>
-void SubVT(const T* const* rr, const T* const* dr, const std::uint16_t* c, int w,
-           std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
+void SubVT(const T* const* rr, const T* const* dr, const std::uint16_t* c, int w, std::uint32_t mu_round, int mu_shift,
+           std::uint32_t* t_ref, std::uint32_t* t_dis) {
   const V mr = hn::Set(D(), mu_round);
   std::uint32_t* t[2] = {t_ref, t_dis};
-  Vertical<TAPS>(rr, dr, w, 2, t,
-                 [&](const T* const* r, const T* const* q, std::size_t j, std::uint32_t* const* o) {
-                   SubVCol<TAPS>(r, q, c, j, mr, mu_shift, o);
-                 });
+  Vertical<TAPS>(rr, dr, w, 2, t, [&](const T* const* r, const T* const* q, std::size_t j, std::uint32_t* const* o) {
+    SubVCol<TAPS>(r, q, c, j, mr, mu_shift, o);
+  });
 }
 
 // subsample, horizontal: N/2 outputs per vector. Loading N uint32 from
 // 2*jo - half + k puts column 2*(jo+i) - half + k in even lane 2i, so MulEven
 // forms exactly the products of the kept columns.
 template <int TAPS>
-HWY_INLINE void SubHCol(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
-                        const std::uint16_t* c, std::size_t jo, std::uint16_t* o_ref,
-                        std::uint16_t* o_dis) {
+HWY_INLINE void SubHCol(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, std::size_t jo,
+                        std::uint16_t* o_ref, std::uint16_t* o_dis) {
   constexpr int half = TAPS / 2;
   const D d;
   const D64 d64;
@@ -624,16 +612,14 @@ HWY_INLINE void SubHCol(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
   }
   // uint16((a + 32768) >> 16) with a and a + 32768 wrapping in 32 bits.
   const V64 lo = hn::Set(d64, 0xFFFFFFFFu), r16 = hn::Set(d64, 32768u);
-  const auto fin = [&](V64 v) {
-    return hn::TruncateTo(d16, hn::ShiftRight<16>(hn::And(hn::And(v, lo) + r16, lo)));
-  };
+  const auto fin = [&](V64 v) { return hn::TruncateTo(d16, hn::ShiftRight<16>(hn::And(hn::And(v, lo) + r16, lo))); };
   hn::StoreU(fin(a), d16, o_ref + jo);
   hn::StoreU(fin(b), d16, o_dis + jo);
 }
 
 template <int TAPS>
-void SubHT(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int ow,
-           std::uint16_t* o_ref, std::uint16_t* o_dis) {
+void SubHT(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int ow, std::uint16_t* o_ref,
+           std::uint16_t* o_dis) {
   constexpr int half = TAPS / 2;
   const std::size_t n = hn::Lanes(D64()), w = std::size_t(ow);
   if (w >= n) {
@@ -729,9 +715,8 @@ struct AccIndex {
   std::uint16_t* noise;  // - table[noise]
 };
 
-HWY_INLINE void AccumulateCol(const std::int32_t* s1p, const std::int32_t* s2p,
-                              const std::int32_t* s12p, MD valid, VD gl, const AccIndex& ix,
-                              std::size_t at, AccLanes& a) {
+HWY_INLINE void AccumulateCol(const std::int32_t* s1p, const std::int32_t* s2p, const std::int32_t* s12p, MD valid,
+                              VD gl, const AccIndex& ix, std::size_t at, AccLanes& a) {
   const DD d;
   const DDI di;
   const DD32 d32;
@@ -788,8 +773,8 @@ HWY_INLINE void AccumulateCol(const std::int32_t* s1p, const std::int32_t* s2p,
   a.num_log = hn::Add(a.num_log, hn::IfThenElseZero(num_i, hn::Sub(et, en)));
 }
 
-void AccumulateRow(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12,
-                   int width, double gain_limit, const std::uint16_t* table, std::int64_t* acc) {
+void AccumulateRow(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12, int width,
+                   double gain_limit, const std::uint16_t* table, std::int64_t* acc) {
   const DD d;
   const DDI di;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width);
@@ -831,39 +816,49 @@ void AccumulateRow(const std::int32_t* s1, const std::int32_t* s2, const std::in
 
 // ---------------------------------------------------------------------------
 // The exported entry points: the filter width picks the instantiation.
-#define VMAFX_VIF_TAPS(taps, call)          \
-  switch (taps) {                           \
-    case 17: { constexpr int K = 17; call; } break; \
-    case 9: { constexpr int K = 9; call; } break;   \
-    case 5: { constexpr int K = 5; call; } break;   \
-    case 3: { constexpr int K = 3; call; } break;   \
+#define VMAFX_VIF_TAPS(taps, call)                         \
+  switch (taps) {                                          \
+    case 17: {                                             \
+      constexpr int K = 17;                                \
+      call;                                                \
+    } break;                                               \
+    case 9: {                                              \
+      constexpr int K = 9;                                 \
+      call;                                                \
+    } break;                                               \
+    case 5: {                                              \
+      constexpr int K = 5;                                 \
+      call;                                                \
+    } break;                                               \
+    case 3: {                                              \
+      constexpr int K = 3;                                 \
+      call;                                                \
+    } break;                                               \
     default: HWY_ABORT("vif simd: filter width %d", taps); \
   }
 
-void StatV8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
-            int taps, int w, const Shift& s, std::uint32_t* const* t) {
+void StatV8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c, int taps, int w,
+            const Shift& s, std::uint32_t* const* t) {
   VMAFX_VIF_TAPS(taps, StatV8T<K>(rr, dr, c, w, s, t))
 }
-void StatV16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c,
-             int taps, int w, const Shift& s, std::uint32_t* const* t) {
+void StatV16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int taps, int w,
+             const Shift& s, std::uint32_t* const* t) {
   VMAFX_VIF_TAPS(taps, StatV16T<K>(rr, dr, c, w, s, t))
 }
-void StatH(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1,
-           std::int32_t* s2, std::int32_t* s12, std::int16_t* scratch, std::size_t stride) {
+void StatH(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1, std::int32_t* s2,
+           std::int32_t* s12, std::int16_t* scratch, std::size_t stride) {
   VMAFX_VIF_TAPS(taps, StatHT<K>(t, c, w, s1, s2, s12, scratch, stride))
 }
-void SubV8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c,
-           int taps, int w, std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref,
-           std::uint32_t* t_dis) {
+void SubV8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c, int taps, int w,
+           std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
   VMAFX_VIF_TAPS(taps, (SubVT<K, std::uint8_t>(rr, dr, c, w, mu_round, mu_shift, t_ref, t_dis)))
 }
-void SubV16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c,
-            int taps, int w, std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref,
-            std::uint32_t* t_dis) {
+void SubV16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int taps, int w,
+            std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
   VMAFX_VIF_TAPS(taps, (SubVT<K, std::uint16_t>(rr, dr, c, w, mu_round, mu_shift, t_ref, t_dis)))
 }
-void SubH(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int taps,
-          int ow, std::uint16_t* o_ref, std::uint16_t* o_dis) {
+void SubH(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int taps, int ow,
+          std::uint16_t* o_ref, std::uint16_t* o_dis) {
   VMAFX_VIF_TAPS(taps, SubHT<K>(t_ref, t_dis, c, ow, o_ref, o_dis))
 }
 #undef VMAFX_VIF_TAPS
@@ -885,18 +880,16 @@ HWY_EXPORT(SubV16);
 HWY_EXPORT(SubH);
 HWY_EXPORT(AccumulateRow);
 
-void stat_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
-                   const std::uint16_t* c, int taps, int w, const Shift& s,
-                   std::uint32_t* const* t) {
+void stat_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c, int taps,
+                   int w, const Shift& s, std::uint32_t* const* t) {
   HWY_DYNAMIC_DISPATCH(StatV8)(rr, dr, c, taps, w, s, t);
 }
-void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
-                   const std::uint16_t* c, int taps, int w, const Shift& s,
-                   std::uint32_t* const* t) {
+void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int taps,
+                   int w, const Shift& s, std::uint32_t* const* t) {
   HWY_DYNAMIC_DISPATCH(StatV16)(rr, dr, c, taps, w, s, t);
 }
-void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w,
-                     std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
+void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1,
+                     std::int32_t* s2, std::int32_t* s12) {
   // Per-thread int16 rows for StatHT, grown once: 8 rows of int16 or 6 of
   // uint32 (the 3-tap filter), stride entries each.
   thread_local std::vector<std::int16_t> scratch;
@@ -904,19 +897,16 @@ void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int 
   if (scratch.size() < 12 * stride) scratch.resize(12 * stride);
   HWY_DYNAMIC_DISPATCH(StatH)(t, c, taps, w, s1, s2, s12, scratch.data(), stride);
 }
-void sub_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr,
-                  const std::uint16_t* c, int taps, int w, std::uint32_t mu_round, int mu_shift,
-                  std::uint32_t* t_ref, std::uint32_t* t_dis) {
+void sub_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c, int taps, int w,
+                  std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
   HWY_DYNAMIC_DISPATCH(SubV8)(rr, dr, c, taps, w, mu_round, mu_shift, t_ref, t_dis);
 }
-void sub_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr,
-                  const std::uint16_t* c, int taps, int w, std::uint32_t mu_round, int mu_shift,
-                  std::uint32_t* t_ref, std::uint32_t* t_dis) {
+void sub_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int taps,
+                  int w, std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
   HWY_DYNAMIC_DISPATCH(SubV16)(rr, dr, c, taps, w, mu_round, mu_shift, t_ref, t_dis);
 }
-void sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis,
-                    const std::uint16_t* c, int taps, int ow, std::uint16_t* o_ref,
-                    std::uint16_t* o_dis) {
+void sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int taps, int ow,
+                    std::uint16_t* o_ref, std::uint16_t* o_dis) {
   HWY_DYNAMIC_DISPATCH(SubH)(t_ref, t_dis, c, taps, ow, o_ref, o_dis);
 }
 
@@ -937,8 +927,8 @@ const std::uint16_t* log2_table_padded() {
 
 bool accumulate_supports(double gain_limit) { return std::fabs(gain_limit) <= 1024.0; }
 
-void accumulate_row(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12, int w,
-                    double gain_limit, std::int64_t* acc) {
+void accumulate_row(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12, int w, double gain_limit,
+                    std::int64_t* acc) {
   HWY_DYNAMIC_DISPATCH(AccumulateRow)(s1, s2, s12, w, gain_limit, log2_table_padded(), acc);
 }
 
@@ -950,33 +940,32 @@ void accumulate_row(const std::int32_t* s1, const std::int32_t* s2, const std::i
 #include <cstdlib>
 
 namespace vmafx::vif::simd {
-void stat_vertical(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*,
-                   int, int, const Shift&, std::uint32_t* const*) {
+void stat_vertical(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int, const Shift&,
+                   std::uint32_t* const*) {
   std::abort();
 }
-void stat_vertical(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*,
-                   int, int, const Shift&, std::uint32_t* const*) {
+void stat_vertical(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int, int,
+                   const Shift&, std::uint32_t* const*) {
   std::abort();
 }
-void stat_horizontal(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*,
-                     std::int32_t*, std::int32_t*) {
+void stat_horizontal(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*, std::int32_t*,
+                     std::int32_t*) {
   std::abort();
 }
-void sub_vertical(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int,
-                  int, std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
+void sub_vertical(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int, std::uint32_t,
+                  int, std::uint32_t*, std::uint32_t*) {
   std::abort();
 }
-void sub_vertical(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*,
-                  int, int, std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
+void sub_vertical(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int, int,
+                  std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
   std::abort();
 }
-void sub_horizontal(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int, int,
-                    std::uint16_t*, std::uint16_t*) {
+void sub_horizontal(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int, int, std::uint16_t*,
+                    std::uint16_t*) {
   std::abort();
 }
 bool accumulate_supports(double) { return false; }
-void accumulate_row(const std::int32_t*, const std::int32_t*, const std::int32_t*, int, double,
-                    std::int64_t*) {
+void accumulate_row(const std::int32_t*, const std::int32_t*, const std::int32_t*, int, double, std::int64_t*) {
   std::abort();
 }
 }  // namespace vmafx::vif::simd

@@ -15,7 +15,6 @@
 
 namespace vmafx {
 
-
 struct FrameSource::Impl {
   struct Item {
     std::shared_ptr<Picture> pic;  // null: end of clip (or error)

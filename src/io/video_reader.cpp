@@ -32,7 +32,7 @@ constexpr long long kMaxSamples = 1LL << 26;
 void check_area(const std::string& path, int w, int h) {
   if (static_cast<long long>(w) * h > kMaxSamples)
     throw input_error(path + ": frame size " + std::to_string(w) + "x" + std::to_string(h) +
-                " is too large (at most 67108864 luma samples, e.g. 8192x8192)");
+                      " is too large (at most 67108864 luma samples, e.g. 8192x8192)");
 }
 
 bool parse_int(std::string_view s, int& out) {
@@ -50,18 +50,14 @@ bool parse_colorspace(std::string_view c, ChromaFormat& chroma, int& bpc) {
     int bpc;
   };
   static constexpr Tag kTags[] = {
-      {"420jpeg", ChromaFormat::k420, 8},  {"420mpeg2", ChromaFormat::k420, 8},
-      {"420paldv", ChromaFormat::k420, 8}, {"420", ChromaFormat::k420, 8},
-      {"422", ChromaFormat::k422, 8},      {"444", ChromaFormat::k444, 8},
-      {"mono", ChromaFormat::k400, 8},     {"420p9", ChromaFormat::k420, 9},
-      {"422p9", ChromaFormat::k422, 9},    {"444p9", ChromaFormat::k444, 9},
-      {"420p10", ChromaFormat::k420, 10},  {"422p10", ChromaFormat::k422, 10},
-      {"444p10", ChromaFormat::k444, 10},  {"420p12", ChromaFormat::k420, 12},
-      {"422p12", ChromaFormat::k422, 12},  {"444p12", ChromaFormat::k444, 12},
-      {"420p14", ChromaFormat::k420, 14},  {"422p14", ChromaFormat::k422, 14},
-      {"444p14", ChromaFormat::k444, 14},  {"420p16", ChromaFormat::k420, 16},
-      {"422p16", ChromaFormat::k422, 16},  {"444p16", ChromaFormat::k444, 16},
-      {"mono10", ChromaFormat::k400, 10},  {"mono12", ChromaFormat::k400, 12},
+      {"420jpeg", ChromaFormat::k420, 8}, {"420mpeg2", ChromaFormat::k420, 8}, {"420paldv", ChromaFormat::k420, 8},
+      {"420", ChromaFormat::k420, 8},     {"422", ChromaFormat::k422, 8},      {"444", ChromaFormat::k444, 8},
+      {"mono", ChromaFormat::k400, 8},    {"420p9", ChromaFormat::k420, 9},    {"422p9", ChromaFormat::k422, 9},
+      {"444p9", ChromaFormat::k444, 9},   {"420p10", ChromaFormat::k420, 10},  {"422p10", ChromaFormat::k422, 10},
+      {"444p10", ChromaFormat::k444, 10}, {"420p12", ChromaFormat::k420, 12},  {"422p12", ChromaFormat::k422, 12},
+      {"444p12", ChromaFormat::k444, 12}, {"420p14", ChromaFormat::k420, 14},  {"422p14", ChromaFormat::k422, 14},
+      {"444p14", ChromaFormat::k444, 14}, {"420p16", ChromaFormat::k420, 16},  {"422p16", ChromaFormat::k422, 16},
+      {"444p16", ChromaFormat::k444, 16}, {"mono10", ChromaFormat::k400, 10},  {"mono12", ChromaFormat::k400, 12},
       {"mono16", ChromaFormat::k400, 16},
   };
   for (const Tag& t : kTags) {
@@ -176,7 +172,8 @@ class RawReader final : public FileReader {
     const std::size_t got = read_frame(pic, nullptr, 0, unused);
     if (got == 0) return false;
     if (got != fmt_.frame_bytes())
-      fail("frame " + std::to_string(frames_) + ": truncated frame data (file size is not a multiple of the frame size)");
+      fail("frame " + std::to_string(frames_) +
+           ": truncated frame data (file size is not a multiple of the frame size)");
     check_samples(pic);
     ++frames_;
     return true;
@@ -321,10 +318,11 @@ PictureFormat parse_y4m_header(const std::string& fields, const std::string& pat
           throw input_error(path + ": unsupported Y4M colour space 'C" + std::string(val) + "'");
         have_c = true;
         break;
-      case 'F': case 'I': case 'A': case 'X':
-        break;  // frame rate, interlacing, aspect, comments: no effect on scores
-      default:
-        throw input_error(path + ": unknown Y4M header field '" + tok + "'");
+      case 'F':
+      case 'I':
+      case 'A':
+      case 'X': break;  // frame rate, interlacing, aspect, comments: no effect on scores
+      default: throw input_error(path + ": unknown Y4M header field '" + tok + "'");
     }
   }
   if (fmt.width < 0) throw input_error(path + ": Y4M header has no width (W)");

@@ -137,8 +137,8 @@ JsonValue parse_json(std::string_view text, std::string_view source) {
     throw model_error(std::string(source) + ": invalid JSON: " + e.what());
   }
   if (!ok) {
-    throw model_error(std::string(source) + ": invalid JSON: " +
-                (b.error().empty() ? std::string("parse error") : b.error()));
+    throw model_error(std::string(source) +
+                      ": invalid JSON: " + (b.error().empty() ? std::string("parse error") : b.error()));
   }
   return b.take_root();
 }

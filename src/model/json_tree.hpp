@@ -22,8 +22,8 @@ struct JsonValue {
   enum class Kind { Null, Bool, Number, String, Array, Object };
   Kind kind = Kind::Null;
   bool boolean = false;
-  double number = 0.0;  // Number: the value (strtod of the text)
-  std::string text;     // Number: source text; String: the decoded string
+  double number = 0.0;                                     // Number: the value (strtod of the text)
+  std::string text;                                        // Number: source text; String: the decoded string
   std::vector<JsonValue> items;                            // Array
   std::vector<std::pair<std::string, JsonValue>> members;  // Object, in file order
 

@@ -103,16 +103,19 @@ class Loader {
         char suffix[32];
         std::snprintf(suffix, sizeof suffix, "_%04u", i);
         SubModel m = load_model(value, where, i == 0 ? opts_.name : opts_.name + suffix);
-        if (i == 0) d->main = std::move(m);
-        else d->boot.push_back(std::move(m));
+        if (i == 0)
+          d->main = std::move(m);
+        else
+          d->boot.push_back(std::move(m));
         ++i;
       }
       if (i == 0) fail("", "no \"model_dict\" (and no bootstrap sub-models \"0\", \"1\", ...)");
       if (d->boot.empty()) fail("", "bootstrap collection has sub-model \"0\" but no \"1\"");
       const ModelType t = d->boot[0].type;
       if (t == ModelType::Svm) {
-        fail("", "bootstrap collection sub-models have model_type LIBSVMNUSVR, expected "
-                 "BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR");
+        fail("",
+             "bootstrap collection sub-models have model_type LIBSVMNUSVR, expected "
+             "BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR");
       }
       for (std::size_t k = 1; k < d->boot.size(); ++k)
         if (d->boot[k].type != t) fail("", "bootstrap collection sub-models have different model_type");
@@ -174,17 +177,24 @@ class Loader {
     // model_type
     const JsonValue& type = need(md, "model_type", where);
     check_kind(type, JsonValue::Kind::String, where, "model_dict: \"model_type\"");
-    if (type.text == "LIBSVMNUSVR") m.type = ModelType::Svm;
-    else if (type.text == "BOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::Bootstrap;
-    else if (type.text == "RESIDUEBOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::ResidueBootstrap;
-    else fail(where, "model_dict: unknown model_type \"" + type.text + "\"");
+    if (type.text == "LIBSVMNUSVR")
+      m.type = ModelType::Svm;
+    else if (type.text == "BOOTSTRAP_LIBSVMNUSVR")
+      m.type = ModelType::Bootstrap;
+    else if (type.text == "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
+      m.type = ModelType::ResidueBootstrap;
+    else
+      fail(where, "model_dict: unknown model_type \"" + type.text + "\"");
 
     // norm_type
     const JsonValue& norm = need(md, "norm_type", where);
     check_kind(norm, JsonValue::Kind::String, where, "model_dict: \"norm_type\"");
-    if (norm.text == "linear_rescale") m.norm = Norm::LinearRescale;
-    else if (norm.text == "none") m.norm = Norm::None;
-    else fail(where, "model_dict: unknown norm_type \"" + norm.text + "\"");
+    if (norm.text == "linear_rescale")
+      m.norm = Norm::LinearRescale;
+    else if (norm.text == "none")
+      m.norm = Norm::None;
+    else
+      fail(where, "model_dict: unknown norm_type \"" + norm.text + "\"");
 
     // feature_names
     const JsonValue& names = need(md, "feature_names", where);
@@ -214,8 +224,8 @@ class Loader {
       if (!v) continue;
       std::vector<double> a = numbers(*v, where, key);
       if (m.norm == Norm::LinearRescale && a.size() != n + 1) {
-        fail(where, std::string("model_dict: \"") + key + "\" has " + std::to_string(a.size()) +
-                        " entries, expected " + std::to_string(n + 1) + " (the model's, then one per feature)");
+        fail(where, std::string("model_dict: \"") + key + "\" has " + std::to_string(a.size()) + " entries, expected " +
+                        std::to_string(n + 1) + " (the model's, then one per feature)");
       }
       if (a.empty()) continue;
       *dst_model = a[0];
@@ -238,9 +248,12 @@ class Loader {
                    "model_dict: \"feature_opts_dicts\" entry " + std::to_string(i));
         for (const auto& [key, val] : dict.members) {
           std::string text;
-          if (val.is_number()) text = normalize_numeric(val.text);
-          else if (val.is_bool()) text = val.boolean ? "true" : "false";
-          else if (val.is_string()) text = val.text;
+          if (val.is_number())
+            text = normalize_numeric(val.text);
+          else if (val.is_bool())
+            text = val.boolean ? "true" : "false";
+          else if (val.is_string())
+            text = val.text;
           else {
             fail(where, "model_dict: \"feature_opts_dicts\" entry " + std::to_string(i) + ": option \"" + key +
                             "\" is " + kind_name(val.kind));
@@ -558,7 +571,7 @@ std::vector<std::pair<std::string, double>> Model::predict(std::span<const doubl
   const ModelData& d = *d_;
   if (values.size() != d.features.size()) {
     throw model_error("model " + d.name + ": predict() got " + std::to_string(values.size()) +
-                " feature values, expected " + std::to_string(d.features.size()));
+                      " feature values, expected " + std::to_string(d.features.size()));
   }
   std::vector<double> x;
   std::vector<std::pair<std::string, double>> out;

@@ -41,9 +41,9 @@ struct ModelFeatureOverload {
   std::string value;
 };
 
-struct ModelOptions {  // from --model key=value pairs
-  std::string name = "vmaf";  // output name (libvmaf's default is "vmaf")
-  bool disable_clip = false;  // ignore the model's score_clip
+struct ModelOptions {             // from --model key=value pairs
+  std::string name = "vmaf";      // output name (libvmaf's default is "vmaf")
+  bool disable_clip = false;      // ignore the model's score_clip
   bool enable_transform = false;  // apply score_transform even without "enabled": true
   std::vector<ModelFeatureOverload> feature_overloads;
 };
@@ -56,8 +56,7 @@ struct ModelData;
 class Model {
  public:
   // source_for_errors names the model in error messages (a path, or a version).
-  static Model from_json(std::string_view json_text, std::string_view source_for_errors,
-                         const ModelOptions& opts);
+  static Model from_json(std::string_view json_text, std::string_view source_for_errors, const ModelOptions& opts);
   // A built-in model by version ("vmaf_v0.6.1", ...). Throws Error listing the
   // valid versions when there is no such model.
   static Model builtin(std::string_view version, const ModelOptions& opts);

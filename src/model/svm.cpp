@@ -74,21 +74,31 @@ class SvmParser {
       if (key == "SV") break;
       if (key == "svm_type") {
         const std::string_view v = token();
-        if (v == "epsilon_svr") m.type = SvmModel::Type::EpsilonSvr;
-        else if (v == "nu_svr") m.type = SvmModel::Type::NuSvr;
-        else if (v == "one_class") m.type = SvmModel::Type::OneClass;
+        if (v == "epsilon_svr")
+          m.type = SvmModel::Type::EpsilonSvr;
+        else if (v == "nu_svr")
+          m.type = SvmModel::Type::NuSvr;
+        else if (v == "one_class")
+          m.type = SvmModel::Type::OneClass;
         else if (v == "c_svc" || v == "nu_svc")
           fail("unsupported svm_type \"" + std::string(v) + "\" (only regression models are supported)");
-        else fail("unknown svm_type \"" + std::string(v) + "\"");
+        else
+          fail("unknown svm_type \"" + std::string(v) + "\"");
         have_type = true;
       } else if (key == "kernel_type") {
         const std::string_view v = token();
-        if (v == "linear") m.kernel = SvmModel::Kernel::Linear;
-        else if (v == "polynomial") m.kernel = SvmModel::Kernel::Polynomial;
-        else if (v == "rbf") m.kernel = SvmModel::Kernel::Rbf;
-        else if (v == "sigmoid") m.kernel = SvmModel::Kernel::Sigmoid;
-        else if (v == "precomputed") fail("unsupported kernel_type \"precomputed\"");
-        else fail("unknown kernel_type \"" + std::string(v) + "\"");
+        if (v == "linear")
+          m.kernel = SvmModel::Kernel::Linear;
+        else if (v == "polynomial")
+          m.kernel = SvmModel::Kernel::Polynomial;
+        else if (v == "rbf")
+          m.kernel = SvmModel::Kernel::Rbf;
+        else if (v == "sigmoid")
+          m.kernel = SvmModel::Kernel::Sigmoid;
+        else if (v == "precomputed")
+          fail("unsupported kernel_type \"precomputed\"");
+        else
+          fail("unknown kernel_type \"" + std::string(v) + "\"");
         have_kernel = true;
       } else if (key == "degree") {
         m.degree = integer("degree");
@@ -247,9 +257,12 @@ double SvmModel::predict(std::span<const double> x) const {
           ++a;
         }
       }
-      if (kernel == Kernel::Linear) k = dot;
-      else if (kernel == Kernel::Polynomial) k = int_power(gamma * dot + coef0, degree);
-      else k = std::tanh(gamma * dot + coef0);
+      if (kernel == Kernel::Linear)
+        k = dot;
+      else if (kernel == Kernel::Polynomial)
+        k = int_power(gamma * dot + coef0, degree);
+      else
+        k = std::tanh(gamma * dot + coef0);
     }
     sum += coef[s] * k;
   }
@@ -258,8 +271,6 @@ double SvmModel::predict(std::span<const double> x) const {
   return sum;
 }
 
-SvmModel parse_svm(std::string_view text, std::string_view source) {
-  return SvmParser(text, source).parse();
-}
+SvmModel parse_svm(std::string_view text, std::string_view source) { return SvmParser(text, source).parse(); }
 
 }  // namespace vmafx::model_detail

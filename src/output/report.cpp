@@ -24,8 +24,7 @@ const char* pool_method_name(PoolMethod m) {
   return "?";
 }
 
-std::optional<double> pool(const FeatureCollector::Series& s, PoolMethod m, unsigned frames,
-                           unsigned subsample) {
+std::optional<double> pool(const FeatureCollector::Series& s, PoolMethod m, unsigned frames, unsigned subsample) {
   if (frames == 0) return std::nullopt;
   unsigned n = 0;
   double lo = 0, hi = 0, sum = 0, inv_sum = 0;
@@ -115,8 +114,7 @@ void write_xml(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
   for (const auto& s : fc.all()) {
     o("    <metric name=\"%s\" ", s.name.c_str());
     for (PoolMethod m : kPoolMethods)
-      if (auto v = pool(s, m, info.frames, info.subsample))
-        o("%s=\"%s\" ", pool_method_name(m), p.format(*v).c_str());
+      if (auto v = pool(s, m, info.frames, info.subsample)) o("%s=\"%s\" ", pool_method_name(m), p.format(*v).c_str());
     o("/>\n");
   }
   o("  </pooled_metrics>\n");
@@ -126,9 +124,7 @@ void write_xml(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
   o("</VMAF>\n");
 }
 
-std::string json_number(const Precision& p, double v) {
-  return std::isfinite(v) ? p.format(v) : std::string("null");
-}
+std::string json_number(const Precision& p, double v) { return std::isfinite(v) ? p.format(v) : std::string("null"); }
 
 void write_json(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
   const Precision& p = info.precision;

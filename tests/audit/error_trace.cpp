@@ -50,9 +50,12 @@ void log_line(const char* kind, const char* msg) {
   } restore{limited, fsize};
   std::string line = std::string(g_test) + "\t" + kind + "\t";
   for (const char* p = msg; *p; ++p) {
-    if (*p == '\n') line += "\\n";
-    else if (*p == '\\') line += "\\\\";
-    else line += *p;
+    if (*p == '\n')
+      line += "\\n";
+    else if (*p == '\\')
+      line += "\\\\";
+    else
+      line += *p;
   }
   line += '\n';
   // One write with O_APPEND: lines of parallel tests do not interleave.

@@ -43,8 +43,7 @@ struct Config {
 // from the feature table (feature/registry.cpp, FeatureEntry::checks).
 std::vector<Config> configs_of(const FeatureEntry& e) {
   std::vector<Config> out;
-  for (std::string_view c : e.checks)
-    out.push_back({std::string(e.desc->name), parse_option_string(c, e.desc->name)});
+  for (std::string_view c : e.checks) out.push_back({std::string(e.desc->name), parse_option_string(c, e.desc->name)});
   if (out.empty()) out.push_back({std::string(e.desc->name), {}});
   return out;
 }
@@ -79,14 +78,11 @@ std::vector<Input> inputs() {
   unsigned seed = 1;
   const std::pair<int, int> sizes[] = {{64, 48}, {65, 37}, {176, 144}, {241, 177}, {352, 288}};
   for (auto [w, h] : sizes)
-    for (int bpc : {8, 10, 12, 16})
-      in.push_back({{w, h, bpc, ChromaFormat::k420}, Content::kNoise, seed++, 3});
+    for (int bpc : {8, 10, 12, 16}) in.push_back({{w, h, bpc, ChromaFormat::k420}, Content::kNoise, seed++, 3});
   for (ChromaFormat c : {ChromaFormat::k422, ChromaFormat::k444})
-    for (int bpc : {8, 10})
-      in.push_back({{97, 61, bpc, c}, Content::kNoise, seed++, 3});
+    for (int bpc : {8, 10}) in.push_back({{97, 61, bpc, c}, Content::kNoise, seed++, 3});
   for (Content c : {Content::kFlat, Content::kMaxContrast, Content::kGradient, Content::kIdentical})
-    for (int bpc : {8, 16})
-      in.push_back({{64, 64, bpc, ChromaFormat::k420}, c, seed++, 3});
+    for (int bpc : {8, 16}) in.push_back({{64, 64, bpc, ChromaFormat::k420}, c, seed++, 3});
   // Dark gradients in steps of one 10-bit code, a few pixels broken by
   // noise: banding (cambi's c-values are 0 on the other contents).
   for (int bpc : {8, 10, 16}) in.push_back({{256, 144, bpc, ChromaFormat::k420}, Content::kBands, seed++, 2});
@@ -108,11 +104,26 @@ void fill(Picture& ref, Picture& dis, const Input& in, int frame, std::mt19937& 
       for (int x = 0; x < f.plane_width(p); ++x) {
         int r = 0, d = 0;
         switch (in.content) {
-          case Content::kNoise: r = any(rng); d = std::clamp(r + delta(rng), 0, maxv); break;
-          case Content::kFlat: r = maxv / 3; d = maxv / 3 + (frame & 1); break;
-          case Content::kMaxContrast: r = ((x + y + frame) & 1) ? maxv : 0; d = ((x + y) & 1) ? 0 : maxv; break;
-          case Content::kGradient: r = (x * maxv) / std::max(1, f.plane_width(p) - 1); d = (y * maxv) / std::max(1, f.plane_height(p) - 1); break;
-          case Content::kIdentical: r = any(rng); d = r; break;
+          case Content::kNoise:
+            r = any(rng);
+            d = std::clamp(r + delta(rng), 0, maxv);
+            break;
+          case Content::kFlat:
+            r = maxv / 3;
+            d = maxv / 3 + (frame & 1);
+            break;
+          case Content::kMaxContrast:
+            r = ((x + y + frame) & 1) ? maxv : 0;
+            d = ((x + y) & 1) ? 0 : maxv;
+            break;
+          case Content::kGradient:
+            r = (x * maxv) / std::max(1, f.plane_width(p) - 1);
+            d = (y * maxv) / std::max(1, f.plane_height(p) - 1);
+            break;
+          case Content::kIdentical:
+            r = any(rng);
+            d = r;
+            break;
           case Content::kBands: {
             const int step = f.bpc > 10 ? 1 << (f.bpc - 10) : 1;
             r = maxv / 10 + ((x + frame) / 9 + y / 40) * step;
@@ -204,8 +215,7 @@ TEST_P(Twin, EqualsCpuOnEveryInput) {
       bool has_device = false;
       try {
         for (const std::string& dev : list_devices()) has_device |= dev.rfind(p.backend + " ", 0) == 0;
-      } catch (const Error&) {
-      }
+      } catch (const Error&) {}
       if (!has_device) GTEST_SKIP() << "no " << p.backend << " device: " << e.what();
       FAIL() << p.backend << " lists a device but does not start: " << e.what();
     }
@@ -282,7 +292,8 @@ std::vector<Param> params() {
   // Every CPU feature on every SIMD target this CPU runs (the first of the
   // table's option sets: the defaults or what a model sets).
   for (std::int64_t t : simd::targets())
-    for (const FeatureEntry& e : feature_table()) out.push_back({std::string("simd:") + simd::target_name(t), configs_of(e)[0]});
+    for (const FeatureEntry& e : feature_table())
+      out.push_back({std::string("simd:") + simd::target_name(t), configs_of(e)[0]});
   return out;
 }
 
@@ -290,7 +301,8 @@ std::vector<Param> params() {
 // factory the table does not announce, is an error.
 TEST(FeatureTable, EveryTwinHasHarnessConfigurations) {
   for (const FeatureEntry& e : feature_table()) {
-    if (e.has_cuda_twin || e.has_opencl_twin) EXPECT_FALSE(e.checks.empty()) << e.desc->name << " has a twin but no checks";
+    if (e.has_cuda_twin || e.has_opencl_twin)
+      EXPECT_FALSE(e.checks.empty()) << e.desc->name << " has a twin but no checks";
     if (e.cuda) EXPECT_TRUE(e.has_cuda_twin) << e.desc->name;
     if (e.opencl) EXPECT_TRUE(e.has_opencl_twin) << e.desc->name;
     if (e.has_opencl_twin) EXPECT_FALSE(e.opencl_source.empty()) << e.desc->name;

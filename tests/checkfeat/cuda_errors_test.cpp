@@ -44,8 +44,7 @@ TEST(CudaErrors, FailThrowsError) {
     cuda::fail(cudaErrorMemoryAllocation, "cudaMalloc of 16 bytes");
     FAIL() << "no throw";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "cuda: cudaMalloc of 16 bytes: out of device memory (cudaErrorMemoryAllocation)");
+    EXPECT_EQ(std::string(e.what()), "cuda: cudaMalloc of 16 bytes: out of device memory (cudaErrorMemoryAllocation)");
   }
 }
 

@@ -58,8 +58,7 @@ bool has_word(const std::string& code, const std::string& word) {
   for (std::size_t p = code.find(word); p != std::string::npos; p = code.find(word, p + 1)) {
     const bool left = p == 0 || !(std::isalnum(static_cast<unsigned char>(code[p - 1])) || code[p - 1] == '_');
     const std::size_t e = p + word.size();
-    const bool right =
-        e >= code.size() || !(std::isalnum(static_cast<unsigned char>(code[e])) || code[e] == '_');
+    const bool right = e >= code.size() || !(std::isalnum(static_cast<unsigned char>(code[e])) || code[e] == '_');
     if (left && right) return true;
   }
   return false;

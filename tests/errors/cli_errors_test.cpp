@@ -165,7 +165,8 @@ TEST_F(CliErrors, MissingFrameMarker) {
 TEST_F(CliErrors, SizeMismatch) {
   std::string a = y4m("a.y4m", 16, 16, 1);
   std::string b = y4m("b.y4m", 32, 16, 1);
-  expect_error({"-r", a, "-d", b}, "videos are incompatible: " + a + " is 16x16 420 8-bit, " + b + " is 32x16 420 8-bit");
+  expect_error({"-r", a, "-d", b},
+               "videos are incompatible: " + a + " is 16x16 420 8-bit, " + b + " is 32x16 420 8-bit");
 }
 
 TEST_F(CliErrors, DepthMismatch) {

@@ -71,8 +71,8 @@ class CliMoreErrors : public ::testing::Test {
     std::string cli = std::string("'") + VMAFX_CLI_PATH + "'";
     for (const auto& a : args) cli += " '" + a + "'";
     const std::string err = path("stderr.txt");
-    const std::string cmd = "{ (" + prefix + " exec " + cli + " >" + stdout_to + ") 2>&1; echo \"exit=$?\"; } | cat >'" +
-                            err + "'";
+    const std::string cmd =
+        "{ (" + prefix + " exec " + cli + " >" + stdout_to + ") 2>&1; echo \"exit=$?\"; } | cat >'" + err + "'";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream in(err);
     std::stringstream ss;
@@ -127,7 +127,8 @@ TEST_F(CliMoreErrors, BadY4mSignature) {
 
 TEST_F(CliMoreErrors, BadRawFrameSize) {
   const std::string a = write("a.yuv", std::string(384, '\x10'));
-  expect_error({"-r", a, "-d", a, "-w", "40000", "-h", "16", "-p", "420", "-b", "8"}, a + ": bad raw frame size 40000x16");
+  expect_error({"-r", a, "-d", a, "-w", "40000", "-h", "16", "-p", "420", "-b", "8"},
+               a + ": bad raw frame size 40000x16");
 }
 
 TEST_F(CliMoreErrors, ReadError) {

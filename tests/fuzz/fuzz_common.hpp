@@ -44,8 +44,8 @@ inline void check_message(std::string_view what, std::string_view prefix) {
   const bool ok = !what.empty() && what.find('\n') == std::string_view::npos &&
                   what.substr(0, prefix.size()) == prefix && what.size() > prefix.size();
   if (!ok) {
-    std::fprintf(stderr, "bad error message (expected one line starting with '%.*s'): '%.*s'\n",
-                 int(prefix.size()), prefix.data(), int(what.size()), what.data());
+    std::fprintf(stderr, "bad error message (expected one line starting with '%.*s'): '%.*s'\n", int(prefix.size()),
+                 prefix.data(), int(what.size()), what.data());
     std::abort();
   }
 }

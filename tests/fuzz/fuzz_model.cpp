@@ -28,7 +28,7 @@ void exercise(const Model& m) {
   for (const ModelFeature& f : m.features())
     if (f.extractor.empty() || f.name.empty()) std::abort();
   const double inf = std::numeric_limits<double>::infinity();
-  const double rows[][4] = {{0.5, 0.9, 3.0, 0.1},    {0.0, 0.0, 0.0, 0.0},  {1.0, 1.0, 1.0, 1.0},
+  const double rows[][4] = {{0.5, 0.9, 3.0, 0.1},          {0.0, 0.0, 0.0, 0.0},  {1.0, 1.0, 1.0, 1.0},
                             {-1e300, 1e300, -0.0, 5e-324}, {inf, -inf, 0.0, 1.0}, {NAN, 0.5, NAN, 0.5}};
   std::vector<double> values(n);
   for (const auto& row : rows) {

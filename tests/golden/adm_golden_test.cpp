@@ -117,12 +117,15 @@ INSTANTIATE_TEST_SUITE_P(Pairs, AdmThreads,
 TEST(AdmGoldenDebug, NamesOrderAndValues) {
   const GoldenPair& pair = golden_pair("chelsea352__gblur1.5");
   const FeatureCollector got = run_features(pair, {FeatureRequest{"adm", {{"debug", "true"}}}}, {});
-  const std::vector<std::string> expected = {
-      "integer_adm2",           "integer_aim",            "integer_adm3",           "integer_adm_scale0",
-      "integer_adm_scale1",     "integer_adm_scale2",     "integer_adm_scale3",     "integer_adm",
-      "integer_adm_num",        "integer_adm_den",        "integer_adm_num_scale0", "integer_adm_den_scale0",
-      "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
-      "integer_adm_num_scale3", "integer_adm_den_scale3"};
+  const std::vector<std::string> expected = {"integer_adm2",           "integer_aim",
+                                             "integer_adm3",           "integer_adm_scale0",
+                                             "integer_adm_scale1",     "integer_adm_scale2",
+                                             "integer_adm_scale3",     "integer_adm",
+                                             "integer_adm_num",        "integer_adm_den",
+                                             "integer_adm_num_scale0", "integer_adm_den_scale0",
+                                             "integer_adm_num_scale1", "integer_adm_den_scale1",
+                                             "integer_adm_num_scale2", "integer_adm_den_scale2",
+                                             "integer_adm_num_scale3", "integer_adm_den_scale3"};
   ASSERT_EQ(got.all().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(got.all()[i].name, expected[i]);
 
@@ -147,8 +150,7 @@ TEST(AdmGoldenDebug, NamesOrderAndValues) {
 // With egl=1 the suffix goes on every output name, debug ones included.
 TEST(AdmGoldenDebug, SuffixOnDebugNames) {
   const GoldenPair& pair = golden_pair("astro176__unsharp");
-  const FeatureCollector got =
-      run_features(pair, {FeatureRequest{"adm", {{"debug", "true"}, {"egl", "1"}}}}, {});
+  const FeatureCollector got = run_features(pair, {FeatureRequest{"adm", {{"debug", "true"}, {"egl", "1"}}}}, {});
   ASSERT_EQ(got.all().size(), 18u);
   for (const auto& s : got.all()) EXPECT_TRUE(s.name.ends_with("_egl_1")) << s.name;
   const GoldenRun want = load_golden(golden_oracle_path(pair.name, "egl1"));

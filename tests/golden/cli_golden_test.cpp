@@ -55,8 +55,8 @@ TEST_P(CliGolden, EveryValueEqual) {
   std::vector<std::string> argv = r.argv;
   std::vector<std::string> cmd{VMAFX_CLI_PATH};
   // Unique per process: ctest runs the CPU and the OpenCL replays side by side.
-  const fs::path out = fs::temp_directory_path() /
-                       ("vmafx_golden_" + std::to_string(::getpid()) + "_" + r.pair + "." + r.run + ".json");
+  const fs::path out =
+      fs::temp_directory_path() / ("vmafx_golden_" + std::to_string(::getpid()) + "_" + r.pair + "." + r.run + ".json");
   for (std::size_t i = 1; i < argv.size(); ++i) {
     if (argv[i] == "-o") {
       cmd.push_back("-o");
@@ -123,7 +123,8 @@ TEST_P(CliGolden, EveryValueEqual) {
     for (const auto& [method, v] : wp) {
       auto it = gp->second.find(method);
       ASSERT_NE(it, gp->second.end()) << n << " pooled " << method << " missing";
-      EXPECT_TRUE(same(it->second, v)) << n << " pooled " << method << ": want " << show(v) << " got " << show(it->second);
+      EXPECT_TRUE(same(it->second, v)) << n << " pooled " << method << ": want " << show(v) << " got "
+                                       << show(it->second);
       ++compared;
     }
   }

@@ -46,14 +46,14 @@ TEST(CliOptions, FrameCountScoresAPrefix) {
 
 TEST(CliOptions, FrameSkipShiftsBothClips) {
   const GoldenRun full = load_golden(run("coffee320__x264_crf30", "-n --feature psnr", "noskip").string());
-  const GoldenRun skip =
-      load_golden(run("coffee320__x264_crf30", "-n --feature psnr --frame_skip_ref 1 --frame_skip_dist 1", "skip").string());
+  const GoldenRun skip = load_golden(
+      run("coffee320__x264_crf30", "-n --feature psnr --frame_skip_ref 1 --frame_skip_dist 1", "skip").string());
   ASSERT_EQ(skip.frame_nums.size(), full.frame_nums.size() - 1);
   for (std::size_t i = 0; i + 1 < full.frame_nums.size(); ++i)
     EXPECT_EQ(skip.frames.at("psnr_y")[i], full.frames.at("psnr_y")[i + 1]) << i;
   // Skipping one side only pairs frame i+1 of the reference with frame i.
-  const GoldenRun ref_only =
-      load_golden(run("coffee320__x264_crf30", "-n --feature psnr --frame_skip_ref 1 --frame_cnt 2", "skipref").string());
+  const GoldenRun ref_only = load_golden(
+      run("coffee320__x264_crf30", "-n --feature psnr --frame_skip_ref 1 --frame_cnt 2", "skipref").string());
   ASSERT_EQ(ref_only.frame_nums.size(), full.frame_nums.size() - 1);
   EXPECT_NE(ref_only.frames.at("psnr_y")[0], full.frames.at("psnr_y")[0]);
 }

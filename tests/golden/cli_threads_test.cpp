@@ -16,7 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string run_cli(const GoldenPair& p, const std::string& extra, const std::string& tag, const char* fmt) {
-  const fs::path out = fs::temp_directory_path() / ("vmafx_threads_" + std::to_string(::getpid()) + "_" + p.name + "_" + tag + "." + fmt);
+  const fs::path out = fs::temp_directory_path() /
+                       ("vmafx_threads_" + std::to_string(::getpid()) + "_" + p.name + "_" + tag + "." + fmt);
   std::string cmd = std::string("'") + VMAFX_CLI_PATH + "' -q -r '" + p.ref + "' -d '" + p.dis + "'";
   if (p.raw)
     cmd += " -w " + std::to_string(p.raw->width) + " -h " + std::to_string(p.raw->height) + " -p 420 -b " +

@@ -13,8 +13,7 @@ namespace vmafx::test {
 namespace {
 
 // Every run whose output holds the integer motion scores (default options).
-const char* const kRuns[] = {"vmaf_v0.6.1", "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg",
-                             "vmaf_b_v0.6.3", "egl1",         "subsample2"};
+const char* const kRuns[] = {"vmaf_v0.6.1", "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg", "vmaf_b_v0.6.3", "egl1", "subsample2"};
 
 const std::string kNames = "VMAF_integer_feature_motion_sad_score|integer_motion2|integer_motion3";
 

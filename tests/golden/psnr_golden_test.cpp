@@ -38,9 +38,9 @@ TEST_P(PsnrGolden, ExtrasRunWithMseAndApsnr) {
   ASSERT_EQ(names.size(), 6u);
   for (unsigned threads : {0u, 2u}) {
     SCOPED_TRACE(threads);
-    const FeatureCollector got = run_features(
-        pair, {FeatureRequest{"psnr", {{"enable_mse", "true"}, {"enable_apsnr", "true"}}}},
-        EngineOptions{.threads = threads});
+    const FeatureCollector got =
+        run_features(pair, {FeatureRequest{"psnr", {{"enable_mse", "true"}, {"enable_apsnr", "true"}}}},
+                     EngineOptions{.threads = threads});
     EXPECT_TRUE(frames_equal(got, want, names));
     // Same order as libvmaf's collector (and its JSON): psnr_y, mse_y, psnr_cb, ...
     // (GoldenRun::names is sorted, so the order is spelled out here.)

@@ -93,8 +93,8 @@ class SpeedCli : public ::testing::TestWithParam<SpeedRun> {};
 
 TEST_P(SpeedCli, EveryValueEqual) {
   const SpeedRun& r = GetParam();
-  const fs::path out = fs::temp_directory_path() /
-                       ("vmafx_speed_" + std::to_string(::getpid()) + "_" + r.pair + "." + r.run + ".json");
+  const fs::path out =
+      fs::temp_directory_path() / ("vmafx_speed_" + std::to_string(::getpid()) + "_" + r.pair + "." + r.run + ".json");
   std::string line = "cd " + quote(data_dir() + "/golden") + " && " + quote(VMAFX_CLI_PATH);
   const auto& argv = r.entry.at("argv");
   for (std::size_t i = 1; i < argv.size(); ++i) {

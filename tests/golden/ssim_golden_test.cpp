@@ -15,10 +15,10 @@
 namespace vmafx {
 namespace {
 
-using vmafx::FeatureCollector;
 using test::GoldenPair;
 using test::pair_names;
 using test::param_name;
+using vmafx::FeatureCollector;
 
 bool has_ms_ssim(const GoldenPair& p) { return ssim::ms_ssim_size_ok(p.width, p.height); }
 
@@ -86,12 +86,12 @@ TEST_P(SsimGolden, IntegerSsim) {
 
 // float_ssim with the decimation forced (auto is 4 at 1080p).
 TEST(SsimGoldenScale, Mosaic1080ForcedScale1) {
-  check_run(test::golden_pair("mosaic1080__down960_x264_crf23_up"), "float_ssim_scale1", {{"float_ssim", {{"scale", "1"}}}},
-            "float_ssim", 1);
+  check_run(test::golden_pair("mosaic1080__down960_x264_crf23_up"), "float_ssim_scale1",
+            {{"float_ssim", {{"scale", "1"}}}}, "float_ssim", 1);
 }
 TEST(SsimGoldenScale, Mosaic1080ForcedScale2) {
-  check_run(test::golden_pair("mosaic1080__down960_x264_crf23_up"), "float_ssim_scale2", {{"float_ssim", {{"scale", "2"}}}},
-            "float_ssim", 1);
+  check_run(test::golden_pair("mosaic1080__down960_x264_crf23_up"), "float_ssim_scale2",
+            {{"float_ssim", {{"scale", "2"}}}}, "float_ssim", 1);
 }
 
 // libvmaf drops float_ms_ssim on the small pairs; we refuse it at create time.

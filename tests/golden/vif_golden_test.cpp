@@ -16,8 +16,8 @@ namespace {
 // Runs that carry integer VIF scores. The NEG model and the egl1 run hold the
 // features computed with vif_enhn_gain_limit=1 (suffix _egl_1); egl1 holds the
 // default ones too.
-const std::vector<std::string> kRuns = {"vmaf_v0.6.1", "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg",
-                                        "vmaf_b_v0.6.3", "egl1",         "subsample2"};
+const std::vector<std::string> kRuns = {"vmaf_v0.6.1",   "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg",
+                                        "vmaf_b_v0.6.3", "egl1",           "subsample2"};
 
 const GoldenPair& find_pair(const std::string& name) { return golden_pair(name); }
 

@@ -54,7 +54,8 @@ GoldenRun load_golden(const std::string& path) {
     }
   }
   for (auto it = j.at("pooled_metrics").begin(); it != j.at("pooled_metrics").end(); ++it)
-    for (auto m = it.value().begin(); m != it.value().end(); ++m) g.pooled[it.key()][m.key()] = number_or_null(m.value());
+    for (auto m = it.value().begin(); m != it.value().end(); ++m)
+      g.pooled[it.key()][m.key()] = number_or_null(m.value());
   if (j.contains("aggregate_metrics"))
     for (auto it = j["aggregate_metrics"].begin(); it != j["aggregate_metrics"].end(); ++it)
       g.aggregate[it.key()] = it.value().get<double>();
@@ -118,8 +119,7 @@ bool golden_run_exists(const std::string& pair, const std::string& run) {
   }
 }
 
-FeatureCollector run_features(const GoldenPair& pair, const std::vector<FeatureRequest>& requests,
-                              EngineOptions opts) {
+FeatureCollector run_features(const GoldenPair& pair, const std::vector<FeatureRequest>& requests, EngineOptions opts) {
   auto ref = open_video(pair.ref, pair.raw);
   auto dis = open_video(pair.dis, pair.raw);
   Engine engine(ref->format(), opts);
@@ -158,8 +158,7 @@ std::string g17(double v) {
   std::size_t compared = 0;
   for (const std::string& name : names) {
     auto w = want.frames.find(name);
-    if (w == want.frames.end())
-      return ::testing::AssertionFailure() << want.path << ": golden has no " << name;
+    if (w == want.frames.end()) return ::testing::AssertionFailure() << want.path << ": golden has no " << name;
     const FeatureCollector::Series* s = got.find(name);
     if (!s) return ::testing::AssertionFailure() << want.path << ": we produced no " << name;
     for (std::size_t i = 0; i < want.frame_nums.size(); ++i) {
@@ -173,9 +172,8 @@ std::string g17(double v) {
           return ::testing::AssertionFailure()
                  << want.path << ": " << name << " frame " << fn << ": want non-finite, got " << g17(v);
       } else if (!(v == *exp)) {
-        return ::testing::AssertionFailure() << want.path << ": " << name << " frame " << fn << ": want "
-                                             << g17(*exp) << ", got " << g17(v) << " (diff "
-                                             << g17(v - *exp) << ")";
+        return ::testing::AssertionFailure() << want.path << ": " << name << " frame " << fn << ": want " << g17(*exp)
+                                             << ", got " << g17(v) << " (diff " << g17(v - *exp) << ")";
       }
       ++compared;
     }

@@ -16,9 +16,9 @@ std::string data_dir();  // tests/data
 // One libvmaf JSON output. null (non-finite) values are nullopt.
 struct GoldenRun {
   std::string path;
-  std::vector<unsigned> frame_nums;                                     // as listed
-  std::vector<std::string> names;                                       // metric order of the first frame
-  std::map<std::string, std::vector<std::optional<double>>> frames;     // per listed frame
+  std::vector<unsigned> frame_nums;                                            // as listed
+  std::vector<std::string> names;                                              // metric order of the first frame
+  std::map<std::string, std::vector<std::optional<double>>> frames;            // per listed frame
   std::map<std::string, std::map<std::string, std::optional<double>>> pooled;  // name -> method -> value
   std::map<std::string, double> aggregate;
 };
@@ -32,10 +32,10 @@ struct GoldenPair {
   int width = 0, height = 0, bpc = 8, frames = 0;
   std::string chroma;
 };
-const std::vector<GoldenPair>& golden_pairs();          // from tests/data/golden/manifest.json
+const std::vector<GoldenPair>& golden_pairs();  // from tests/data/golden/manifest.json
 const GoldenPair& golden_pair(const std::string& name);
 // Helpers for tests parameterised over golden pairs.
-std::vector<std::string> pair_names();                      // every pair's name, manifest order
+std::vector<std::string> pair_names();  // every pair's name, manifest order
 inline const GoldenPair& pair_named(const std::string& name) { return golden_pair(name); }
 // tests/data/golden/oracle/<pair>.<run>.json, or the .cpumask255.json variant
 // when the manifest says libvmaf's plain C path differs for that run.

@@ -35,8 +35,7 @@ inline void fill_plane(Picture& p, int plane, const std::function<long(int x, in
 
 // Every sample of every plane from f(plane, x, y).
 inline void fill_planes(Picture& p, const std::function<long(int plane, int x, int y)>& f) {
-  for (int pl = 0; pl < p.format().plane_count(); ++pl)
-    fill_plane(p, pl, [&](int x, int y) { return f(pl, x, y); });
+  for (int pl = 0; pl < p.format().plane_count(); ++pl) fill_plane(p, pl, [&](int x, int y) { return f(pl, x, y); });
 }
 
 // Every plane from f(x, y) (chroma too, so the picture is fully defined).
@@ -76,7 +75,8 @@ inline FeatureCollector run_engine(const PictureFormat& fmt, unsigned frames, co
 // Deterministic content with texture and motion: an 8-bit value per position,
 // frame and salt (never flat).
 inline int content(int x, int y, unsigned frame, int salt) {
-  std::uint32_t s = std::uint32_t(x) * 73856093u ^ std::uint32_t(y) * 19349663u ^ (frame * 83492791u) ^ std::uint32_t(salt);
+  std::uint32_t s =
+      std::uint32_t(x) * 73856093u ^ std::uint32_t(y) * 19349663u ^ (frame * 83492791u) ^ std::uint32_t(salt);
   s ^= s >> 13;
   s *= 0x5bd1e995u;
   s ^= s >> 15;

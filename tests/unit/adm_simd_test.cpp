@@ -90,8 +90,8 @@ void ref_dwt_s0_row(const Pel* const r[4], int w, int bpc, bool lo_only, std::in
   }
 }
 
-void ref_csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift,
-                    std::int16_t* o, std::int16_t* f) {
+void ref_csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift, std::int16_t* o,
+                    std::int16_t* f) {
   for (int j = 0; j < n; ++j) {
     const std::int32_t v = factor * static_cast<std::int32_t>(s[j]);
     const std::int16_t d = static_cast<std::int16_t>((v + add) >> shift);
@@ -119,10 +119,9 @@ void ref_csf_s123_row(const std::int32_t* s, int n, std::uint32_t rf, std::int32
   }
 }
 
-void ref_cm_s0_row(const std::int16_t* const sb[3], const std::int16_t* const ab[3],
-                   const std::int16_t* const fm[3], const std::int16_t* const f0[3],
-                   const std::int16_t* const fp[3], int left, int right, const as::CmS0& k,
-                   std::int64_t inner[3]) {
+void ref_cm_s0_row(const std::int16_t* const sb[3], const std::int16_t* const ab[3], const std::int16_t* const fm[3],
+                   const std::int16_t* const f0[3], const std::int16_t* const fp[3], int left, int right,
+                   const as::CmS0& k, std::int64_t inner[3]) {
   for (int j = left; j < right; ++j) {
     const int jm = j - 1, jp = j + 1;
     std::uint32_t thr = 0;
@@ -146,7 +145,6 @@ void ref_cm_s0_row(const std::int16_t* const sb[3], const std::int16_t* const ab
     }
   }
 }
-
 
 // decouple_s0's per-pixel loop (adm.cpp) over one row, with its own division
 // table (built as adm.cpp's kDiv).
@@ -202,8 +200,8 @@ void ref_decouple_s0_row(const std::int16_t* const o3[3], const std::int16_t* co
 
 // dwt_s123's two passes (adm.cpp) for one output row of scale `scale`.
 template <class In>
-void ref_dwt_s123_row(const In* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
-                      std::int32_t* oh, std::int32_t* od) {
+void ref_dwt_s123_row(const In* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov, std::int32_t* oh,
+                      std::int32_t* od) {
   const std::int32_t* lo = vmafx_adm_dwt_lo;
   const std::int32_t* hi = vmafx_adm_dwt_hi;
   const std::int64_t vr = vmafx_adm_s123_v_round[scale - 1];
@@ -297,18 +295,17 @@ std::int32_t ref_rst_unlimited(std::int32_t o, std::int32_t t) {
       shift = 17 - std::countl_zero(abs_o);
       msb = static_cast<std::uint16_t>((abs_o + (1u << (shift - 1))) >> shift);
     }
-    tmp_k = ((static_cast<std::int64_t>(lut[msb + 32768]) * t) * sign + (std::int64_t{1} << (14 + shift))) >>
-            (15 + shift);
+    tmp_k =
+        ((static_cast<std::int64_t>(lut[msb + 32768]) * t) * sign + (std::int64_t{1} << (14 + shift))) >> (15 + shift);
   }
   const std::int64_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
   return static_cast<std::int32_t>((k * o + 16384) >> 15);
 }
 
 // cm_s123's per-pixel terms (adm.cpp) over columns [left, right) of one row.
-void ref_cm_s123_row(const std::int32_t* const sb[3], const std::int32_t* const ab[3],
-                     const std::int32_t* const fm[3], const std::int32_t* const f0[3],
-                     const std::int32_t* const fp[3], int left, int right, const as::CmS123& k,
-                     std::int64_t inner[3]) {
+void ref_cm_s123_row(const std::int32_t* const sb[3], const std::int32_t* const ab[3], const std::int32_t* const fm[3],
+                     const std::int32_t* const f0[3], const std::int32_t* const fp[3], int left, int right,
+                     const as::CmS123& k, std::int64_t inner[3]) {
   for (int j = left; j < right; ++j) {
     const int jm = j - 1, jp = j + 1;
     std::uint32_t thr = 0;
@@ -324,8 +321,8 @@ void ref_cm_s123_row(const std::int32_t* const sb[3], const std::int32_t* const 
     }
     for (int t = 0; t < 3; ++t) {
       const std::int64_t factor = k.factor[t];
-      const std::int32_t x0 = static_cast<std::int32_t>((sb[t][j] * factor + VMAFX_ADM_S123_CSF_ROUND) >>
-                                                        VMAFX_ADM_S123_CSF_SHIFT);
+      const std::int32_t x0 =
+          static_cast<std::int32_t>((sb[t][j] * factor + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
       std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr));
       x = x < 0 ? 0 : x;
       const std::int32_t x_sq = static_cast<std::int32_t>(
@@ -392,8 +389,8 @@ struct RefMasking {
 // masker rows im, i, ip (into buffers filled with junk outside what it must
 // write), then the row function.
 template <class T, class K>
-void simd_masking_row(const T* const sb[3], const T* const mm[3], const T* const m0[3], const T* const mp[3],
-                      int w, int left, int right, const K& k, std::int64_t inner[3]) {
+void simd_masking_row(const T* const sb[3], const T* const mm[3], const T* const m0[3], const T* const mp[3], int w,
+                      int left, int right, const K& k, std::int64_t inner[3]) {
   std::vector<std::int32_t> buf(9 * std::size_t(w), 0x5A5A5A5A);
   std::int32_t *F[3], *H[3], *Z[3];
   const T* const* rows[3] = {mm, m0, mp};
@@ -457,8 +454,7 @@ TEST_F(AdmSimd, DwtS0RowEqualsScalar) {
               ref_dwt_s0_row(r, w, bpc, lo_only, want[0].data(), want[1].data(), want[2].data(), want[3].data());
               as::dwt_s0_row(r, w, bpc, lo_only, got[0].data(), got[1].data(), got[2].data(), got[3].data());
             } else {
-              const std::uint16_t* r[4] = {rows16[0].data(), rows16[1].data(), rows16[2].data(),
-                                           rows16[3].data()};
+              const std::uint16_t* r[4] = {rows16[0].data(), rows16[1].data(), rows16[2].data(), rows16[3].data()};
               ref_dwt_s0_row(r, w, bpc, lo_only, want[0].data(), want[1].data(), want[2].data(), want[3].data());
               as::dwt_s0_row(r, w, bpc, lo_only, got[0].data(), got[1].data(), got[2].data(), got[3].data());
             }
@@ -505,8 +501,8 @@ TEST_F(AdmSimd, CsfS123RowEqualsScalar) {
         ASSERT_EQ(gf, wf) << "w " << w << " mode " << mode;
       }
     // d = INT32_MIN (abs32 keeps it) and the largest products.
-    const std::int32_t s[4] = {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(),
-                               -1, 1};
+    const std::int32_t s[4] = {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(), -1,
+                               1};
     for (std::uint32_t factor : {0xFFFFFFFFu, 0x80000000u, 0x10000000u, 1u}) {
       std::int32_t wo[4], wf[4], go[4], gf[4];
       ref_csf_s123_row(s, 4, factor, wo, wf);
@@ -545,15 +541,16 @@ TEST_F(AdmSimd, CmS0RowEqualsScalar) {
         }
         // Every [left, right) with 1 <= left <= right <= w - 1 for small w;
         // a few for larger ones.
-        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(p + 3, p + 6, p + 9, w, k);
+        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(
+            p + 3, p + 6, p + 9, w, k);
         for (int left = 1; left <= w - 1; left += (w < 40 ? 1 : 7))
           for (int right = left; right <= w - 1; right += (w < 40 ? 1 : 11)) {
             std::int64_t want[3] = {5, -5, 0}, got[3] = {5, -5, 0};
             ref.row(p, left, right, k, want);
             simd_masking_row(p, p + 3, p + 6, p + 9, w, left, right, k, got);
             for (int t = 0; t < 3; ++t)
-              ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode
-                                         << " band " << t;
+              ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode << " band "
+                                         << t;
           }
       }
   });
@@ -612,8 +609,10 @@ TEST_F(AdmSimd, DecoupleS0RowEqualsScalar) {
           for (int j = 0; j < w; ++j)
             for (int b = 0; b < 3; ++b) {
               const std::int16_t o = o3[b][j], t = t3[b][j];
-              const std::int32_t k0 = o == 0 ? 32768
-                                             : std::clamp<std::int32_t>(std::int32_t((std::int64_t(div_lut()[o + 32768]) * t + 16384) >> 15), 0, 32768);
+              const std::int32_t k0 =
+                  o == 0 ? 32768
+                         : std::clamp<std::int32_t>(
+                               std::int32_t((std::int64_t(div_lut()[o + 32768]) * t + 16384) >> 15), 0, 32768);
               const std::int16_t rst0 = std::int16_t((k0 * o + 16384) >> 15);
               if (wr[b][j] != rst0) ++limited;
             }
@@ -760,7 +759,8 @@ TEST_F(AdmSimd, DwtS123RowEqualsScalar) {
           }
           ref_dwt_s123_row(r, w, 1, want[0].data(), want[1].data(), want[2].data(), want[3].data());
           as::dwt_s123_row(r, w, 1, got[0].data(), got[1].data(), got[2].data(), got[3].data());
-          for (int q = 0; q < 4; ++q) ASSERT_EQ(got[q], want[q]) << "int16 w " << w << " mode " << mode << " band " << q;
+          for (int q = 0; q < 4; ++q)
+            ASSERT_EQ(got[q], want[q]) << "int16 w " << w << " mode " << mode << " band " << q;
         }
         // Scales 2 and 3: int32 rows (full range: the int64 sums' int32 casts wrap).
         for (int scale = 2; scale <= 3; ++scale) {
@@ -789,11 +789,14 @@ TEST_F(AdmSimd, DwtS123RowEqualsScalar) {
 // rounding through double first would differ), powers of two, the extremes,
 // and random values of every magnitude.
 TEST_F(AdmSimd, FloatOfInt64EqualsCast) {
-  std::vector<std::int64_t> xs = {0, 1, -1, std::numeric_limits<std::int64_t>::min(),
+  std::vector<std::int64_t> xs = {0,
+                                  1,
+                                  -1,
+                                  std::numeric_limits<std::int64_t>::min(),
                                   std::numeric_limits<std::int64_t>::max(),
                                   std::numeric_limits<std::int64_t>::min() + 1};
   for (int e = 24; e <= 62; ++e) {
-    const std::int64_t f = std::int64_t{1} << e;         // a float with an even mantissa
+    const std::int64_t f = std::int64_t{1} << e;            // a float with an even mantissa
     const std::int64_t half = std::int64_t{1} << (e - 24);  // half a float ulp above 2^e
     for (const std::int64_t base : {f, f + 2 * half /* odd mantissa */, f + 6 * half})
       for (std::int64_t dx : {-2, -1, 0, 1, 2})
@@ -829,8 +832,8 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
   std::mt19937 rng(23);
   long limited = 0, shifted = 0;
   const std::int32_t kMin = std::numeric_limits<std::int32_t>::min(), kMax = std::numeric_limits<std::int32_t>::max();
-  const std::int32_t special[] = {kMin, kMin + 1, -65536, -32769, -32768, -32767, -1, 0, 1,
-                                  32767, 32768, 32769, 65535, 65536, 1 << 30, kMax - 1, kMax};
+  const std::int32_t special[] = {kMin,  kMin + 1, -65536, -32769, -32768, -32767,  -1,       0,   1,
+                                  32767, 32768,    32769,  65535,  65536,  1 << 30, kMax - 1, kMax};
   each_target([&] {
     for (double egl : {100.0, 1.0, 1.5})
       for (int w = 0; w <= 300; ++w)
@@ -985,15 +988,16 @@ TEST_F(AdmSimd, CmS123RowEqualsScalar) {
         for (int t = 0; t < 3; ++t) k.factor[t] = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
         k.shift_cub = int(rng() % 14);
         k.add_cub = k.shift_cub ? std::int64_t{1} << (k.shift_cub - 1) : 0;
-        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(p + 3, p + 6, p + 9, w, k);
+        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(
+            p + 3, p + 6, p + 9, w, k);
         for (int left = 1; left <= w - 1; left += (w < 40 ? 1 : 7))
           for (int right = left; right <= w - 1; right += (w < 40 ? 1 : 11)) {
             std::int64_t want[3] = {5, -5, 0}, got[3] = {5, -5, 0};
             ref.row(p, left, right, k, want);
             simd_masking_row(p, p + 3, p + 6, p + 9, w, left, right, k, got);
             for (int t = 0; t < 3; ++t)
-              ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode
-                                         << " band " << t;
+              ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode << " band "
+                                         << t;
           }
       }
   });
@@ -1023,8 +1027,7 @@ TEST_F(AdmSimd, CmBoxRowEqualsSums) {
           k0.csf_add[t] = vmafx_adm_s0_csf_round[t];
           k0.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
           k1.factor[t] = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
-          ref_csf_s0_row(m16[t].data(), w, k0.factor[t], k0.csf_add[t], k0.csf_shift[t], d16[t].data(),
-                         f16[t].data());
+          ref_csf_s0_row(m16[t].data(), w, k0.factor[t], k0.csf_add[t], k0.csf_shift[t], d16[t].data(), f16[t].data());
           ref_csf_s123_row(m32[t].data(), w, k1.factor[t], d32[t].data(), f32[t].data());
         }
         const std::int16_t* p16[3] = {m16[0].data(), m16[1].data(), m16[2].data()};
@@ -1168,10 +1171,10 @@ TEST_F(AdmSimd, WholeFramesEqualScalar) {
   const auto run = [](const Case& cs) {
     std::vector<std::uint8_t> r8(cs.r.begin(), cs.r.end()), d8(cs.d.begin(), cs.d.end());
     const int bytes = cs.bpc == 8 ? 1 : 2;
-    const PlaneView rv{cs.bpc == 8 ? r8.data() : reinterpret_cast<const std::uint8_t*>(cs.r.data()), cs.w * bytes,
-                       cs.w, cs.h};
-    const PlaneView dv{cs.bpc == 8 ? d8.data() : reinterpret_cast<const std::uint8_t*>(cs.d.data()), cs.w * bytes,
-                       cs.w, cs.h};
+    const PlaneView rv{cs.bpc == 8 ? r8.data() : reinterpret_cast<const std::uint8_t*>(cs.r.data()), cs.w * bytes, cs.w,
+                       cs.h};
+    const PlaneView dv{cs.bpc == 8 ? d8.data() : reinterpret_cast<const std::uint8_t*>(cs.d.data()), cs.w * bytes, cs.w,
+                       cs.h};
     return adm::compute(rv, dv, cs.bpc, cs.p, adm::csf_factors(cs.p));
   };
   const auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };

@@ -92,9 +92,12 @@ Capture run_once(int w, int h, int bpc, unsigned seed, const std::map<std::strin
   return c;
 }
 
-const char* const kMain[] = {"VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-                             "VMAF_integer_feature_adm3_score", "integer_adm_scale0",
-                             "integer_adm_scale1",            "integer_adm_scale2",
+const char* const kMain[] = {"VMAF_integer_feature_adm2_score",
+                             "VMAF_integer_feature_aim_score",
+                             "VMAF_integer_feature_adm3_score",
+                             "integer_adm_scale0",
+                             "integer_adm_scale1",
+                             "integer_adm_scale2",
                              "integer_adm_scale3"};
 
 // ---------------------------------------------------------------------------
@@ -146,8 +149,7 @@ TEST(AdmOptions, TableMirrorsLibvmaf) {
 TEST(AdmOptions, Suffixes) {
   EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"adm_enhn_gain_limit", "1.0"}}, "adm").name_suffix(), "_egl_1");
   EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"egl", "1"}}, "adm").name_suffix(), "_egl_1");
-  EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"debug", "true"}, {"adm_skip_aim", "true"}}, "adm").name_suffix(),
-            "");
+  EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"debug", "true"}, {"adm_skip_aim", "true"}}, "adm").name_suffix(), "");
   EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"adm_skip_scale0", "true"}}, "adm").name_suffix(), "_ssz");
 }
 
@@ -225,17 +227,35 @@ struct Recorded {
 };
 
 const Recorded kRecorded[] = {
-    {"8-bit 67x45, defaults", 67, 45, 8, 7, {},
+    {"8-bit 67x45, defaults",
+     67,
+     45,
+     8,
+     7,
+     {},
      {0.97113040402749862, 0.0063208196677172089, 0.98240479217989063, 0.95452031757195388, 0.95023087484913604,
       0.95920520559716316, 0.99109296359615873}},
-    {"8-bit, egl 1.2, 2160 lines (computed fixed-point factors)", 67, 45, 8, 7,
+    {"8-bit, egl 1.2, 2160 lines (computed fixed-point factors)",
+     67,
+     45,
+     8,
+     7,
      {{"egl", "1.2"}, {"rdh", "2160"}},
      {0.97654516428670357, 0.0038127146291800375, 0.98636622482876168, 0.97747143903828937, 0.96172999219702815,
       0.96111768645871787, 0.99111943347137132}},
-    {"8-bit, Barten CSF", 67, 45, 8, 7, {{"csf", "1"}},
-     {0.018834630192232839, 2.3685374474570887e-05, 0.50940547240887912, 0.020737365697557894,
-      0.0087372098622513269, 0.018817402474969713, 0.019703024957246826}},
-    {"8-bit, vmaf_v1.0.16_1d5h_2160 options", 67, 45, 8, 7,
+    {"8-bit, Barten CSF",
+     67,
+     45,
+     8,
+     7,
+     {{"csf", "1"}},
+     {0.018834630192232839, 2.3685374474570887e-05, 0.50940547240887912, 0.020737365697557894, 0.0087372098622513269,
+      0.018817402474969713, 0.019703024957246826}},
+    {"8-bit, vmaf_v1.0.16_1d5h_2160 options",
+     67,
+     45,
+     8,
+     7,
      {{"adm_dlm_weight", "0.7"},
       {"adm_enhn_gain_limit", "1.0"},
       {"adm_noise_weight", "0.02"},
@@ -245,13 +265,28 @@ const Recorded kRecorded[] = {
       {"adm_csf_mode", "2"}},
      {0.96939547247358049, 0.0043264398196624192, 0.97727889878560759, 0.95302251926108461, 0.94299459295384391,
       0.9523136080218807, 0.98780618345682492}},
-    {"10-bit, blend CSF (MAE) 1080@5H", 67, 45, 10, 7, {{"csf", "3"}, {"nvd", "5"}},
+    {"10-bit, blend CSF (MAE) 1080@5H",
+     67,
+     45,
+     10,
+     7,
+     {{"csf", "3"}, {"nvd", "5"}},
      {0.98250742134452773, 0.0031501586869294657, 0.98967863132879907, 0.98220679005372968, 0.95819793525792241,
       0.96649007229667983, 0.99668384042827729}},
-    {"10-bit, skip scale 0", 67, 45, 10, 7, {{"adm_skip_scale0", "true"}},
+    {"10-bit, skip scale 0",
+     67,
+     45,
+     10,
+     7,
+     {{"adm_skip_scale0", "true"}},
      {0.9777315007156967, 0.0025158908586853912, 0.98760780492850564, 0, 0.94983488591410337, 0.96588376896927508,
       0.99657574475654531}},
-    {"16-bit 35x33", 35, 33, 16, 9, {},
+    {"16-bit 35x33",
+     35,
+     33,
+     16,
+     9,
+     {},
      {0.97499990400823222, 0.0073125471478012651, 0.98384367843021547, 0.95327229042727624, 0.93884300010544652,
       0.96807366358926994, 0.99335570619524305}},
 };
@@ -364,8 +399,8 @@ TEST(AdmValues, SixteenBitExtremesAreFinite) {
 }
 
 TEST(AdmValues, EdgeAndOddSizes) {
-  for (auto [w, h] : {std::pair{33, 33}, std::pair{33, 200}, std::pair{200, 33}, std::pair{34, 35},
-                      std::pair{47, 63}, std::pair{65, 65}, std::pair{127, 33}}) {
+  for (auto [w, h] : {std::pair{33, 33}, std::pair{33, 200}, std::pair{200, 33}, std::pair{34, 35}, std::pair{47, 63},
+                      std::pair{65, 65}, std::pair{127, 33}}) {
     const Capture c = run_once(w, h, 8, unsigned(w * 1000 + h), {{"debug", "true"}});
     ASSERT_EQ(c.values.size(), 18u);
     for (const auto& [n, v] : c.values) EXPECT_TRUE(std::isfinite(v)) << w << "x" << h << " " << n;

@@ -62,9 +62,12 @@ std::vector<std::uint16_t> patchy(std::mt19937& rng, int w, int h, int lo, int h
       for (int yy = y; yy < std::min(h, y + bh); ++yy)
         for (int xx = x; xx < std::min(w, x + bw); ++xx) {
           int v = v0;
-          if (k == 0) v = val(rng);                     // noise
-          else if (k == 1) v = v0 + (xx - x) / 4;       // ramp, steps of one code
-          else if (k == 2) v = v0 + 2 * ((xx + yy) / 5);  // steps of two codes
+          if (k == 0)
+            v = val(rng);  // noise
+          else if (k == 1)
+            v = v0 + (xx - x) / 4;  // ramp, steps of one code
+          else if (k == 2)
+            v = v0 + 2 * ((xx + yy) / 5);  // steps of two codes
           img[std::size_t(yy) * w + xx] = std::uint16_t(std::clamp(v, lo, hi));
         }
       x += bw;
@@ -206,7 +209,8 @@ TEST_F(SimdTargets, CambiSpatialMask) {
         ASSERT_EQ(ma, mb) << w << "x" << h;
         sc::decimate(ha.data(), stride, (w + 1) / 2, (h + 1) / 2);
         for (int y = 0; y < (h + 1) / 2; ++y)
-          ASSERT_TRUE(std::equal(hb.begin() + y * stride, hb.begin() + y * stride + (w + 1) / 2, ha.begin() + y * stride))
+          ASSERT_TRUE(
+              std::equal(hb.begin() + y * stride, hb.begin() + y * stride + (w + 1) / 2, ha.begin() + y * stride))
               << w << "x" << h << " half row " << y;
       }
   });

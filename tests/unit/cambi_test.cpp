@@ -164,11 +164,12 @@ TEST(Cambi, Errors) {
             "cambi: encode size 216x3000 is too narrow for the 35-pixel window at the coarsest scale (14x188); "
             "libvmaf reads outside the picture there");
   EXPECT_EQ(err({2200, 216, 8, ChromaFormat::k420}), "");
-  EXPECT_EQ(err({240, 176, 10, ChromaFormat::k420}, {{"full_ref", "true"}, {"src_width", "320"}, {"src_height", "200"}}),
-            "cambi: full_ref with 10-bit input and src_width 320 above the input width 240 is not supported "
-            "(libvmaf copies the picture with the wrong row pitch)");
-  EXPECT_EQ(err({240, 176, 12, ChromaFormat::k420}, {{"full_ref", "true"}, {"src_width", "320"}, {"src_height", "200"}}),
-            "");
+  EXPECT_EQ(
+      err({240, 176, 10, ChromaFormat::k420}, {{"full_ref", "true"}, {"src_width", "320"}, {"src_height", "200"}}),
+      "cambi: full_ref with 10-bit input and src_width 320 above the input width 240 is not supported "
+      "(libvmaf copies the picture with the wrong row pitch)");
+  EXPECT_EQ(
+      err({240, 176, 12, ChromaFormat::k420}, {{"full_ref", "true"}, {"src_width", "320"}, {"src_height", "200"}}), "");
   EXPECT_EQ(err(hd, {{"cambi_max_val", "1001"}}), "cambi: option cambi_max_val=1001: out of range [0, 1000]");
   EXPECT_EQ(err(hd, {{"window_size", "14"}}), "cambi: option window_size=14: out of range [15, 127]");
 
@@ -276,22 +277,26 @@ TEST(Cambi, FlatIsZeroBandsArePositive) {
   EXPECT_GT(at(bands, "cambi", 0), 1.0);
   EXPECT_GT(at(bands, "cambi", 1), 1.0);
   // Clipped at cambi_max_val, with the option suffix.
-  const auto clipped = run(f, "cambi", 1, [](Picture& r, Picture& d, unsigned i) {
-    fill(r, 500);
-    banded(d, i);
-  }, {{"cambi_max_val", "0.5"}});
+  const auto clipped = run(f, "cambi", 1,
+                           [](Picture& r, Picture& d, unsigned i) {
+                             fill(r, 500);
+                             banded(d, i);
+                           },
+                           {{"cambi_max_val", "0.5"}});
   EXPECT_EQ(names(clipped), std::vector<std::string>{"cambi_cmxv_0.5"});
   EXPECT_EQ(at(clipped, "cambi_cmxv_0.5", 0), 0.5);
 }
 
 TEST(Cambi, FullReferenceNamesArePlain) {
   const PictureFormat f{240, 216, 10, ChromaFormat::k420};
-  const auto c = run(f, "cambi", 1, [](Picture& r, Picture& d, unsigned i) {
-    fill(r, 500);
-    banded(r, i + 7);
-    fill(d, 500);
-    banded(d, i);
-  }, {{"full_ref", "true"}, {"topk", "0.3"}});
+  const auto c = run(f, "cambi", 1,
+                     [](Picture& r, Picture& d, unsigned i) {
+                       fill(r, 500);
+                       banded(r, i + 7);
+                       fill(d, 500);
+                       banded(d, i);
+                     },
+                     {{"full_ref", "true"}, {"topk", "0.3"}});
   EXPECT_EQ(names(c), (std::vector<std::string>{"cambi_topk_0.3", "cambi_source", "cambi_full_reference"}));
   const double dist = at(c, "cambi_topk_0.3", 0), src = at(c, "cambi_source", 0);
   EXPECT_EQ(at(c, "cambi_full_reference", 0), dist > src ? dist - src : 0.0);
@@ -299,9 +304,9 @@ TEST(Cambi, FullReferenceNamesArePlain) {
 
 TEST(Cambi, OutputNameForTheV1016ModelOptions) {
   Engine e({1920, 1080, 8, ChromaFormat::k420}, EngineOptions{});
-  EXPECT_EQ(e.use_feature("Cambi_feature_cambi_score", {{"cambi_high_res_speedup", "1080"},
-                                                         {"cambi_vis_lum_threshold", "0.06"},
-                                                         {"cambi_max_val", "17.0"}}),
+  EXPECT_EQ(e.use_feature(
+                "Cambi_feature_cambi_score",
+                {{"cambi_high_res_speedup", "1080"}, {"cambi_vis_lum_threshold", "0.06"}, {"cambi_max_val", "17.0"}}),
             "cambi_hrs_1080_cmxv_17_vlt_0.06");
 }
 
@@ -309,10 +314,12 @@ TEST(Cambi, BandAboveTheThresholdsScoresZero) {
   // vlt above every visibility threshold: no code can count. libvmaf indexes
   // its histograms out of bounds here (it crashes); the score is 0.
   const PictureFormat f{240, 216, 8, ChromaFormat::k420};
-  const auto c = run(f, "cambi", 1, [](Picture& r, Picture& d, unsigned i) {
-    fill(r, 128);
-    fill_plane(d, 0, [i](int x, int) { return long(100 + x / 8 + i); });
-  }, {{"cambi_vis_lum_threshold", "200"}, {"max_log_contrast", "0"}});
+  const auto c = run(f, "cambi", 1,
+                     [](Picture& r, Picture& d, unsigned i) {
+                       fill(r, 128);
+                       fill_plane(d, 0, [i](int x, int) { return long(100 + x / 8 + i); });
+                     },
+                     {{"cambi_vis_lum_threshold", "200"}, {"max_log_contrast", "0"}});
   EXPECT_EQ(at(c, "cambi_vlt_200_mlc_0", 0), 0.0);
 }
 
@@ -338,8 +345,9 @@ TEST(Cambi, OutOfRangeSampleFailsTheFrame) {
 
 TEST(Cambi, EdgeSizes) {
   // One row, one column, odd sizes, 4:0:0: defined, finite, no crash.
-  for (const PictureFormat& f : {PictureFormat{216, 1, 8, ChromaFormat::k444}, PictureFormat{1, 216, 12, ChromaFormat::k400},
-                                 PictureFormat{217, 9, 9, ChromaFormat::k444}, PictureFormat{233, 301, 10, ChromaFormat::k420}}) {
+  for (const PictureFormat& f :
+       {PictureFormat{216, 1, 8, ChromaFormat::k444}, PictureFormat{1, 216, 12, ChromaFormat::k400},
+        PictureFormat{217, 9, 9, ChromaFormat::k444}, PictureFormat{233, 301, 10, ChromaFormat::k420}}) {
     SCOPED_TRACE(std::to_string(f.width) + "x" + std::to_string(f.height));
     const auto c = run(f, "cambi", 2, [](Picture& r, Picture& d, unsigned i) {
       fill(r, 100);

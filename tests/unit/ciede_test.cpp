@@ -41,8 +41,8 @@ TEST(Ciede, FrameScore) {
 }
 
 TEST(Ciede, SameColourHasNoDifference) {
-  for (auto [y, u, v] : {std::tuple{16.0, 128.0, 128.0}, std::tuple{235.0, 128.0, 128.0},
-                         std::tuple{81.0, 90.0, 240.0}, std::tuple{145.0, 54.0, 34.0}}) {
+  for (auto [y, u, v] : {std::tuple{16.0, 128.0, 128.0}, std::tuple{235.0, 128.0, 128.0}, std::tuple{81.0, 90.0, 240.0},
+                         std::tuple{145.0, 54.0, 34.0}}) {
     const ciede::Lab c = ciede::lab_from_yuv(y, u, v, 8);
     EXPECT_EQ(ciede::delta_e00(c, c), 0.0f);
   }

@@ -51,18 +51,23 @@ class Temporal final : public Extractor {
 };
 
 constexpr OptionSpec kOpts[] = {
-    {.name = "gain", .alias = "g", .type = OptionType::kDouble, .default_num = 1, .min = 0, .max = 10,
+    {.name = "gain",
+     .alias = "g",
+     .type = OptionType::kDouble,
+     .default_num = 1,
+     .min = 0,
+     .max = 10,
      .feature_param = true},
 };
 constexpr std::string_view kSpatialProvided[] = {"VMAF_feature_adm2_score"};
-const ExtractorDescriptor kSpatialDesc{
-    "spatial", kOpts, kSpatialProvided, 0,
-    [](const OptionSet& o, const PictureFormat&) -> std::unique_ptr<Extractor> {
-      return std::make_unique<Spatial>(o.get_double("gain"));
-    }};
+const ExtractorDescriptor kSpatialDesc{"spatial", kOpts, kSpatialProvided, 0,
+                                       [](const OptionSet& o, const PictureFormat&) -> std::unique_ptr<Extractor> {
+                                         return std::make_unique<Spatial>(o.get_double("gain"));
+                                       }};
 const ExtractorDescriptor kTemporalDesc{
-    "temporal", {}, {}, kTemporal,
-    [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> { return std::make_unique<Temporal>(); }};
+    "temporal", {}, {}, kTemporal, [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+      return std::make_unique<Temporal>();
+    }};
 
 FeatureCollector run(unsigned threads, unsigned subsample, int frames) {
   const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
@@ -196,14 +201,14 @@ TEST(Engine, SubmitsEveryTwinOfAFrameBeforeExtracting) {
   // Device twins enqueue in submit() and finish in extract(): per frame, every
   // submit comes first, on the thread that then extracts, in registration order.
   static Calls calls;
-  static const ExtractorDescriptor first{"first", {}, {}, 0,
-                                         [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
-                                           return std::make_unique<Submitting>(calls, 0);
-                                         }};
-  static const ExtractorDescriptor second{"second", {}, {}, 0,
-                                          [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
-                                            return std::make_unique<Submitting>(calls, 1);
-                                          }};
+  static const ExtractorDescriptor first{
+      "first", {}, {}, 0, [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+        return std::make_unique<Submitting>(calls, 0);
+      }};
+  static const ExtractorDescriptor second{
+      "second", {}, {}, 0, [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+        return std::make_unique<Submitting>(calls, 1);
+      }};
   for (unsigned threads : {0u, 3u}) {
     calls.log.clear();
     const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
@@ -251,8 +256,9 @@ class LookBack final : public LookBackExtractor {
   }
 };
 const ExtractorDescriptor kLookBackDesc{
-    "lookback", {}, {}, kTemporal,
-    [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> { return std::make_unique<LookBack>(); }};
+    "lookback", {}, {}, kTemporal, [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+      return std::make_unique<LookBack>();
+    }};
 
 TEST(Engine, HistoryExtractorsSeeEarlierFramesOnAnyThread) {
   const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
@@ -360,14 +366,14 @@ class OrderedTwin final : public Extractor {
 };
 
 TEST(Engine, DeviceLanesBoundTwinsAndCpuWorkRunsBeside) {
-  static const ExtractorDescriptor slow{"slow", {}, {}, 0,
-                                        [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
-                                          return std::make_unique<SlowTwin>();
-                                        }};
-  static const ExtractorDescriptor ordered{"ordered", {}, {}, kTemporal,
-                                           [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
-                                             return std::make_unique<OrderedTwin>();
-                                           }};
+  static const ExtractorDescriptor slow{
+      "slow", {}, {}, 0, [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+        return std::make_unique<SlowTwin>();
+      }};
+  static const ExtractorDescriptor ordered{
+      "ordered", {}, {}, kTemporal, [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+        return std::make_unique<OrderedTwin>();
+      }};
   static const ExtractorDescriptor cpu_only{"cpu_only", kOpts, kSpatialProvided, 0,
                                             [](const OptionSet& o, const PictureFormat&) -> std::unique_ptr<Extractor> {
                                               return std::make_unique<Spatial>(o.get_double("gain"));

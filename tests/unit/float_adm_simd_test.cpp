@@ -161,11 +161,20 @@ TEST_F(FloatAdmSimd, DwtRowsEqualTheFourTapSums) {
 
 TEST_F(FloatAdmSimd, RcpEstimateEqualsScalar) {
   std::mt19937 rng(42);
-  std::vector<float> x = {0.0f, -0.0f, 1.0f, -1.0f, std::numeric_limits<float>::infinity(),
-                          -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
-                          -std::numeric_limits<float>::quiet_NaN(), bits_float(0x7f800001u), bits_float(0xff812345u),
-                          std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::min(),
-                          std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
+  std::vector<float> x = {0.0f,
+                          -0.0f,
+                          1.0f,
+                          -1.0f,
+                          std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN(),
+                          -std::numeric_limits<float>::quiet_NaN(),
+                          bits_float(0x7f800001u),
+                          bits_float(0xff812345u),
+                          std::numeric_limits<float>::denorm_min(),
+                          std::numeric_limits<float>::min(),
+                          std::numeric_limits<float>::max(),
+                          -std::numeric_limits<float>::max()};
   for (std::uint32_t e = 0; e < 256; ++e)
     for (std::uint32_t m : {0u, 1u, 0x400000u, 0x7fffffu, std::uint32_t(rng()) & 0x7fffffu})
       for (std::uint32_t s : {0u, 1u}) x.push_back(bits_float((s << 31) | (e << 23) | m));
@@ -372,7 +381,8 @@ TEST_F(FloatAdmSimd, ComputeEqualsScalar) {
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const fadm::Scores got = run(cases[i], std::uint32_t(200 + i));
       const fadm::Scores& w = want[i];
-      const std::string at = std::to_string(cases[i].w) + "x" + std::to_string(cases[i].h) + " case " + std::to_string(i);
+      const std::string at =
+          std::to_string(cases[i].w) + "x" + std::to_string(cases[i].h) + " case " + std::to_string(i);
       EXPECT_TRUE(same(got.score, w.score)) << at;
       EXPECT_TRUE(same(got.aim, w.aim)) << at;
       EXPECT_TRUE(same(got.num, w.num)) << at;

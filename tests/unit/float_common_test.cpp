@@ -38,8 +38,8 @@ namespace {
 
 using namespace vmafx::test;
 
-FeatureCollector run(const PictureFormat& fmt, unsigned frames, const Filler& fill, const std::vector<FeatureRequest>& req,
-                     EngineOptions eo = {}) {
+FeatureCollector run(const PictureFormat& fmt, unsigned frames, const Filler& fill,
+                     const std::vector<FeatureRequest>& req, EngineOptions eo = {}) {
   return run_engine(fmt, frames, fill, req, eo);
 }
 
@@ -50,7 +50,7 @@ const std::vector<FeatureRequest> kAll = {{"float_vif", {}},  {"float_adm", {}},
 
 TEST(FloatRcp, KnownEstimates) {
   EXPECT_EQ(bits(flt::rcp_estimate(1.0f)), 0x3f7ff000u);
-  EXPECT_EQ(bits(flt::rcp_estimate(2.0f)), 0x3efff000u);   // exponent scales exactly
+  EXPECT_EQ(bits(flt::rcp_estimate(2.0f)), 0x3efff000u);  // exponent scales exactly
   EXPECT_EQ(bits(flt::rcp_estimate(0.25f)), 0x407ff000u);
   EXPECT_EQ(bits(flt::rcp_estimate(-1.0f)), 0xbf7ff000u);  // sign kept
   // Only the top 12 mantissa bits select the estimate.
@@ -64,7 +64,7 @@ TEST(FloatRcp, SpecialInputs) {
   EXPECT_EQ(bits(flt::rcp_estimate(std::numeric_limits<float>::infinity())), 0u);
   EXPECT_EQ(bits(flt::rcp_estimate(-std::numeric_limits<float>::infinity())), 0x80000000u);
   EXPECT_TRUE(std::isnan(flt::rcp_estimate(std::numeric_limits<float>::quiet_NaN())));
-  EXPECT_EQ(bits(flt::rcp_estimate(3e38f)), 0u);  // result below the normal range: flushed
+  EXPECT_EQ(bits(flt::rcp_estimate(3e38f)), 0u);          // result below the normal range: flushed
   EXPECT_TRUE(std::isfinite(flt::rcp_estimate(1e-30f)));  // ADM's epsilon divisor
 }
 
@@ -158,8 +158,8 @@ TEST(FloatScale, BilinearHalvingAveragesPairs) {
 }
 
 TEST(FloatScale, InterpolatorsKeepFlatImagesAndStayInBoundsAtMinimumSizes) {
-  for (auto [m, n] : {std::pair{flt::ScaleMethod::kBicubic, 3}, {flt::ScaleMethod::kLanczos4, 6},
-                      {flt::ScaleMethod::kBilinear, 2}}) {
+  for (auto [m, n] :
+       {std::pair{flt::ScaleMethod::kBicubic, 3}, {flt::ScaleMethod::kLanczos4, 6}, {flt::ScaleMethod::kBilinear, 2}}) {
     std::vector<float> img(std::size_t(n) * n, 42.0f);
     for (int dw : {1, n - 1, 2 * n + 1, 4 * n}) {
       std::vector<float> out(std::size_t(dw) * dw);
@@ -180,7 +180,6 @@ TEST(FloatScale, MethodNames) {
 }
 
 // ---- Through the engine ---------------------------------------------------------
-
 
 // The float features see every depth on the 8-bit scale (sample / 2^(bpc-8),
 // exact): the same content at 10, 12 and 16 bit gives the same scores, except
@@ -260,8 +259,10 @@ TEST(FloatFeaturesEngine, FlatIdenticalPictures) {
 
 // Smallest accepted sizes run; odd sizes with 4:2:0 chroma too.
 TEST(FloatFeaturesEngine, SmallestAndOddSizes) {
-  for (auto [w, h, c] : {std::tuple{17, 17, ChromaFormat::k444}, {17, 19, ChromaFormat::k420},
-                         {31, 17, ChromaFormat::k422}, {18, 17, ChromaFormat::k400}}) {
+  for (auto [w, h, c] : {std::tuple{17, 17, ChromaFormat::k444},
+                         {17, 19, ChromaFormat::k420},
+                         {31, 17, ChromaFormat::k422},
+                         {18, 17, ChromaFormat::k400}}) {
     const PictureFormat f{.width = w, .height = h, .bpc = 8, .chroma = c};
     const FeatureCollector got = run(f, 2, scaled_content(8), kAll);
     EXPECT_EQ(got.all().size(), 21u) << w << "x" << h;
@@ -269,7 +270,8 @@ TEST(FloatFeaturesEngine, SmallestAndOddSizes) {
   }
   const PictureFormat tiny{.width = 3, .height = 3, .bpc = 8, .chroma = ChromaFormat::k444};
   const FeatureCollector got =
-      run(tiny, 2, scaled_content(8), {{"float_motion", {}}, {"float_psnr", {}}, {"float_ansnr", {}}, {"float_moment", {}}});
+      run(tiny, 2, scaled_content(8),
+          {{"float_motion", {}}, {"float_psnr", {}}, {"float_ansnr", {}}, {"float_moment", {}}});
   EXPECT_EQ(got.all().size(), 10u);
 }
 
@@ -294,22 +296,44 @@ TEST(FloatFeatureNames, SuffixesAndPlainNames) {
            {"float_vif", {{"debug", "true"}, {"vif_prescale_method", "bicubic"}, {"vif_kernelscale", "0.5"}}}});
   std::vector<std::string> names;
   for (const auto& s : got.all()) names.push_back(s.name);
-  const std::vector<std::string> want = {
-      "adm2_egl_1", "aim_egl_1", "adm3_egl_1", "adm_scale0_egl_1", "adm_scale1_egl_1", "adm_scale2_egl_1",
-      "adm_scale3_egl_1",
-      "adm",  // not among libvmaf's provided features: no suffix
-      "adm_num_egl_1", "adm_den_egl_1", "adm_num_scale0_egl_1", "adm_den_scale0_egl_1", "adm_num_scale1_egl_1",
-      "adm_den_scale1_egl_1", "adm_num_scale2_egl_1", "adm_den_scale2_egl_1", "adm_num_scale3_egl_1",
-      "adm_den_scale3_egl_1", "vif_scale0_ks_0.5_pm_bicubic", "vif_scale1_ks_0.5_pm_bicubic",
-      "vif_scale2_ks_0.5_pm_bicubic", "vif_scale3_ks_0.5_pm_bicubic", "vif_ks_0.5_pm_bicubic",
-      "vif_num_ks_0.5_pm_bicubic", "vif_den_ks_0.5_pm_bicubic", "vif_num_scale0_ks_0.5_pm_bicubic",
-      "vif_den_scale0_ks_0.5_pm_bicubic", "vif_num_scale1_ks_0.5_pm_bicubic", "vif_den_scale1_ks_0.5_pm_bicubic",
-      "vif_num_scale2_ks_0.5_pm_bicubic", "vif_den_scale2_ks_0.5_pm_bicubic", "vif_num_scale3_ks_0.5_pm_bicubic",
-      "vif_den_scale3_ks_0.5_pm_bicubic"};
+  const std::vector<std::string> want = {"adm2_egl_1",
+                                         "aim_egl_1",
+                                         "adm3_egl_1",
+                                         "adm_scale0_egl_1",
+                                         "adm_scale1_egl_1",
+                                         "adm_scale2_egl_1",
+                                         "adm_scale3_egl_1",
+                                         "adm",  // not among libvmaf's provided features: no suffix
+                                         "adm_num_egl_1",
+                                         "adm_den_egl_1",
+                                         "adm_num_scale0_egl_1",
+                                         "adm_den_scale0_egl_1",
+                                         "adm_num_scale1_egl_1",
+                                         "adm_den_scale1_egl_1",
+                                         "adm_num_scale2_egl_1",
+                                         "adm_den_scale2_egl_1",
+                                         "adm_num_scale3_egl_1",
+                                         "adm_den_scale3_egl_1",
+                                         "vif_scale0_ks_0.5_pm_bicubic",
+                                         "vif_scale1_ks_0.5_pm_bicubic",
+                                         "vif_scale2_ks_0.5_pm_bicubic",
+                                         "vif_scale3_ks_0.5_pm_bicubic",
+                                         "vif_ks_0.5_pm_bicubic",
+                                         "vif_num_ks_0.5_pm_bicubic",
+                                         "vif_den_ks_0.5_pm_bicubic",
+                                         "vif_num_scale0_ks_0.5_pm_bicubic",
+                                         "vif_den_scale0_ks_0.5_pm_bicubic",
+                                         "vif_num_scale1_ks_0.5_pm_bicubic",
+                                         "vif_den_scale1_ks_0.5_pm_bicubic",
+                                         "vif_num_scale2_ks_0.5_pm_bicubic",
+                                         "vif_den_scale2_ks_0.5_pm_bicubic",
+                                         "vif_num_scale3_ks_0.5_pm_bicubic",
+                                         "vif_den_scale3_ks_0.5_pm_bicubic"};
   EXPECT_EQ(names, want);
   // debug values are the pieces of the scores
   EXPECT_EQ(got.find("adm")->value[0], got.find("adm2_egl_1")->value[0]);
-  EXPECT_EQ(got.find("adm2_egl_1")->value[0], got.find("adm_num_egl_1")->value[0] / got.find("adm_den_egl_1")->value[0]);
+  EXPECT_EQ(got.find("adm2_egl_1")->value[0],
+            got.find("adm_num_egl_1")->value[0] / got.find("adm_den_egl_1")->value[0]);
   const double n0 = got.find("vif_num_scale0_ks_0.5_pm_bicubic")->value[0];
   const double d0 = got.find("vif_den_scale0_ks_0.5_pm_bicubic")->value[0];
   EXPECT_EQ(got.find("vif_scale0_ks_0.5_pm_bicubic")->value[0], n0 / d0);
@@ -317,10 +341,10 @@ TEST(FloatFeatureNames, SuffixesAndPlainNames) {
 
 TEST(FloatFeatureNames, SkipScale0AndMinimums) {
   const PictureFormat f{.width = 32, .height = 32, .bpc = 8, .chroma = ChromaFormat::k420};
-  const FeatureCollector got = run(f, 1, scaled_content(8),
-                                   {{"float_vif", {{"debug", "true"}, {"vif_skip_scale0", "true"},
-                                                   {"vif_scale2_min_val", "1"}}},
-                                    {"float_adm", {{"debug", "true"}, {"adm_skip_scale0", "true"}}}});
+  const FeatureCollector got =
+      run(f, 1, scaled_content(8),
+          {{"float_vif", {{"debug", "true"}, {"vif_skip_scale0", "true"}, {"vif_scale2_min_val", "1"}}},
+           {"float_adm", {{"debug", "true"}, {"adm_skip_scale0", "true"}}}});
   EXPECT_EQ(got.find("vif_scale0_s2miv_1_ssclz")->value[0], 0.0);
   EXPECT_EQ(got.find("vif_num_scale0_s2miv_1_ssclz")->value[0], 0.0);
   EXPECT_EQ(got.find("vif_den_scale0_s2miv_1_ssclz")->value[0], -1.0);
@@ -359,13 +383,15 @@ TEST(FloatFeatureErrors, BitDepths) {
                                        &kFloatPsnrExtractor, &kFloatAnsnrExtractor, &kFloatMomentExtractor})
     for (int bpc : {9, 11, 14}) {
       const PictureFormat f{.width = 64, .height = 64, .bpc = bpc, .chroma = ChromaFormat::k420};
-      EXPECT_EQ(create_error(*d, f), std::string(d->name) + ": bit depth " + std::to_string(bpc) +
-                                         " is not supported (8, 10, 12 or 16)");
+      EXPECT_EQ(create_error(*d, f),
+                std::string(d->name) + ": bit depth " + std::to_string(bpc) + " is not supported (8, 10, 12 or 16)");
     }
 }
 
 TEST(FloatFeatureErrors, PictureSizes) {
-  auto fmt = [](int w, int h) { return PictureFormat{.width = w, .height = h, .bpc = 8, .chroma = ChromaFormat::k444}; };
+  auto fmt = [](int w, int h) {
+    return PictureFormat{.width = w, .height = h, .bpc = 8, .chroma = ChromaFormat::k444};
+  };
   EXPECT_EQ(create_error(kFloatVifExtractor, fmt(15, 40)),
             "float_vif: picture 15x40 is too small (every VIF scale must be larger than its filter radius: at least "
             "16x16)");

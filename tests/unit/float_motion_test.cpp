@@ -56,7 +56,8 @@ TEST(FloatMotionDirect, NarrowPlaneScaleOneReadsLibvmafsBuffer) {
   for (int y = 0; y < h; ++y) std::copy(a.begin() + y * w, a.begin() + (y + 1) * w, buffer.begin() + y * luma_w);
   for (int y = 0; y < h; ++y) std::copy(buffer.begin() + y * w, buffer.begin() + (y + 1) * w, view.begin() + y * w);
   const float s0 = fmotion::sad(a.data(), b.data(), w, h, false, luma_w);
-  const float s1_view = fmotion::sad(view.data(), b.data(), w, h, true, w) - fmotion::sad(view.data(), b.data(), w, h, false, w);
+  const float s1_view =
+      fmotion::sad(view.data(), b.data(), w, h, true, w) - fmotion::sad(view.data(), b.data(), w, h, false, w);
   EXPECT_EQ(fmotion::sad(a.data(), b.data(), w, h, true, luma_w), s0 + s1_view);
   // Equal padded widths (4:4:4, or chroma as wide as the luma after padding): no misread.
   EXPECT_EQ(fmotion::sad(a.data(), b.data(), w, h, true, w), fmotion::sad(a.data(), b.data(), w, h, true, 15));
@@ -85,10 +86,12 @@ TEST(FloatMotionOrder, WhatIsWrittenWhen) {
   const std::string m = "VMAF_feature_motion_score", m2 = "VMAF_feature_motion2_score",
                     m3 = "VMAF_feature_motion3_score";
   EXPECT_EQ(motion_writes(1, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m3 + "@0"}));
-  EXPECT_EQ(motion_writes(2, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m + "@1", m3 + "@0", m2 + "@1", m3 + "@1"}));
-  EXPECT_EQ(motion_writes(3, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m + "@1", m3 + "@0", m + "@2", m2 + "@1",
-                                                            m3 + "@1", m2 + "@2", m3 + "@2"}));
-  EXPECT_EQ(motion_writes(2, {{"debug", "false"}}), (std::vector<std::string>{m2 + "@0", m3 + "@0", m2 + "@1", m3 + "@1"}));
+  EXPECT_EQ(motion_writes(2, {}),
+            (std::vector<std::string>{m2 + "@0", m + "@0", m + "@1", m3 + "@0", m2 + "@1", m3 + "@1"}));
+  EXPECT_EQ(motion_writes(3, {}), (std::vector<std::string>{m2 + "@0", m + "@0", m + "@1", m3 + "@0", m + "@2",
+                                                            m2 + "@1", m3 + "@1", m2 + "@2", m3 + "@2"}));
+  EXPECT_EQ(motion_writes(2, {{"debug", "false"}}),
+            (std::vector<std::string>{m2 + "@0", m3 + "@0", m2 + "@1", m3 + "@1"}));
   // force_zero: everything per frame, nothing on flush.
   EXPECT_EQ(motion_writes(2, {{"motion_force_zero", "true"}}),
             (std::vector<std::string>{m2 + "@0", m3 + "@0", m + "@0", m2 + "@1", m3 + "@1", m + "@1"}));

@@ -270,10 +270,9 @@ TEST_F(FloatSimd, BlurredSadEqualsFullFrames) {
       }
       cases.push_back(std::move(c));
     }
-  const std::vector<float> filters[] = {
-      {0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f, 0.054488685f},
-      {0.166378498f, 0.667243004f, 0.166378498f},
-      {0.0f, 0.0f, 1.0f, 0.0f, 0.0f}};
+  const std::vector<float> filters[] = {{0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f, 0.054488685f},
+                                        {0.166378498f, 0.667243004f, 0.166378498f},
+                                        {0.0f, 0.0f, 1.0f, 0.0f, 0.0f}};
   const auto view = [](const Case& c, const std::vector<std::uint8_t>& v) {
     const int bytes = c.bpc == 8 ? 1 : 2;
     return PlaneView{v.data(), std::ptrdiff_t(c.w) * bytes, c.w, c.h};
@@ -426,7 +425,7 @@ TEST_F(FloatSimd, SpeedBlockMomentsEqualScalar) {
   std::vector<Case> cases;
   // Plane sizes: the smallest (80x80 -> 5x5 decimated), odd ones, 1080p and
   // 4K luma and chroma.
-  const int sizes[][2] = {{80, 80},   {95, 81},    {96, 97},    {177, 144},  {351, 287},
+  const int sizes[][2] = {{80, 80},   {95, 81},     {96, 97},     {177, 144},   {351, 287},
                           {960, 540}, {1920, 1080}, {1920, 1080}, {3840, 2160}, {500, 90}};
   for (const auto& s : sizes) {
     Case c{speed::make_dims(s[0], s[1], 1.0), {}};

@@ -207,9 +207,9 @@ TEST_F(FloatVifSimd, StatRowEqualsScalar) {
   };
   // Powers of two take the float shortcut for the denominator (|k| <= 8);
   // the others, and 2^9, the double path.
-  const Params params[] = {{2.0, 100.0f}, {1.0, 1.0f},     {0.5, 100.0f}, {4.0, 1.5f},    {0.00390625, 100.0f},
-                           {256.0, 100.0f}, {512.0, 100.0f}, {1.7, 100.0f}, {0.0, 100.0f}, {5.0, 1.0f},
-                           {2.0000001, 100.0f}, {0.1, 3.0f}};
+  const Params params[] = {{2.0, 100.0f},        {1.0, 1.0f},     {0.5, 100.0f},       {4.0, 1.5f},
+                           {0.00390625, 100.0f}, {256.0, 100.0f}, {512.0, 100.0f},     {1.7, 100.0f},
+                           {0.0, 100.0f},        {5.0, 1.0f},     {2.0000001, 100.0f}, {0.1, 3.0f}};
   struct Case {
     int w;
     Params p;
@@ -278,10 +278,20 @@ TEST_F(FloatVifSimd, StatColumnsEqualScalar) {
 
 TEST_F(FloatVifSimd, Log2EqualsScalar) {
   std::mt19937 rng(34);
-  std::vector<float> x = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, 0.5f, std::numeric_limits<float>::infinity(),
-                          -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
-                          std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::min(),
-                          std::numeric_limits<float>::max(), 1.0f + 1e-7f, 0.99999994f};
+  std::vector<float> x = {0.0f,
+                          -0.0f,
+                          1.0f,
+                          -1.0f,
+                          2.0f,
+                          0.5f,
+                          std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN(),
+                          std::numeric_limits<float>::denorm_min(),
+                          std::numeric_limits<float>::min(),
+                          std::numeric_limits<float>::max(),
+                          1.0f + 1e-7f,
+                          0.99999994f};
   for (std::uint32_t e = 0; e < 256; ++e)  // every exponent, both signs
     for (int s = 0; s < 2; ++s) x.push_back(bits_float((std::uint32_t(s) << 31) | (e << 23) | (rng() & 0x7fffffu)));
   for (int i = 0; i < 100000; ++i) x.push_back(bits_float(std::uint32_t(rng())));

@@ -209,13 +209,11 @@ TEST_F(Files, SourceErrorsComeInSequentialOrder) {
   const std::string r = y4m("r.y4m", 32, 16, 6, 0), d = y4m("d.y4m", 32, 16, 4, 0);
   {
     auto a = open_video(r, std::nullopt), b = open_video(d, std::nullopt);
-    EXPECT_EQ(read_all(*a, *b, {}).error,
-              d + ": ended after 4 frames, but " + r + " has more");
+    EXPECT_EQ(read_all(*a, *b, {}).error, d + ": ended after 4 frames, but " + r + " has more");
   }
   {
     auto a = open_video(d, std::nullopt), b = open_video(r, std::nullopt);
-    EXPECT_EQ(read_all(*a, *b, {}).error,
-              d + ": ended after 4 frames, but " + r + " has more");
+    EXPECT_EQ(read_all(*a, *b, {}).error, d + ": ended after 4 frames, but " + r + " has more");
   }
   {
     // Both fail: the reference's error at frame 3 comes before the

@@ -56,8 +56,7 @@ TEST(ModelLoaderErrors, Structure) {
   EXPECT_EQ(error_of(std::string("\"text\"")), "m.json: the top level is a string, not an object");
   EXPECT_EQ(error_of(json{{"0", 5}, {"1", base_model()}}), "m.json: model \"0\": is a number, not an object");
   EXPECT_EQ(error_of(json{{"0", json::object()}}), "m.json: model \"0\": missing \"model_dict\"");
-  EXPECT_EQ(error_of(json{{"model_dict", json::array()}}),
-            "m.json: \"model_dict\" is an array, expected an object");
+  EXPECT_EQ(error_of(json{{"model_dict", json::array()}}), "m.json: \"model_dict\" is an array, expected an object");
   EXPECT_EQ(error_of(without(base_model(), "intercepts")),
             "m.json: model_dict: missing \"intercepts\" (needed by norm_type linear_rescale)");
   EXPECT_EQ(error_of(with(base_model(), "model_type", 3)),
@@ -66,8 +65,7 @@ TEST(ModelLoaderErrors, Structure) {
 
 TEST(ModelLoaderErrors, QuotedTextStaysOneLine) {
   // Found by fuzz_model: a model's strings were quoted raw, newlines and all.
-  EXPECT_EQ(error_of(with(base_model(), "norm_type", "no\nne")),
-            "m.json: model_dict: unknown norm_type \"no\\x0ane\"");
+  EXPECT_EQ(error_of(with(base_model(), "norm_type", "no\nne")), "m.json: model_dict: unknown norm_type \"no\\x0ane\"");
   EXPECT_EQ(error_of(with(base_model(), "feature_names", {"VMAF\x01\r\n"})),
             "m.json: model_dict: feature \"VMAF\\x01\\x0d\\x0a\" is not provided by any feature extractor");
 }

@@ -60,8 +60,10 @@ std::string output_name(const ModelFeature& f) {
   if (it == alias.end()) return f.name;
   std::string n = it->second;
   for (const auto& [k, v] : f.opts) {
-    if ((k == "adm_enhn_gain_limit" || k == "vif_enhn_gain_limit") && v == "1") n += "_egl_1";
-    else ADD_FAILURE() << "unexpected option " << k << "=" << v << " on " << f.name;
+    if ((k == "adm_enhn_gain_limit" || k == "vif_enhn_gain_limit") && v == "1")
+      n += "_egl_1";
+    else
+      ADD_FAILURE() << "unexpected option " << k << "=" << v << " on " << f.name;
   }
   return n;
 }
@@ -124,8 +126,10 @@ TEST_P(GoldenModelTest, EveryFrameEqualsLibvmaf) {
       values.push_back(m.at(k).get<double>());
     }
     const auto scores = model.predict(values);
-    if (model.is_bootstrap()) ASSERT_EQ(scores.size(), 25u);
-    else ASSERT_EQ(scores.size(), 1u);
+    if (model.is_bootstrap())
+      ASSERT_EQ(scores.size(), 25u);
+    else
+      ASSERT_EQ(scores.size(), 1u);
     for (const auto& [name, score] : scores) {
       ASSERT_TRUE(m.contains(name)) << c.file << " frame " << fn << ": golden has no " << name;
       const double want = m.at(name).get<double>();
@@ -223,23 +227,19 @@ using Opts = std::map<std::string, std::string>;
 
 TEST(BuiltinModels, SeventeenVersions) {
   const std::vector<std::string> want = {
-      "vmaf_4k_v0.6.1",         "vmaf_4k_v0.6.1neg",          "vmaf_b_v0.6.3",
-      "vmaf_float_4k_v0.6.1",   "vmaf_float_b_v0.6.3",        "vmaf_float_v0.6.1",
-      "vmaf_float_v0.6.1neg",   "vmaf_v0.6.1",                "vmaf_v0.6.1neg",
-      "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_3d0h",          "vmaf_v1.0.16_3d0h_2160",
-      "vmaf_v1.0.16_5d0h",      "vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h",
-      "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_5d0h"};
+      "vmaf_4k_v0.6.1",       "vmaf_4k_v0.6.1neg",          "vmaf_b_v0.6.3",         "vmaf_float_4k_v0.6.1",
+      "vmaf_float_b_v0.6.3",  "vmaf_float_v0.6.1",          "vmaf_float_v0.6.1neg",  "vmaf_v0.6.1",
+      "vmaf_v0.6.1neg",       "vmaf_v1.0.16_1d5h_2160",     "vmaf_v1.0.16_3d0h",     "vmaf_v1.0.16_3d0h_2160",
+      "vmaf_v1.0.16_5d0h",    "vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160",
+      "vmaf_v1.0.16_hfr_5d0h"};
   EXPECT_EQ(Model::builtin_versions(), want);
 }
 
 std::vector<ModelFeature> v061_features(const std::string& prefix, bool integer, const Opts& adm, const Opts& vif) {
   const std::string e = integer ? "" : "float_";
-  return {{prefix + "adm2_score", adm, e + "adm"},
-          {prefix + "motion2_score", {}, e + "motion"},
-          {prefix + "vif_scale0_score", vif, e + "vif"},
-          {prefix + "vif_scale1_score", vif, e + "vif"},
-          {prefix + "vif_scale2_score", vif, e + "vif"},
-          {prefix + "vif_scale3_score", vif, e + "vif"}};
+  return {{prefix + "adm2_score", adm, e + "adm"},       {prefix + "motion2_score", {}, e + "motion"},
+          {prefix + "vif_scale0_score", vif, e + "vif"}, {prefix + "vif_scale1_score", vif, e + "vif"},
+          {prefix + "vif_scale2_score", vif, e + "vif"}, {prefix + "vif_scale3_score", vif, e + "vif"}};
 }
 
 TEST(BuiltinModels, V061Family) {
@@ -278,12 +278,16 @@ TEST(BuiltinModels, V061Family) {
 TEST(BuiltinModels, V1016Family) {
   const Opts cambi = {{"cambi_high_res_speedup", "1080"}, {"cambi_max_val", "17"}, {"cambi_vis_lum_threshold", "0.06"}};
   auto adm = [](const char* dist, const char* height) {
-    return Opts{{"adm_csf_mode", "2"},           {"adm_dlm_weight", "0.7"},   {"adm_enhn_gain_limit", "1"},
-                {"adm_min_val", "0.5"},          {"adm_noise_weight", "0.02"}, {"adm_norm_view_dist", dist},
+    return Opts{{"adm_csf_mode", "2"},
+                {"adm_dlm_weight", "0.7"},
+                {"adm_enhn_gain_limit", "1"},
+                {"adm_min_val", "0.5"},
+                {"adm_noise_weight", "0.02"},
+                {"adm_norm_view_dist", dist},
                 {"adm_ref_display_height", height}};
   };
-  const Opts speed_base = {{"speed_max_val", "45"}, {"speed_nn_floor", "0.1"}, {"speed_sigma_nn", "0.19"},
-                           {"speed_weight_var_mode", "5"}};
+  const Opts speed_base = {
+      {"speed_max_val", "45"}, {"speed_nn_floor", "0.1"}, {"speed_sigma_nn", "0.19"}, {"speed_weight_var_mode", "5"}};
   auto speed = [&](Opts extra) {
     Opts o = speed_base;
     o.insert(extra.begin(), extra.end());
@@ -353,8 +357,8 @@ TEST(ModelOptions, NameRenamesEveryOutput) {
   const Model m = Model::builtin("vmaf_b_v0.6.3", o);
   EXPECT_EQ(m.name(), "foo");
   const auto out = m.predict(golden_values(m, "astro176__x264_crf18.vmaf_b_v0.6.3.json", 0));
-  const auto ref = Model::builtin("vmaf_b_v0.6.3", {}).predict(
-      golden_values(m, "astro176__x264_crf18.vmaf_b_v0.6.3.json", 0));
+  const auto ref =
+      Model::builtin("vmaf_b_v0.6.3", {}).predict(golden_values(m, "astro176__x264_crf18.vmaf_b_v0.6.3.json", 0));
   ASSERT_EQ(out.size(), 25u);
   EXPECT_EQ(out[0].first, "foo");
   EXPECT_EQ(out[1].first, "foo_0001");
@@ -431,7 +435,8 @@ TEST(ModelOptions, FeatureOverloads) {
   EXPECT_EQ(m2.features(), neg.features());
   // Overwrites the model's own option; non-numeric text is kept as is.
   ModelOptions o3;
-  o3.feature_overloads = {{"adm", "adm_enhn_gain_limit", "1.5e0"}, {"speed_chroma", "speed_prescale_method", "bicubic"}};
+  o3.feature_overloads = {{"adm", "adm_enhn_gain_limit", "1.5e0"},
+                          {"speed_chroma", "speed_prescale_method", "bicubic"}};
   const Model m3 = Model::builtin("vmaf_v1.0.16_3d0h_2160", o3);
   EXPECT_EQ(m3.features()[2].opts.at("adm_enhn_gain_limit"), "1.5");
   EXPECT_EQ(m3.features()[1].opts.at("speed_prescale_method"), "bicubic");
@@ -454,8 +459,7 @@ double score_of(const std::string& json, double x, const ModelOptions& o = {}) {
 }
 
 TEST(ModelTransform, KnotsAndRectification) {
-  const std::string knots =
-      R"(, "score_transform": {"enabled": true, "knots": [[0, 0], [50, 60], [100, 100]]})";
+  const std::string knots = R"(, "score_transform": {"enabled": true, "knots": [[0, 0], [50, 60], [100, 100]]})";
   const std::string j = tiny_model(knots, kIdentitySvm);
   EXPECT_EQ(score_of(j, 25.0), 1.2 * 25.0 + 0.0);
   EXPECT_EQ(score_of(j, 75.0), 0.8 * 75.0 + (60.0 - 50.0 * 0.8));
@@ -463,8 +467,8 @@ TEST(ModelTransform, KnotsAndRectification) {
   EXPECT_EQ(score_of(j, -10.0), 1.2 * -10.0);
   const std::string lte =
       R"(, "score_transform": {"enabled": true, "knots": [[0, 0], [50, 60], [100, 100]], "out_lte_in": "true"})";
-  EXPECT_EQ(score_of(tiny_model(lte, kIdentitySvm), 25.0), 25.0);    // 30 > 25
-  EXPECT_EQ(score_of(tiny_model(lte, kIdentitySvm), 75.0), 75.0);    // 80 > 75
+  EXPECT_EQ(score_of(tiny_model(lte, kIdentitySvm), 25.0), 25.0);                 // 30 > 25
+  EXPECT_EQ(score_of(tiny_model(lte, kIdentitySvm), 75.0), 75.0);                 // 80 > 75
   EXPECT_EQ(score_of(tiny_model(lte, kIdentitySvm), 110.0), 0.8 * 110.0 + 20.0);  // 108 < 110
   const std::string gte =
       R"(, "score_transform": {"enabled": true, "knots": [[0, 0], [50, 60], [100, 100]], "out_gte_in": "true"})";
@@ -492,8 +496,7 @@ TEST(ModelTransform, KnotsAndRectification) {
 
 TEST(ModelKernels, LinearRescaleAndKernels) {
   // linear_rescale: x' = 2x + 1; score = (svm - 3) / 0.5.
-  const std::string rescale =
-      R"("norm_type": "linear_rescale", "slopes": [0.5, 2.0], "intercepts": [3.0, 1.0])";
+  const std::string rescale = R"("norm_type": "linear_rescale", "slopes": [0.5, 2.0], "intercepts": [3.0, 1.0])";
   EXPECT_EQ(score_of(tiny_model("", kIdentitySvm, rescale), 4.0), ((2.0 * 4.0 + 1.0) - 3.0) / 0.5);
   // rbf: 2 * exp(-0.5 * (x - 1)^2) - 0.25
   const std::string rbf =
@@ -509,7 +512,8 @@ TEST(ModelKernels, LinearRescaleAndKernels) {
       "total_sv 1\\nrho 0\\nSV\\n1 1:2 \\n";
   EXPECT_EQ(score_of(tiny_model("", poly), 3.0), 4.0 * 4.0 * 4.0);
   const std::string sig =
-      "svm_type nu_svr\\nkernel_type sigmoid\\ngamma 0.5\\ncoef0 0.1\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:2 \\n";
+      "svm_type nu_svr\\nkernel_type sigmoid\\ngamma 0.5\\ncoef0 0.1\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:2 "
+      "\\n";
   EXPECT_EQ(score_of(tiny_model("", sig), 3.0), std::tanh(0.5 * 6.0 + 0.1));
 }
 
@@ -523,7 +527,8 @@ void expect_error(const std::function<void()>& f, const std::vector<std::string>
   } catch (const vmafx::Error& e) {
     const std::string msg = e.what();
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-    for (const std::string& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "\"" << msg << "\" lacks \"" << p << "\"";
+    for (const std::string& p : parts)
+      EXPECT_NE(msg.find(p), std::string::npos) << "\"" << msg << "\" lacks \"" << p << "\"";
   }
 }
 
@@ -575,9 +580,13 @@ TEST(ModelErrors, MissingKeys) {
   expect_error(
       [&] { Model::from_json(drop_key(base, R"("feature_names": ["VMAF_integer_feature_adm2_score"], )"), "m", {}); },
       {"m: model_dict: missing \"feature_names\""});
-  expect_error([&] { Model::from_json(R"({"model_dict": {"model_type": "LIBSVMNUSVR", "norm_type": "none",
-      "feature_names": []}})", "m", {}); },
-               {"m: model_dict: missing \"model\""});
+  expect_error(
+      [&] {
+        Model::from_json(R"({"model_dict": {"model_type": "LIBSVMNUSVR", "norm_type": "none",
+      "feature_names": []}})",
+                         "m", {});
+      },
+      {"m: model_dict: missing \"model\""});
   expect_error([&] { Model::from_json(tiny_model("", kIdentitySvm, R"("norm_type": "linear_rescale")"), "m", {}); },
                {"m: model_dict: missing \"slopes\""});
 }
@@ -590,9 +599,9 @@ TEST(ModelErrors, BadValues) {
   expect_error([&] { Model::from_json(t, "m", {}); }, {"m: model_dict: unknown model_type \"RANDOMFOREST\""});
   expect_error(
       [] {
-        Model::from_json(tiny_model("", kIdentitySvm,
-                                    R"("norm_type": "linear_rescale", "slopes": [1, 2, 3], "intercepts": [0, 0])"),
-                         "m", {});
+        Model::from_json(
+            tiny_model("", kIdentitySvm, R"("norm_type": "linear_rescale", "slopes": [1, 2, 3], "intercepts": [0, 0])"),
+            "m", {});
       },
       {"m: model_dict: \"slopes\" has 3 entries, expected 2"});
   std::string f = tiny_model("", kIdentitySvm);
@@ -603,35 +612,60 @@ TEST(ModelErrors, BadValues) {
                {"m: ", "option \"a\" is an array"});
   expect_error([] { Model::from_json(tiny_model(R"(, "feature_opts_dicts": [{}, {}])", kIdentitySvm), "m", {}); },
                {"m: ", "\"feature_opts_dicts\" has 2 entries but there are 1 features"});
-  expect_error([] { Model::from_json(tiny_model(R"(, "score_transform": {"enabled": "yes"})", kIdentitySvm), "m", {}); },
-               {"m: ", "\"enabled\" is a string"});
+  expect_error(
+      [] { Model::from_json(tiny_model(R"(, "score_transform": {"enabled": "yes"})", kIdentitySvm), "m", {}); },
+      {"m: ", "\"enabled\" is a string"});
 }
 
 TEST(ModelErrors, BadLibsvm) {
   auto with_svm = [](const std::string& svm) { return tiny_model("", svm); };
-  expect_error([&] { Model::from_json(with_svm("svm_type nu_svr\\nkernel_type cubic\\nnr_class 2\\ntotal_sv 1\\n"
-                                               "rho 0\\nSV\\n1 1:1\\n"), "m", {}); },
-               {"m: libsvm model: unknown kernel_type \"cubic\""});
-  expect_error([&] { Model::from_json(with_svm("svm_type nu_svr\\nkernel_type precomputed\\nnr_class 2\\n"
-                                               "total_sv 1\\nrho 0\\nSV\\n1 1:1\\n"), "m", {}); },
-               {"m: libsvm model: unsupported kernel_type \"precomputed\""});
-  expect_error([&] { Model::from_json(with_svm("svm_type c_svc\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 1\\n"
-                                               "rho 0\\nSV\\n1 1:1\\n"), "m", {}); },
-               {"m: libsvm model: unsupported svm_type \"c_svc\""});
-  expect_error([&] { Model::from_json(with_svm("svm_type nu_svr\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 3\\n"
-                                               "rho 0\\nSV\\n1 1:1\\n"), "m", {}); },
-               {"m: libsvm model: total_sv is 3 but there are only 1 support vectors"});
-  expect_error([&] { Model::from_json(with_svm("svm_type nu_svr\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 1\\n"
-                                               "rho 0\\nSV\\n1 1:1 2:0.5\\n"), "m", {}); },
-               {"m: model_dict: the libsvm model uses feature index 2 but there are 1 features"});
-  expect_error([&] { Model::from_json(with_svm("svm_type nu_svr\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 1\\n"
-                                               "rho 0\\nSV\\n1 1=1\\n"), "m", {}); },
-               {"m: libsvm model: support vector 1: bad entry \"1=1\""});
+  expect_error(
+      [&] {
+        Model::from_json(with_svm("svm_type nu_svr\\nkernel_type cubic\\nnr_class 2\\ntotal_sv 1\\n"
+                                  "rho 0\\nSV\\n1 1:1\\n"),
+                         "m", {});
+      },
+      {"m: libsvm model: unknown kernel_type \"cubic\""});
+  expect_error(
+      [&] {
+        Model::from_json(with_svm("svm_type nu_svr\\nkernel_type precomputed\\nnr_class 2\\n"
+                                  "total_sv 1\\nrho 0\\nSV\\n1 1:1\\n"),
+                         "m", {});
+      },
+      {"m: libsvm model: unsupported kernel_type \"precomputed\""});
+  expect_error(
+      [&] {
+        Model::from_json(with_svm("svm_type c_svc\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 1\\n"
+                                  "rho 0\\nSV\\n1 1:1\\n"),
+                         "m", {});
+      },
+      {"m: libsvm model: unsupported svm_type \"c_svc\""});
+  expect_error(
+      [&] {
+        Model::from_json(with_svm("svm_type nu_svr\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 3\\n"
+                                  "rho 0\\nSV\\n1 1:1\\n"),
+                         "m", {});
+      },
+      {"m: libsvm model: total_sv is 3 but there are only 1 support vectors"});
+  expect_error(
+      [&] {
+        Model::from_json(with_svm("svm_type nu_svr\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 1\\n"
+                                  "rho 0\\nSV\\n1 1:1 2:0.5\\n"),
+                         "m", {});
+      },
+      {"m: model_dict: the libsvm model uses feature index 2 but there are 1 features"});
+  expect_error(
+      [&] {
+        Model::from_json(with_svm("svm_type nu_svr\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 1\\n"
+                                  "rho 0\\nSV\\n1 1=1\\n"),
+                         "m", {});
+      },
+      {"m: libsvm model: support vector 1: bad entry \"1=1\""});
   expect_error([&] { Model::from_json(with_svm("svm_type nu_svr\\nkernel_type rbf\\nbogus 1\\nSV\\n"), "m", {}); },
                {"m: libsvm model: unknown text \"bogus\""});
-  expect_error([&] { Model::from_json(with_svm("svm_type nu_svr\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 0\\n"), "m",
-                                      {}); },
-               {"m: libsvm model: no \"SV\" line"});
+  expect_error(
+      [&] { Model::from_json(with_svm("svm_type nu_svr\\nkernel_type rbf\\nnr_class 2\\ntotal_sv 0\\n"), "m", {}); },
+      {"m: libsvm model: no \"SV\" line"});
 }
 
 TEST(ModelErrors, BadCollection) {
@@ -648,8 +682,11 @@ TEST(ModelErrors, BadCollection) {
 
 TEST(ModelErrors, PredictWrongFeatureCount) {
   const Model m = Model::builtin("vmaf_v0.6.1", {});
-  expect_error([&] { m.predict(std::vector<double>{1.0, 2.0}); },
-               {"model vmaf: predict() got 2 feature values, expected 6"});
+  expect_error(
+      [&] {
+        m.predict(std::vector<double>{1.0, 2.0});
+      },
+      {"model vmaf: predict() got 2 feature values, expected 6"});
 }
 
 TEST(ModelCollection, SmallBootstrapStatistics) {
@@ -660,8 +697,8 @@ TEST(ModelCollection, SmallBootstrapStatistics) {
                        R"(nr_class 2\ntotal_sv 1\nrho )") +
            rho + R"(\nSV\n1 1:1\n"}})";
   };
-  const std::string j = "{\"0\": " + sub("0") + ", \"1\": " + sub("0") + ", \"2\": " + sub("-1") + ", \"x\": 5, \"3\": " +
-                        sub("-3") + "}";
+  const std::string j = "{\"0\": " + sub("0") + ", \"1\": " + sub("0") + ", \"2\": " + sub("-1") +
+                        ", \"x\": 5, \"3\": " + sub("-3") + "}";
   const Model m = Model::from_json(j, "c", {});
   EXPECT_TRUE(m.is_bootstrap());
   ASSERT_EQ(m.features().size(), 1u);
@@ -682,7 +719,6 @@ TEST(ModelCollection, SmallBootstrapStatistics) {
   EXPECT_EQ(out[7], (std::pair<std::string, double>{"vmaf_ci_p95_hi", 11.0 * (2 - phi) + 13.0 * (phi - 1)}));
 }
 
-
 // libvmaf 3.2.0's provided-feature lists (each extractor's provided_features
 // in libvmaf/src/feature/*.c, in the order of its feature_extractor_list):
 // the model loader's lookup through the feature table must give the extractor
@@ -697,16 +733,14 @@ TEST(FeatureTable, ResolvesLibvmafProvidedFeatures) {
       {"float_psnr", {"float_psnr"}},
       {"float_ansnr", {"float_ansnr"}},
       {"float_adm",
-       {"VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score",
-        "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
-        "VMAF_feature_adm_scale3_score", "adm_num", "adm_den", "adm_scale0", "adm_num_scale0",
-        "adm_den_scale0", "adm_num_scale1", "adm_den_scale1", "adm_num_scale2", "adm_den_scale2",
-        "adm_num_scale3", "adm_den_scale3"}},
+       {"VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score", "VMAF_feature_adm_scale0_score",
+        "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score", "VMAF_feature_adm_scale3_score", "adm_num",
+        "adm_den", "adm_scale0", "adm_num_scale0", "adm_den_scale0", "adm_num_scale1", "adm_den_scale1",
+        "adm_num_scale2", "adm_den_scale2", "adm_num_scale3", "adm_den_scale3"}},
       {"float_vif",
        {"VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
         "VMAF_feature_vif_scale3_score", "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0",
-        "vif_num_scale1", "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3",
-        "vif_den_scale3"}},
+        "vif_num_scale1", "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3"}},
       {"float_motion", {"VMAF_feature_motion_score", "VMAF_feature_motion2_score", "VMAF_feature_motion3_score"}},
       {"float_moment", {"float_moment"}},
       {"speed_chroma",

@@ -110,12 +110,21 @@ TEST_F(MotionSimd, ExtremeValues) {
           for (int x = 0; x < w; ++x) {
             std::uint32_t a = 0, b = 0;
             switch (pattern) {
-              case 0: a = maxv; break;                                        // largest positive sums
-              case 1: b = maxv; break;                                        // largest negative sums
-              case 2: a = (x + y) % 2 ? maxv : 0; b = maxv - a; break;        // checkerboard
-              case 3: a = x % 2 ? maxv : 0; break;                            // column stripes
-              case 4: a = (rng() % 2) * maxv; b = (rng() % 2) * maxv; break;  // random extremes
-              case 5: a = y % 2 ? maxv : 0; b = x % 3 ? 0 : maxv; break;
+              case 0: a = maxv; break;  // largest positive sums
+              case 1: b = maxv; break;  // largest negative sums
+              case 2:
+                a = (x + y) % 2 ? maxv : 0;
+                b = maxv - a;
+                break;                              // checkerboard
+              case 3: a = x % 2 ? maxv : 0; break;  // column stripes
+              case 4:
+                a = (rng() % 2) * maxv;
+                b = (rng() % 2) * maxv;
+                break;  // random extremes
+              case 5:
+                a = y % 2 ? maxv : 0;
+                b = x % 3 ? 0 : maxv;
+                break;
             }
             p.a.set(x, y, a);
             p.b.set(x, y, b);

@@ -50,7 +50,8 @@ std::uint64_t sad_reference(const Plane<T>& a, const Plane<T>& b, int bpc) {
     std::uint32_t row = 0;
     for (int j = 0; j < w; ++j) {
       std::int64_t acc = 0;
-      for (int k = 0; k < 5; ++k) acc += std::int64_t(vmafx_motion_taps[k]) * y[std::size_t(i) * w + mirror_ref(j - 2 + k, w)];
+      for (int k = 0; k < 5; ++k)
+        acc += std::int64_t(vmafx_motion_taps[k]) * y[std::size_t(i) * w + mirror_ref(j - 2 + k, w)];
       row += std::uint32_t(std::llabs((acc + 32768) >> 16));
     }
     total += row;
@@ -176,8 +177,7 @@ TEST(MotionFinish, BlendClipAndMovingAverage) {
   EXPECT_EQ(s.motion2, (std::vector<double>{0, 2, 2, 1, 1}));
   // processed(x) = min(0.5 x + 0.5 min(4, x), 5); stamp = processed(10) = 5.
   const double b2 = 2.0, b1 = 1.0;
-  EXPECT_EQ(s.motion3, (std::vector<double>{5, (b2 + 5) / 2.0, (b2 + b2) / 2.0, (b1 + b2) / 2.0,
-                                            (b1 + b1) / 2.0}));
+  EXPECT_EQ(s.motion3, (std::vector<double>{5, (b2 + 5) / 2.0, (b2 + b2) / 2.0, (b1 + b2) / 2.0, (b1 + b1) / 2.0}));
 }
 
 TEST(MotionFinish, FiveFrameWindow) {
@@ -270,8 +270,7 @@ TEST(MotionExtractor, FiveFrameWindowComparesTwoBack) {
 TEST(MotionExtractor, OptionsInSuffixes) {
   const PictureFormat fmt{4, 4, 8, ChromaFormat::k420};
   const auto c = run(fmt, 3, flat({0, 100, 0}),
-                     {{"mbf", "0.5"}, {"motion_blend_offset", "20"}, {"mfw", "0.5"}, {"mmxv", "30"},
-                      {"mma", "true"}});
+                     {{"mbf", "0.5"}, {"motion_blend_offset", "20"}, {"mfw", "0.5"}, {"mmxv", "30"}, {"mma", "true"}});
   const std::string sfx = "_mbf_0.5_mbo_20_mfw_0.5_mmxv_30_mma";
   // sad score = min(100 * 0.5, 30) = 30; processed = min(0.5*30 + 0.5*min(20, 30), 30) = 25.
   EXPECT_EQ(series(c, "VMAF_integer_feature_motion_sad_score" + sfx), (std::vector<double>{0, 30, 30}));

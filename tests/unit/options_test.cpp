@@ -7,10 +7,20 @@ namespace vmafx {
 namespace {
 
 constexpr OptionSpec kTable[] = {
-    {.name = "vif_enhn_gain_limit", .alias = "egl", .type = OptionType::kDouble, .default_num = 100.0,
-     .min = 1.0, .max = 100.0, .feature_param = true},
+    {.name = "vif_enhn_gain_limit",
+     .alias = "egl",
+     .type = OptionType::kDouble,
+     .default_num = 100.0,
+     .min = 1.0,
+     .max = 100.0,
+     .feature_param = true},
     {.name = "debug", .type = OptionType::kBool, .default_num = 0, .feature_param = false},
-    {.name = "count", .alias = "n", .type = OptionType::kInt, .default_num = 3, .min = 0, .max = 10,
+    {.name = "count",
+     .alias = "n",
+     .type = OptionType::kInt,
+     .default_num = 3,
+     .min = 0,
+     .max = 10,
      .feature_param = true},
     {.name = "flag", .type = OptionType::kBool, .default_num = 0, .feature_param = true},
 };
@@ -25,8 +35,7 @@ TEST(Options, DefaultsAndNoSuffix) {
 }
 
 TEST(Options, SuffixIsAlphabeticalAndUsesAliasAndPercentG) {
-  OptionSet s(kTable, {{"vif_enhn_gain_limit", "1.0"}, {"count", "7"}, {"flag", "true"}, {"debug", "true"}},
-              "vif");
+  OptionSet s(kTable, {{"vif_enhn_gain_limit", "1.0"}, {"count", "7"}, {"flag", "true"}, {"debug", "true"}}, "vif");
   EXPECT_EQ(s.get_double("vif_enhn_gain_limit"), 1.0);
   // count < flag < vif_enhn_gain_limit; debug is not a feature parameter.
   EXPECT_EQ(s.name_suffix(), "_n_7_flag_egl_1");
@@ -53,8 +62,7 @@ TEST(Options, Errors) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(msg({{"nope", "1"}}),
-            "vif: unknown option 'nope' (known: vif_enhn_gain_limit, debug, count, flag)");
+  EXPECT_EQ(msg({{"nope", "1"}}), "vif: unknown option 'nope' (known: vif_enhn_gain_limit, debug, count, flag)");
   EXPECT_EQ(msg({{"egl", "0.5"}}), "vif: option vif_enhn_gain_limit=0.5: out of range [1, 100]");
   EXPECT_EQ(msg({{"egl", "abc"}}), "vif: option vif_enhn_gain_limit=abc: not a number");
   EXPECT_EQ(msg({{"count", "1.5"}}), "vif: option count=1.5: not an integer");

@@ -27,10 +27,12 @@ FeatureCollector run(const PictureFormat& fmt, unsigned frames, const Filler& f,
 TEST(PsnrExtractor, IdenticalFramesHitTheCeilingAtEveryDepth) {
   for (int bpc = 8; bpc <= 16; ++bpc) {
     SCOPED_TRACE(bpc);
-    const auto c = run({6, 4, bpc, ChromaFormat::k420}, 2, [&](Picture& r, Picture& d, unsigned i) {
-      fill(r, int(i) + 3);
-      fill(d, int(i) + 3);
-    }, {{"enable_mse", "true"}});
+    const auto c = run({6, 4, bpc, ChromaFormat::k420}, 2,
+                       [&](Picture& r, Picture& d, unsigned i) {
+                         fill(r, int(i) + 3);
+                         fill(d, int(i) + 3);
+                       },
+                       {{"enable_mse", "true"}});
     for (unsigned i = 0; i < 2; ++i) {
       EXPECT_EQ(at(c, "psnr_y", i), double(6 * bpc + 12));
       EXPECT_EQ(at(c, "psnr_cb", i), double(6 * bpc + 12));
@@ -41,12 +43,14 @@ TEST(PsnrExtractor, IdenticalFramesHitTheCeilingAtEveryDepth) {
 }
 
 TEST(PsnrExtractor, KnownErrorEightBit444) {
-  const auto c = run({4, 4, 8, ChromaFormat::k444}, 1, [](Picture& r, Picture& d, unsigned) {
-    fill(r, 100);
-    fill(d, 100);
-    set_sample(d, 0, 3, 2, 110);  // one luma sample off by 10
-    set_sample(d, 2, 0, 0, 97);   // one Cr sample off by -3
-  }, {{"enable_mse", "true"}});
+  const auto c = run({4, 4, 8, ChromaFormat::k444}, 1,
+                     [](Picture& r, Picture& d, unsigned) {
+                       fill(r, 100);
+                       fill(d, 100);
+                       set_sample(d, 0, 3, 2, 110);  // one luma sample off by 10
+                       set_sample(d, 2, 0, 0, 97);   // one Cr sample off by -3
+                     },
+                     {{"enable_mse", "true"}});
   EXPECT_EQ(names(c), (std::vector<std::string>{"psnr_y", "mse_y", "psnr_cb", "mse_cb", "psnr_cr", "mse_cr"}));
   EXPECT_EQ(at(c, "mse_y", 0), 100.0 / 16.0);
   EXPECT_EQ(at(c, "psnr_y", 0), 10. * std::log10(65025.0 / (100.0 / 16.0)));
@@ -56,10 +60,12 @@ TEST(PsnrExtractor, KnownErrorEightBit444) {
 }
 
 TEST(PsnrExtractor, SixteenBitFullScaleNoOverflow) {
-  const auto c = run({4, 2, 16, ChromaFormat::k444}, 1, [](Picture& r, Picture& d, unsigned) {
-    fill(r, 65535);
-    fill(d, 0);
-  }, {{"enable_mse", "true"}});
+  const auto c = run({4, 2, 16, ChromaFormat::k444}, 1,
+                     [](Picture& r, Picture& d, unsigned) {
+                       fill(r, 65535);
+                       fill(d, 0);
+                     },
+                     {{"enable_mse", "true"}});
   EXPECT_EQ(at(c, "mse_y", 0), 4294836225.0);
   EXPECT_EQ(at(c, "psnr_y", 0), 0.0);
   EXPECT_EQ(at(c, "psnr_cr", 0), 0.0);
@@ -67,11 +73,13 @@ TEST(PsnrExtractor, SixteenBitFullScaleNoOverflow) {
 
 TEST(PsnrExtractor, OddSizeChromaRoundsUp) {
   // 5x3 4:2:0: chroma planes are 3x2.
-  const auto c = run({5, 3, 10, ChromaFormat::k420}, 1, [](Picture& r, Picture& d, unsigned) {
-    fill(r, 512);
-    fill(d, 512);
-    set_sample(d, 1, 2, 1, 515);  // bottom-right Cb sample, only present when rounding up
-  }, {{"enable_mse", "true"}});
+  const auto c = run({5, 3, 10, ChromaFormat::k420}, 1,
+                     [](Picture& r, Picture& d, unsigned) {
+                       fill(r, 512);
+                       fill(d, 512);
+                       set_sample(d, 1, 2, 1, 515);  // bottom-right Cb sample, only present when rounding up
+                     },
+                     {{"enable_mse", "true"}});
   EXPECT_EQ(at(c, "mse_cb", 0), 9.0 / 6.0);
   EXPECT_EQ(at(c, "psnr_cb", 0), 10. * std::log10(double(1023u * 1023u) / (9.0 / 6.0)));
   EXPECT_EQ(at(c, "psnr_y", 0), 72.0);
@@ -114,22 +122,25 @@ TEST(PsnrExtractor, AggregateOverAllFramesEvenSubsampled) {
     // Every frame has psnr_y (the extractor is temporal, as in libvmaf).
     for (unsigned i = 0; i < 4; ++i) at(c, "psnr_y", i);
   }
-  EXPECT_EQ(psnr::aggregate_psnr(255, 64, 14),
-            10 * (std::log10(65025.0) + std::log10(64.0) - std::log10(14.0)));
+  EXPECT_EQ(psnr::aggregate_psnr(255, 64, 14), 10 * (std::log10(65025.0) + std::log10(64.0) - std::log10(14.0)));
 }
 
 TEST(PsnrExtractor, MinSseAndReducedPeak) {
-  const auto c = run({4, 4, 8, ChromaFormat::k420}, 1, [](Picture& r, Picture& d, unsigned) {
-    fill(r, 9);
-    fill(d, 9);
-  }, {{"min_sse", "1"}});
+  const auto c = run({4, 4, 8, ChromaFormat::k420}, 1,
+                     [](Picture& r, Picture& d, unsigned) {
+                       fill(r, 9);
+                       fill(d, 9);
+                     },
+                     {{"min_sse", "1"}});
   EXPECT_EQ(at(c, "psnr_y", 0), std::ceil(10. * std::log10(65025.0 / (1.0 / 16.0))));
   EXPECT_EQ(at(c, "psnr_cb", 0), std::ceil(10. * std::log10(65025.0 / (1.0 / 4.0))));
 
-  const auto h = run({4, 4, 10, ChromaFormat::k444}, 1, [](Picture& r, Picture& d, unsigned) {
-    fill(r, 40);
-    fill(d, 44);
-  }, {{"reduced_hbd_peak", "true"}});
+  const auto h = run({4, 4, 10, ChromaFormat::k444}, 1,
+                     [](Picture& r, Picture& d, unsigned) {
+                       fill(r, 40);
+                       fill(d, 44);
+                     },
+                     {{"reduced_hbd_peak", "true"}});
   EXPECT_EQ(psnr::peak(10, true), 1020u);
   EXPECT_EQ(psnr::peak(16, true), 65280u);
   EXPECT_EQ(psnr::peak(12, false), 4095u);

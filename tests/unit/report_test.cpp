@@ -118,8 +118,7 @@ TEST(Report, XmlCsvSub) {
             "  <aggregate_metrics apsnr_y=\"40.000000\" />\n"
             "</VMAF>\n");
   EXPECT_EQ(render(OutputFormat::kCsv, fc, info), "Frame,vmaf,\n0,90.000000,\n1,80.000000,\n");
-  EXPECT_EQ(render(OutputFormat::kSub, fc, info),
-            "{0}{1}frame: 0|vmaf: 90.000000|\n{1}{2}frame: 1|vmaf: 80.000000|\n");
+  EXPECT_EQ(render(OutputFormat::kSub, fc, info), "{0}{1}frame: 0|vmaf: 90.000000|\n{1}{2}frame: 1|vmaf: 80.000000|\n");
 }
 
 }  // namespace

@@ -66,8 +66,7 @@ TEST(SessionErrors, ModelStrings) {
 TEST(SessionErrors, NulCharacters) {
   // Found by fuzz_options: "path=\0..." gave an Error whose message was empty.
   EXPECT_EQ(model_refusal(std::string("path=\0x.json", 13)), "model string: holds a NUL character");
-  EXPECT_EQ(feature_refusal(std::string("psnr=enable_mse=\0", 17)),
-            "feature string: holds a NUL character");
+  EXPECT_EQ(feature_refusal(std::string("psnr=enable_mse=\0", 17)), "feature string: holds a NUL character");
 }
 
 TEST(SessionErrors, FeatureStrings) {
@@ -105,7 +104,7 @@ TEST(SessionErrors, EngineFeatureLookup) {
 // library caller can still ask for.
 TEST(SessionErrors, ExtractorRefusalsOfLibraryFormats) {
   const PictureFormat seven{64, 64, 7, ChromaFormat::k420};
-  EXPECT_EQ(feature_refusal("psnr_hvs") , "no error");
+  EXPECT_EQ(feature_refusal("psnr_hvs"), "no error");
   SessionConfig c;
   c.no_prediction = true;
   c.features = {"psnr_hvs"};

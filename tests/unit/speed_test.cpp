@@ -149,7 +149,6 @@ TEST(SpeedLinalg, SolveAndSingular) {
 
 // ---- through the extractors ----------------------------------------------------------
 
-
 using Fill = std::function<int(int plane, int x, int y, unsigned frame, bool dis)>;
 
 // Pattern on the 8-bit scale: texture + motion + noise; never flat.
@@ -166,8 +165,8 @@ void fill(Picture& pic, unsigned f, bool dis, const Fill& fn) {
   test::fill_planes(pic, [&](int p, int x, int y) { return long(fn(p, x, y, f, dis)); });
 }
 
-std::vector<Recorder::Rec> run(const ExtractorDescriptor& d, const PictureFormat& fmt, unsigned frames,
-                               const Fill& fn, const std::map<std::string, std::string>& opts = {}) {
+std::vector<Recorder::Rec> run(const ExtractorDescriptor& d, const PictureFormat& fmt, unsigned frames, const Fill& fn,
+                               const std::map<std::string, std::string>& opts = {}) {
   const OptionSet o(d.options, opts, d.name);
   auto ex = d.create(o, fmt);
   Recorder rec;
@@ -221,21 +220,22 @@ TEST(SpeedOrder, TemporalWritesZeroFirstThenOnePerFrameAndNothingOnFlush) {
 
 TEST(SpeedOrder, TemporalMaxValIsNotApplied) {
   const auto a = run(kSpeedTemporalExtractor, fmt(192, 176, 8, ChromaFormat::k420), 2, content);
-  const auto b = run(kSpeedTemporalExtractor, fmt(192, 176, 8, ChromaFormat::k420), 2, content,
-                     {{"speed_max_val", "0.001"}});
+  const auto b =
+      run(kSpeedTemporalExtractor, fmt(192, 176, 8, ChromaFormat::k420), 2, content, {{"speed_max_val", "0.001"}});
   ASSERT_GT(a[1].value, 0.001);
   EXPECT_EQ(a[1].value, b[1].value);
 }
 
 TEST(SpeedOrder, ChromaMaxValCaps) {
-  const auto b = run(kSpeedChromaExtractor, fmt(192, 176, 8, ChromaFormat::k444), 1, content,
-                     {{"speed_max_val", "0.001"}});
+  const auto b =
+      run(kSpeedChromaExtractor, fmt(192, 176, 8, ChromaFormat::k444), 1, content, {{"speed_max_val", "0.001"}});
   for (const auto& r : b) EXPECT_EQ(r.value, 0.001);
 }
 
 TEST(SpeedValues, IdenticalInputsScoreZero) {
   const Fill same = [](int p, int x, int y, unsigned f, bool) { return content(p, x, y, f, false); };
-  for (const auto& r : run(kSpeedChromaExtractor, fmt(192, 176, 8, ChromaFormat::k444), 2, same)) EXPECT_EQ(r.value, 0.0);
+  for (const auto& r : run(kSpeedChromaExtractor, fmt(192, 176, 8, ChromaFormat::k444), 2, same))
+    EXPECT_EQ(r.value, 0.0);
   for (const auto& r : run(kSpeedTemporalExtractor, fmt(192, 176, 8, ChromaFormat::k444), 3, same))
     EXPECT_EQ(r.value, 0.0);
 }
@@ -263,7 +263,9 @@ TEST(SpeedValues, SameScoresAtEveryBitDepth) {
   for (const ExtractorDescriptor* d : {&kSpeedChromaExtractor, &kSpeedTemporalExtractor}) {
     const auto base = run(*d, fmt(176, 176, 8, ChromaFormat::k444), 2, content);
     for (int bpc : {10, 12, 16}) {
-      const Fill scaled = [bpc](int p, int x, int y, unsigned f, bool dis) { return content(p, x, y, f, dis) << (bpc - 8); };
+      const Fill scaled = [bpc](int p, int x, int y, unsigned f, bool dis) {
+        return content(p, x, y, f, dis) << (bpc - 8);
+      };
       const auto got = run(*d, fmt(176, 176, bpc, ChromaFormat::k444), 2, scaled);
       ASSERT_EQ(got.size(), base.size());
       for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].value, base[i].value) << d->name << " bpc " << bpc;
@@ -276,7 +278,8 @@ TEST(SpeedValues, SixteenBitExtremesStayFinite) {
     return ((x * 7 + y * 3 + int(f) + p + (dis ? 1 : 0)) % 3 == 0) ? 65535 : 0;
   };
   for (const ExtractorDescriptor* d : {&kSpeedChromaExtractor, &kSpeedTemporalExtractor})
-    for (const auto& r : run(*d, fmt(176, 176, 16, ChromaFormat::k444), 2, ext)) EXPECT_TRUE(std::isfinite(r.value)) << d->name;
+    for (const auto& r : run(*d, fmt(176, 176, 16, ChromaFormat::k444), 2, ext))
+      EXPECT_TRUE(std::isfinite(r.value)) << d->name;
 }
 
 TEST(SpeedValues, OddChromaSizesAreRoundedDownAsLibvmaf) {
@@ -365,10 +368,12 @@ TEST(SpeedErrors, Messages) {
   EXPECT_EQ(create_error(c, fmt(320, 320, 9, ChromaFormat::k444)),
             "speed_chroma: bit depth 9 is not supported (8, 10, 12 or 16)");
   // Ranges come from the option table.
-  EXPECT_NE(create_error(c, fmt(320, 320, 8, ChromaFormat::k444), {{"speed_weight_var_mode", "7"}}).find("speed_chroma"),
-            std::string::npos);
-  EXPECT_NE(create_error(t, fmt(320, 320, 8, ChromaFormat::k444), {{"speed_weight_var_mode", "1"}}).find("speed_temporal"),
-            std::string::npos);
+  EXPECT_NE(
+      create_error(c, fmt(320, 320, 8, ChromaFormat::k444), {{"speed_weight_var_mode", "7"}}).find("speed_chroma"),
+      std::string::npos);
+  EXPECT_NE(
+      create_error(t, fmt(320, 320, 8, ChromaFormat::k444), {{"speed_weight_var_mode", "1"}}).find("speed_temporal"),
+      std::string::npos);
   // A wider prescale that keeps the height is fine for speed_temporal (libvmaf's buffers hold it).
   EXPECT_EQ(create_error(t, fmt(320, 320, 8, ChromaFormat::k444), {{"speed_prescale", "0.5"}}), "");
   EXPECT_EQ(create_error(c, fmt(160, 160, 8, ChromaFormat::k420)), "");

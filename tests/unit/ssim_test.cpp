@@ -44,7 +44,8 @@ void put(Picture& p, int x, int y, int v) {
 }
 // A smooth pattern with some texture, in [0, max].
 int pattern(int x, int y, int max, int seed) {
-  const double v = 0.5 + 0.35 * std::sin(0.21 * x + 0.05 * seed) * std::cos(0.17 * y) + 0.1 * std::sin(1.3 * x * y + seed);
+  const double v =
+      0.5 + 0.35 * std::sin(0.21 * x + 0.05 * seed) * std::cos(0.17 * y) + 0.1 * std::sin(1.3 * x * y + seed);
   return std::clamp(int(std::lround(v * max)), 0, max);
 }
 
@@ -61,8 +62,8 @@ struct Capture : FeatureSink {
   }
 };
 
-Capture extract_with(const std::string& extractor, const std::map<std::string, std::string>& opts,
-                     const Picture& ref, const Picture& dis) {
+Capture extract_with(const std::string& extractor, const std::map<std::string, std::string>& opts, const Picture& ref,
+                     const Picture& dis) {
   const ExtractorDescriptor* d = find_extractor(extractor);
   EXPECT_NE(d, nullptr) << extractor;
   OptionSet os(d->options, opts, d->name);
@@ -137,7 +138,8 @@ TEST(IntegerSsim, TapsAreTheRoundedGaussian) {
     sum += 2 * t;
   }
   EXPECT_EQ(vmafx_issim_taps[VMAFX_SSIM_TAP_RADIUS], 256 - sum);
-  EXPECT_EQ(int(std::floor(sigma * std::sqrt(-2 * std::log(std::sqrt(0.5 * pi) * sigma / 256)))), VMAFX_SSIM_TAP_RADIUS);
+  EXPECT_EQ(int(std::floor(sigma * std::sqrt(-2 * std::log(std::sqrt(0.5 * pi) * sigma / 256)))),
+            VMAFX_SSIM_TAP_RADIUS);
   // An interior 2-D window weighs exactly 2^16.
   int total = 0;
   for (int t : {2, 9, 28, 55, 68, 55, 28, 9, 2}) total += t;
@@ -291,12 +293,12 @@ TEST(IntegerSsim, ExtractorWritesPlainSsimAndRejectsBadDepth) {
 
 TEST(FloatSsim, AutoScaleRoundsHalfUp) {
   EXPECT_EQ(ssim::auto_scale(176, 144), 1);
-  EXPECT_EQ(ssim::auto_scale(1920, 1080), 4);    // 4.22
-  EXPECT_EQ(ssim::auto_scale(3840, 2160), 8);    // 8.44
-  EXPECT_EQ(ssim::auto_scale(384, 400), 2);      // 1.5 rounds up
-  EXPECT_EQ(ssim::auto_scale(1000, 383), 1);     // 1.496
-  EXPECT_EQ(ssim::auto_scale(640, 1000), 3);     // 2.5 rounds up
-  EXPECT_EQ(ssim::auto_scale(20, 20), 1);        // never below 1
+  EXPECT_EQ(ssim::auto_scale(1920, 1080), 4);  // 4.22
+  EXPECT_EQ(ssim::auto_scale(3840, 2160), 8);  // 8.44
+  EXPECT_EQ(ssim::auto_scale(384, 400), 2);    // 1.5 rounds up
+  EXPECT_EQ(ssim::auto_scale(1000, 383), 1);   // 1.496
+  EXPECT_EQ(ssim::auto_scale(640, 1000), 3);   // 2.5 rounds up
+  EXPECT_EQ(ssim::auto_scale(20, 20), 1);      // never below 1
   EXPECT_EQ(ssim::float_ssim_scale(1920, 1080, 0), 4);
   EXPECT_EQ(ssim::float_ssim_scale(1920, 1080, 1), 1);
   EXPECT_EQ(ssim::float_ssim_scale(1920, 1080, 7), 7);
@@ -316,8 +318,7 @@ TEST(FloatSsim, LumaToFloatIsOnTheEightBitScale) {
     fill_all(p, [&](int x, int y) { return (x + 3 * y) * ((1 << bpc) - 1) / 5; });
     float out[6];
     ssim::luma_to_float(p.plane(0), bpc, out);
-    for (int i = 0; i < 6; ++i)
-      EXPECT_EQ(out[i], float(get(p, i % 3, i / 3)) / float(1 << (bpc - 8))) << bpc;
+    for (int i = 0; i < 6; ++i) EXPECT_EQ(out[i], float(get(p, i % 3, i / 3)) / float(1 << (bpc - 8))) << bpc;
   }
 }
 
@@ -400,7 +401,8 @@ Pair textured_pair(int w, int h, int bpc) {
   Pair p{Picture(luma_format(w, h, bpc)), Picture(luma_format(w, h, bpc))};
   const int scale = 1 << (bpc - 8);  // samples = 8-bit value * 2^(bpc - 8)
   fill_all(p.ref, [&](int x, int y) { return pattern(x, y, 255, 1) * scale; });
-  fill_all(p.dis, [&](int x, int y) { return std::clamp(pattern(x, y, 255, 1) + ((x * 5 + y * 3) % 9) - 4, 0, 255) * scale; });
+  fill_all(p.dis,
+           [&](int x, int y) { return std::clamp(pattern(x, y, 255, 1) + ((x * 5 + y * 3) % 9) - 4, 0, 255) * scale; });
   return p;
 }
 
@@ -518,8 +520,7 @@ TEST(FloatMsSsim, NamesOrderAndIdentity) {
   const char* kinds = "lcs";
   for (int k = 0; k < 3; ++k)
     for (int i = 0; i < 5; ++i)
-      EXPECT_EQ(c.got[1 + 5 * k + i].first,
-                std::string("float_ms_ssim_") + kinds[k] + "_scale" + std::to_string(i));
+      EXPECT_EQ(c.got[1 + 5 * k + i].first, std::string("float_ms_ssim_") + kinds[k] + "_scale" + std::to_string(i));
   // The score is the product of the means raised to libvmaf's exponents.
   const float alpha[] = VMAFX_MS_SSIM_ALPHA_INIT, beta[] = VMAFX_MS_SSIM_BETA_INIT, gamma[] = VMAFX_MS_SSIM_GAMMA_INIT;
   double want = 1.0;

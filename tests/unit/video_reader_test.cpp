@@ -27,12 +27,11 @@ TEST(Y4mHeader, ColourSpacesAndDepths) {
     const char* tag;
     ChromaFormat chroma;
     int bpc;
-  } cases[] = {{"C420jpeg", ChromaFormat::k420, 8},  {"C420mpeg2", ChromaFormat::k420, 8},
-               {"C420paldv", ChromaFormat::k420, 8}, {"C420", ChromaFormat::k420, 8},
-               {"C422", ChromaFormat::k422, 8},      {"C444", ChromaFormat::k444, 8},
-               {"C420p10", ChromaFormat::k420, 10},  {"C422p10", ChromaFormat::k422, 10},
-               {"C444p12", ChromaFormat::k444, 12},  {"C420p16", ChromaFormat::k420, 16},
-               {"Cmono", ChromaFormat::k400, 8}};
+  } cases[] = {
+      {"C420jpeg", ChromaFormat::k420, 8}, {"C420mpeg2", ChromaFormat::k420, 8}, {"C420paldv", ChromaFormat::k420, 8},
+      {"C420", ChromaFormat::k420, 8},     {"C422", ChromaFormat::k422, 8},      {"C444", ChromaFormat::k444, 8},
+      {"C420p10", ChromaFormat::k420, 10}, {"C422p10", ChromaFormat::k422, 10},  {"C444p12", ChromaFormat::k444, 12},
+      {"C420p16", ChromaFormat::k420, 16}, {"Cmono", ChromaFormat::k400, 8}};
   for (const Case& c : cases) {
     PictureFormat f = parse_y4m_header(std::string("W352 H288 F30000:1001 It A1:1 ") + c.tag + " XYSCSS=420JPEG", "x");
     EXPECT_EQ(f.width, 352) << c.tag;

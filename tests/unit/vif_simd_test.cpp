@@ -109,9 +109,8 @@ void ref_sub_vertical(const std::vector<std::vector<T>>& rr, const std::vector<s
   }
 }
 
-void ref_sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c,
-                        int taps, int ow, std::vector<std::uint16_t>& o_ref,
-                        std::vector<std::uint16_t>& o_dis) {
+void ref_sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int taps,
+                        int ow, std::vector<std::uint16_t>& o_ref, std::vector<std::uint16_t>& o_dis) {
   const int half = taps / 2;
   for (int jo = 0; jo < ow; ++jo) {
     const int j = 2 * jo;
@@ -141,9 +140,12 @@ std::vector<std::vector<T>> random_rows(std::mt19937& rng, int n, int w, int bit
   for (auto& r : rows)
     for (auto& v : r) {
       const std::uint32_t x = rng();
-      if (w % 7 == 0) v = T(mask);
-      else if (w % 4 == 0 && (x >> 30) < 2) v = T((x >> 30) ? mask : 0);
-      else v = T(x & mask);
+      if (w % 7 == 0)
+        v = T(mask);
+      else if (w % 4 == 0 && (x >> 30) < 2)
+        v = T((x >> 30) ? mask : 0);
+      else
+        v = T(x & mask);
     }
   return rows;
 }
@@ -185,8 +187,8 @@ void check_sub_vertical(std::mt19937& rng, int from, int bpc, int bits, int w) {
   const auto dr = random_rows<T>(rng, taps, w, bits);
   std::vector<std::uint32_t> wr(w), wd(w), gr(w, 0xDEADBEEF), gd(w, 0xDEADBEEF);
   ref_sub_vertical(rr, dr, c, taps, w, vs.mu_round, vs.mu_shift, wr, wd);
-  simd::sub_vertical(pointers(rr).data(), pointers(dr).data(), c, taps, w, vs.mu_round, vs.mu_shift,
-                     gr.data(), gd.data());
+  simd::sub_vertical(pointers(rr).data(), pointers(dr).data(), c, taps, w, vs.mu_round, vs.mu_shift, gr.data(),
+                     gd.data());
   ASSERT_EQ(gr, wr) << "from " << from << " bpc " << bpc << " w " << w;
   ASSERT_EQ(gd, wd) << "from " << from << " bpc " << bpc << " w " << w;
 }
@@ -240,9 +242,12 @@ TEST_F(VifSimd, StatHorizontalEqualsScalar) {
           const std::uint32_t top = q < 2 ? 0xFFFFu : 0xFFFFFFFFu;
           for (auto& v : rows[q]) {
             const std::uint32_t r = rng();
-            if (w % 5 == 0) v = top;
-            else if (w % 3 == 1 && r % 4 == 0) v = (r & 8) ? top : 0;
-            else v = r & top;
+            if (w % 5 == 0)
+              v = top;
+            else if (w % 3 == 1 && r % 4 == 0)
+              v = (r & 8) ? top : 0;
+            else
+              v = r & top;
           }
           tp[q] = rows[q].data() + kPad;
         }
@@ -298,8 +303,7 @@ TEST_F(VifSimd, SubsampleHorizontalEqualsScalar) {
 namespace acc_test {
 
 struct Coverage {
-  long flat = 0, den_only = 0, num = 0, sv_neg = 0, sv_low_out = 0, sv_big = 0, limited = 0,
-       noise_wrap = 0, frac_x = 0;
+  long flat = 0, den_only = 0, num = 0, sv_neg = 0, sv_low_out = 0, sv_big = 0, limited = 0, noise_wrap = 0, frac_x = 0;
 };
 
 void note(Coverage& cv, std::int32_t s1, std::int32_t s2, std::int32_t s12, double limit) {
@@ -323,9 +327,24 @@ void note(Coverage& cv, std::int32_t s1, std::int32_t s2, std::int32_t s12, doub
 }
 
 std::int32_t edge_value(std::mt19937& rng) {
-  static const std::int32_t v[] = {INT32_MIN, INT32_MIN + 1, -131072, -1, 0, 1, 2, 131071, 131072, 131073,
-                                   262143, 262144, 1 << 24, (1 << 30) + 12345, INT32_MAX - 131072,
-                                   INT32_MAX - 131071, INT32_MAX - 1, INT32_MAX};
+  static const std::int32_t v[] = {INT32_MIN,
+                                   INT32_MIN + 1,
+                                   -131072,
+                                   -1,
+                                   0,
+                                   1,
+                                   2,
+                                   131071,
+                                   131072,
+                                   131073,
+                                   262143,
+                                   262144,
+                                   1 << 24,
+                                   (1 << 30) + 12345,
+                                   INT32_MAX - 131072,
+                                   INT32_MAX - 131071,
+                                   INT32_MAX - 1,
+                                   INT32_MAX};
   return v[rng() % (sizeof v / sizeof v[0])];
 }
 
@@ -463,9 +482,7 @@ TEST_F(VifSimd, AccumulateRowEdgePixels) {
 // in four million does): without them dropping eps from the SIMD division
 // passes the other tests. Checked here with the formula written without eps.
 TEST(VifSimdSupport, EpsMatters) {
-  const auto trunc32 = [](double x) {
-    return x > -2147483649.0 && x < 2147483648.0 ? std::int32_t(x) : INT32_MIN;
-  };
+  const auto trunc32 = [](double x) { return x > -2147483649.0 && x < 2147483648.0 ? std::int32_t(x) : INT32_MIN; };
   const auto num_no_eps = [&](std::int32_t s1, std::int32_t s2, std::int32_t s12) {
     double g = double(s12) / double(s1);
     const std::int32_t sv = std::max(trunc32(double(s2) - g * double(s12)), 0);
@@ -474,9 +491,8 @@ TEST(VifSimdSupport, EpsMatters) {
     const std::int64_t total = std::int64_t(g * g * double(s1)) + noise;
     return vif::log2_q11(std::uint64_t(total)) - vif::log2_q11(noise);
   };
-  const std::int32_t ps[][3] = {{399960, 9604967, 2318968}, {414951, 10141010, 2339932},
-                                {451791, 7496786, 2643827}, {949044, 4100441, 2372609},
-                                {925536, 15738153, 3814110}, {954748, 1028398, 954747}};
+  const std::int32_t ps[][3] = {{399960, 9604967, 2318968}, {414951, 10141010, 2339932}, {451791, 7496786, 2643827},
+                                {949044, 4100441, 2372609}, {925536, 15738153, 3814110}, {954748, 1028398, 954747}};
   for (const auto& p : ps) {
     vif::Accum a;
     vif::accumulate(a, p[0], p[1], p[2], 100.0);
@@ -540,7 +556,8 @@ TEST_F(VifSimd, WholePlanesEqualScalar) {
         for (int x = 0; x < sz.w; ++x) {
           const std::size_t i = std::size_t(y) * sz.w + x;
           const std::uint32_t base = ((x * 7 + y * 3) % 97) * maxv / 96;
-          const std::uint32_t r = x < sz.w / 5 ? maxv / 2 : std::min(maxv, base + std::uint32_t(rng()) % (maxv / 8 + 1));
+          const std::uint32_t r =
+              x < sz.w / 5 ? maxv / 2 : std::min(maxv, base + std::uint32_t(rng()) % (maxv / 8 + 1));
           const std::uint32_t d = (y % 4 == 0) ? std::min(maxv, 2 * r / 3 + std::uint32_t(rng()) % (maxv / 4 + 1))
                                                : std::min(maxv, r + std::uint32_t(rng()) % (maxv / 16 + 1));
           cs.r[i] = std::uint16_t(r);
@@ -551,10 +568,10 @@ TEST_F(VifSimd, WholePlanesEqualScalar) {
   const auto run = [](const Case& cs) {
     std::vector<std::uint8_t> r8(cs.r.begin(), cs.r.end()), d8(cs.d.begin(), cs.d.end());
     const int bytes = cs.bpc == 8 ? 1 : 2;
-    const PlaneView rv{cs.bpc == 8 ? r8.data() : reinterpret_cast<const std::uint8_t*>(cs.r.data()),
-                       cs.w * bytes, cs.w, cs.h};
-    const PlaneView dv{cs.bpc == 8 ? d8.data() : reinterpret_cast<const std::uint8_t*>(cs.d.data()),
-                       cs.w * bytes, cs.w, cs.h};
+    const PlaneView rv{cs.bpc == 8 ? r8.data() : reinterpret_cast<const std::uint8_t*>(cs.r.data()), cs.w * bytes, cs.w,
+                       cs.h};
+    const PlaneView dv{cs.bpc == 8 ? d8.data() : reinterpret_cast<const std::uint8_t*>(cs.d.data()), cs.w * bytes, cs.w,
+                       cs.h};
     return vif::compute_scales(rv, dv, cs.bpc, cs.limit, cs.skip0);
   };
   vmafx::simd::set_enabled(false);

@@ -169,8 +169,8 @@ TEST(VifTiling, TapsAreFilterZero) {
 }
 
 TEST(VifTiling, EqualsCpuScale0) {
-  const int sizes[][2] = {{16, 16}, {17, 19}, {111, 15}, {112, 16}, {113, 17}, {129, 33},
-                          {240, 48}, {250, 70}, {347, 61}, {480, 270}};
+  const int sizes[][2] = {{16, 16},  {17, 19},  {111, 15}, {112, 16}, {113, 17},
+                          {129, 33}, {240, 48}, {250, 70}, {347, 61}, {480, 270}};
   unsigned seed = 1;
   for (const auto& s : sizes)
     for (int pad : {0, 8, 13})

@@ -55,8 +55,7 @@ std::vector<Plane> read_seed(const char* path) {
     if (t[0] == 'C' && std::strncmp(t, "C420", 4) != 0) die(std::string(path) + ": seed must be 8-bit 4:2:0");
   }
   if (w <= 0 || h <= 0) die(std::string(path) + ": no size in the header");
-  if (!std::fgets(line, sizeof line, f) || std::strncmp(line, "FRAME", 5) != 0)
-    die(std::string(path) + ": no frame");
+  if (!std::fgets(line, sizeof line, f) || std::strncmp(line, "FRAME", 5) != 0) die(std::string(path) + ": no frame");
   std::vector<Plane> planes(3);
   for (int p = 0; p < 3; ++p) {
     Plane& pl = planes[p];

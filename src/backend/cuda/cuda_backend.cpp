@@ -22,18 +22,14 @@ std::string error_message(cudaError_t e, std::string_view what) {
     case cudaErrorInvalidDevice: kind = "no such CUDA device"; break;
     case cudaErrorDevicesUnavailable: kind = "CUDA device busy or unavailable"; break;
     case cudaErrorNoKernelImageForDevice:
-    case cudaErrorUnsupportedPtxVersion:
-      kind = "this build has no kernels for the device (built for sm_90)";
-      break;
+    case cudaErrorUnsupportedPtxVersion: kind = "this build has no kernels for the device (built for sm_90)"; break;
     case cudaErrorLaunchOutOfResources: kind = "kernel launch out of resources"; break;
     case cudaErrorIllegalAddress:
     case cudaErrorLaunchFailure:
     case cudaErrorECCUncorrectable:
     case cudaErrorHardwareStackError:
     case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress:
-      kind = "device failure";
-      break;
+    case cudaErrorMisalignedAddress: kind = "device failure"; break;
     default: kind = "CUDA driver/runtime failure"; break;
   }
   std::string m = "cuda: ";
@@ -134,9 +130,7 @@ void* ThreadContext::pinned(const void* owner, int slot, std::size_t bytes) {
   return pin_[{owner, slot}].ensure(bytes);
 }
 
-void ThreadContext::sync(std::string_view what) {
-  check(cudaStreamSynchronize(stream_), what);
-}
+void ThreadContext::sync(std::string_view what) { check(cudaStreamSynchronize(stream_), what); }
 
 namespace {
 
@@ -169,13 +163,13 @@ CudaBackend::CudaBackend(int device) : device_(device) {
   if (n == 0) fail(cudaErrorNoDevice, "device start");
   if (device < 0 || device >= n)
     throw device_error("cuda: device " + std::to_string(device) + ": no such CUDA device (" + std::to_string(n) +
-                        " found)");
+                       " found)");
   check(cudaSetDevice(device_), "cudaSetDevice");
   cudaDeviceProp p{};
   check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties");
   if (p.major < 9)
     throw device_error("cuda: device " + std::to_string(device) + " (" + p.name + ", sm_" + std::to_string(p.major) +
-                std::to_string(p.minor) + "): this build has kernels for sm_90 only");
+                       std::to_string(p.minor) + "): this build has kernels for sm_90 only");
   // Creates the primary context now, so that a broken driver fails here.
   check(cudaFree(nullptr), "context creation");
   device_name_ = "cuda " + std::to_string(device) + ": " + describe(device);

@@ -91,7 +91,6 @@ class ThreadContext {
   // Waits for this thread's stream; throws on an asynchronous failure.
   void sync(std::string_view what);
 
-
  private:
   struct Entry {
     const Picture* pic = nullptr;

@@ -90,8 +90,10 @@ const std::vector<Source>& sources() {
       Source s{kOpenclSources[i].name, "", kOpenclSources[i].view()};
       // src/exact headers guard with VMAFX_EXACT_*, src/feature tables with
       // VMAFX_FEATURE_*: that tells the two ssim_tables.h (and vif_tables.h) apart.
-      if (s.text.find("#ifndef VMAFX_EXACT_") != std::string_view::npos) s.dir = "exact";
-      else if (s.text.find("#ifndef VMAFX_FEATURE_") != std::string_view::npos) s.dir = "feature";
+      if (s.text.find("#ifndef VMAFX_EXACT_") != std::string_view::npos)
+        s.dir = "exact";
+      else if (s.text.find("#ifndef VMAFX_FEATURE_") != std::string_view::npos)
+        s.dir = "feature";
       v.push_back(std::move(s));
     }
     return v;
@@ -116,11 +118,11 @@ const Source& resolve(std::string_view path, std::string_view includer, std::str
     c = near;
     if (c.size() != 1)
       throw device_error("opencl: " + std::string(includer) + " includes \"" + std::string(path) +
-                  "\", which is ambiguous; name its directory (exact/ or feature/)");
+                         "\", which is ambiguous; name its directory (exact/ or feature/)");
   }
   if (c.empty())
     throw device_error("opencl: " + std::string(includer) + " includes \"" + std::string(path) +
-                "\", which is not among the embedded kernel sources");
+                       "\", which is not among the embedded kernel sources");
   return *c.front();
 }
 
@@ -261,8 +263,8 @@ void* Device::pinned_alloc(std::size_t bytes, void* ctx) {
   cl_int err = CL_SUCCESS;
   cl_mem m = clCreateBuffer(d->context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
   if (err != CL_SUCCESS) return nullptr;
-  void* p = clEnqueueMapBuffer(d->map_queue_, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
-                               nullptr, &err);
+  void* p =
+      clEnqueueMapBuffer(d->map_queue_, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err);
   if (err != CL_SUCCESS || !p || reinterpret_cast<std::uintptr_t>(p) % 64 != 0) {
     if (p && err == CL_SUCCESS) clEnqueueUnmapMemObject(d->map_queue_, m, p, 0, nullptr, nullptr);
     clFinish(d->map_queue_);
@@ -305,7 +307,7 @@ cl_program Device::program(std::string_view cl_file) {
     for (char& c : first)
       if (c == '\n') c = ' ';
     throw device_error("opencl: building " + std::string(cl_file) + " for " + name_ + " failed (" + error_name(err) +
-                "): " + first);
+                       "): " + first);
   }
   logs_.emplace(std::string(cl_file), log);
   programs_.emplace(std::string(cl_file), prog);
@@ -465,8 +467,8 @@ cl_mem Slot::publish_ref(const Picture& ref, const Picture& dis, unsigned index)
     ProfEvent ev("upload (reference mirror, rect)");
     const std::size_t buf_origin[3] = {0, 0, 0}, host_origin[3] = {0, 0, 0};
     const std::size_t region[3] = {row, rows, 1};
-    check(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, buf_origin, host_origin, region, row, 0,
-                                   std::size_t(v.stride), 0, v.data, 0, nullptr, ev.out()),
+    check(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, buf_origin, host_origin, region, row, 0, std::size_t(v.stride),
+                                   0, v.data, 0, nullptr, ev.out()),
           "upload");
   }
   group_->publish(ref, index);
@@ -531,8 +533,10 @@ void run2d(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t gy, std:
   if (gx == 0 || gy == 0) return;
   const std::size_t max = pow2_group(k, lx * ly);
   while (lx * ly > max) {
-    if (ly > 1) ly /= 2;
-    else lx /= 2;
+    if (ly > 1)
+      ly /= 2;
+    else
+      lx /= 2;
   }
   const std::size_t g[2] = {(gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly};
   const std::size_t l[2] = {lx, ly};
@@ -573,8 +577,7 @@ void PendingRead::finish() {
   if (!event_) return;
   const cl_int err = clWaitForEvents(1, &event_);
   cl_int status = CL_COMPLETE;
-  if (err == CL_SUCCESS)
-    clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+  if (err == CL_SUCCESS) clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
   clReleaseEvent(event_);
   event_ = nullptr;
   check(err, "read back");

@@ -204,8 +204,8 @@ class FrameGroup {
   // complete for `index`; a worker that finds none uploads the plane itself.
   // A mirror is rewritten only when its picture comes back for a later
   // frame, i.e. after every twin of the earlier frame has read its results back.
-  cl_mem mirror(const Picture& ref, std::size_t bytes);  // to fill; found by no one meanwhile
-  void publish(const Picture& ref, unsigned index);      // filled: frame `index` may use it
+  cl_mem mirror(const Picture& ref, std::size_t bytes);    // to fill; found by no one meanwhile
+  void publish(const Picture& ref, unsigned index);        // filled: frame `index` may use it
   cl_mem find_mirror(const Picture& ref, unsigned index);  // nullptr if none complete for `index`
 
  private:

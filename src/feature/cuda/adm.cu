@@ -33,9 +33,9 @@ __device__ __forceinline__ void dwt_idx(int i, int n, int ind[4]) {
 }
 
 template <class Pel, class Acc>
-__global__ void __launch_bounds__(kThreads) dwt0_kernel(const Pel* __restrict__ src, std::ptrdiff_t stride, int w,
-                                                        int h, int bpc, bool lo_only, Bands<std::int16_t> out,
-                                                        int ostride) {
+__global__ void __launch_bounds__(kThreads)
+    dwt0_kernel(const Pel* __restrict__ src, std::ptrdiff_t stride, int w, int h, int bpc, bool lo_only,
+                Bands<std::int16_t> out, int ostride) {
   const int j = blockIdx.x * TX + threadIdx.x % TX;
   const int i = blockIdx.y * TY + threadIdx.x / TX;
   const int hw = (w + 1) / 2, hh = (h + 1) / 2;
@@ -160,8 +160,7 @@ __device__ __forceinline__ T limit_gain(T rst, float rst_f, T t, bool angle_flag
 struct S0 {
   using T = std::int16_t;
   __device__ static void one(T o, T t, bool angle, double egl, T& ro, T& ao) {
-    const std::int32_t tmp_k =
-        o == 0 ? 32768 : std::int32_t(((long long)div_lookup(o) * t + 16384) >> 15);
+    const std::int32_t tmp_k = o == 0 ? 32768 : std::int32_t(((long long)div_lookup(o) * t + 16384) >> 15);
     const std::int32_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
     T rst = T((k * o + 16384) >> 15);
     const float rst_f = (float(k) / 32768) * (float(o) / 64);
@@ -186,8 +185,7 @@ struct S0 {
     const std::int32_t x0 = std::int32_t(src) * std::int32_t(rf);
     std::int32_t x = sub_wrap(abs32(x0), std::int32_t(thr << vmafx_adm_s0_thr_shift[t]));
     x = x < 0 ? 0 : x;
-    const std::int32_t x_sq =
-        std::int32_t(((long long)x * x + vmafx_adm_s0_sq_round[t]) >> vmafx_adm_s0_sq_shift[t]);
+    const std::int32_t x_sq = std::int32_t(((long long)x * x + vmafx_adm_s0_sq_round[t]) >> vmafx_adm_s0_sq_shift[t]);
     return ((long long)x_sq * x + p.cm_add[t]) >> p.cm_shift[t];
   }
   __device__ static unsigned long long den(T b, const StageParams&) {
@@ -240,8 +238,7 @@ struct S123 {
         std::int32_t(((long long)src * (long long)rf + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
     std::int32_t x = sub_wrap(abs32(x0), std::int32_t(thr));
     x = x < 0 ? 0 : x;
-    const std::int32_t x_sq =
-        std::int32_t(((long long)x * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
+    const std::int32_t x_sq = std::int32_t(((long long)x * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
     return ((long long)x_sq * x + p.cm_add[t]) >> p.cm_shift[t];
   }
   __device__ static unsigned long long den(T b, const StageParams& p) {
@@ -290,8 +287,9 @@ __device__ __forceinline__ V row_sum(V v, V* sh) {
 
 // One block per row of the score region.
 template <class S>
-__global__ void __launch_bounds__(kRowThreads) mask_kernel(Bands<typename S::T> ref, const typename S::T* __restrict__ work,
-                                                           StageParams p, long long* __restrict__ out) {
+__global__ void __launch_bounds__(kRowThreads)
+    mask_kernel(Bands<typename S::T> ref, const typename S::T* __restrict__ work, StageParams p,
+                long long* __restrict__ out) {
   using T = typename S::T;
   __shared__ unsigned long long sh[kRowThreads / 32];
   const int i = p.score.top + blockIdx.x;
@@ -307,7 +305,7 @@ __global__ void __launch_bounds__(kRowThreads) mask_kernel(Bands<typename S::T> 
     const int jp = j == p.w - 1 ? p.w - 1 : j + 1;
 #pragma unroll
     for (int b = 0; b < 3; ++b) den[b] += S::den(ref.b[1 + b][r0 + j], p);
-    // Two pipelines: num (src r, masker a) and aim (src a, masker r).
+      // Two pipelines: num (src r, masker a) and aim (src a, masker r).
 #pragma unroll
     for (int pipe = 0; pipe < 2; ++pipe) {
       if (pipe == 1 && !p.aim) break;
@@ -370,22 +368,22 @@ void dwt0(const void* src, std::ptrdiff_t stride, int w, int h, int bpc, bool lo
           int ostride, cudaStream_t s) {
   const dim3 grid(((w + 1) / 2 + TX - 1) / TX, ((h + 1) / 2 + TY - 1) / TY);
   if (bpc == 8)
-    dwt0_kernel<std::uint8_t, std::int32_t><<<grid, kThreads, 0, s>>>(static_cast<const std::uint8_t*>(src), stride,
-                                                                       w, h, bpc, lo_only, out, ostride);
+    dwt0_kernel<std::uint8_t, std::int32_t>
+        <<<grid, kThreads, 0, s>>>(static_cast<const std::uint8_t*>(src), stride, w, h, bpc, lo_only, out, ostride);
   else
-    dwt0_kernel<std::uint16_t, long long><<<grid, kThreads, 0, s>>>(static_cast<const std::uint16_t*>(src), stride,
-                                                                     w, h, bpc, lo_only, out, ostride);
+    dwt0_kernel<std::uint16_t, long long>
+        <<<grid, kThreads, 0, s>>>(static_cast<const std::uint16_t*>(src), stride, w, h, bpc, lo_only, out, ostride);
 }
 
 void dwt123(const void* src, int sstride, int w, int h, int scale, Bands<std::int32_t> out, int ostride,
             cudaStream_t s) {
   const dim3 grid(((w + 1) / 2 + TX - 1) / TX, ((h + 1) / 2 + TY - 1) / TY);
   if (scale == 1)
-    dwt123_kernel<std::int16_t><<<grid, kThreads, 0, s>>>(static_cast<const std::int16_t*>(src), sstride, w, h, scale,
-                                                          out, ostride);
+    dwt123_kernel<std::int16_t>
+        <<<grid, kThreads, 0, s>>>(static_cast<const std::int16_t*>(src), sstride, w, h, scale, out, ostride);
   else
-    dwt123_kernel<std::int32_t><<<grid, kThreads, 0, s>>>(static_cast<const std::int32_t*>(src), sstride, w, h, scale,
-                                                          out, ostride);
+    dwt123_kernel<std::int32_t>
+        <<<grid, kThreads, 0, s>>>(static_cast<const std::int32_t*>(src), sstride, w, h, scale, out, ostride);
 }
 
 void stage0(Bands<std::int16_t> ref, Bands<std::int16_t> dis, std::int16_t* work, const StageParams& p, long long* out,

@@ -108,8 +108,8 @@ float cm_float(int scale, const adm::StageParams& p, const long long acc[3], dou
   }
   const std::uint32_t shift_cub = static_cast<std::uint32_t>(p.cm_shift[0]);
   const float final_shift = static_cast<float>(std::pow(
-      2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
-                               shift_rows)));
+      2.0,
+      static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - shift_rows)));
   return vmafx::adm::cm_from_sums_s123(sums, final_shift, area, noise_weight);
 }
 

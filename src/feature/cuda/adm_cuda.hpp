@@ -30,11 +30,11 @@ void dwt123(const void* src, int sstride, int w, int h, int scale, Bands<std::in
 
 // Per-scale constants of the decouple/CSF and masking stages.
 struct StageParams {
-  int w, h, stride;   // band size and row stride
-  Region filter;      // decouple + CSF region
-  Region score;       // masking + denominator region
-  double egl;         // enhancement gain limit
-  float cos1_sq;      // (float)(cos(1 deg)^2)
+  int w, h, stride;     // band size and row stride
+  Region filter;        // decouple + CSF region
+  Region score;         // masking + denominator region
+  double egl;           // enhancement gain limit
+  float cos1_sq;        // (float)(cos(1 deg)^2)
   std::uint32_t rf[3];  // fixed-point CSF factors (uint16 at scale 0)
   // Denominator, per row: (inner + den_add) >> den_shift; at scales 1..3 the
   // per-pixel ((x*x + sq_add) >> sq_shift) * x + cub_add) >> cub_shift first.
@@ -57,8 +57,8 @@ struct StageParams {
 // detail bands. Scratch `work` holds 12 band planes (stride * h each) of T.
 // Adds to out[0..2] the denominator sums (h, v, d), out[3..5] the numerator
 // sums and out[6..8] the AIM sums; out must be zero on entry.
-void stage0(Bands<std::int16_t> ref, Bands<std::int16_t> dis, std::int16_t* work, const StageParams& p,
-            long long* out, cudaStream_t s);
+void stage0(Bands<std::int16_t> ref, Bands<std::int16_t> dis, std::int16_t* work, const StageParams& p, long long* out,
+            cudaStream_t s);
 void stage123(Bands<std::int32_t> ref, Bands<std::int32_t> dis, std::int32_t* work, const StageParams& p,
               long long* out, cudaStream_t s);
 

@@ -24,8 +24,7 @@ __device__ __forceinline__ T block_sum(T v) {
 
 namespace {
 // One block: the 64-bit total of h 32-bit row sums (a copy per .cu file).
-__global__ void total_of_rows_kernel(const std::uint32_t* __restrict__ row_sums, int h,
-                                     unsigned long long* total) {
+__global__ void total_of_rows_kernel(const std::uint32_t* __restrict__ row_sums, int h, unsigned long long* total) {
   unsigned long long s = 0;
   for (int i = threadIdx.x; i < h; i += blockDim.x) s += row_sums[i];
   s = block_sum(s);

@@ -97,10 +97,9 @@ __global__ void mode_kernel(const std::uint16_t* __restrict__ src, int sstride, 
 
 // Dynamic shared memory: the window values of the block (tw * th), then
 // (2 nd + 1) counters per thread, strided by the block size.
-__global__ void __launch_bounds__(kGroup) cvalues_kernel(const std::uint16_t* __restrict__ img, int w, int h,
-                                                         const std::uint8_t* __restrict__ mask, int mstride,
-                                                         int mstep, int pad, CvalueParams p,
-                                                         float* __restrict__ out) {
+__global__ void __launch_bounds__(kGroup)
+    cvalues_kernel(const std::uint16_t* __restrict__ img, int w, int h, const std::uint8_t* __restrict__ mask,
+                   int mstride, int mstep, int pad, CvalueParams p, float* __restrict__ out) {
   extern __shared__ std::uint16_t shared[];
   const int tw = kTx + 2 * pad, th = kTy + 2 * pad;
   std::uint16_t* tile = shared;
@@ -189,8 +188,8 @@ void launch_mode(const std::uint16_t* src, int sstride, int step, int w, int h, 
   mode_kernel<<<grid_of(w, h, block), block, 0, s>>>(src, sstride, step, w, h, dst);
 }
 
-void launch_cvalues(const std::uint16_t* img, int w, int h, const std::uint8_t* mask, int mstride, int mstep,
-                    int pad, const CvalueParams& p, float* out, cudaStream_t s) {
+void launch_cvalues(const std::uint16_t* img, int w, int h, const std::uint8_t* mask, int mstride, int mstep, int pad,
+                    const CvalueParams& p, float* out, cudaStream_t s) {
   const dim3 block(kTx, kTy);
   const int tw = kTx + 2 * pad, th = kTy + 2 * pad;
   // The counters of nd <= 4 live in registers.

@@ -130,8 +130,8 @@ class CambiTwin final : public Extractor {
                          st_.enc_bitdepth < 10, img, q);
       const int step = st_.speedup ? 2 : 1;
       auto* rows = static_cast<std::uint8_t*>(ctx.device(this, slot + 5, n));
-      auto* mask = static_cast<std::uint8_t*>(
-          ctx.device(this, slot + 6, std::size_t(side.d.w[0]) * std::size_t(side.d.h[0])));
+      auto* mask =
+          static_cast<std::uint8_t*>(ctx.device(this, slot + 6, std::size_t(side.d.w[0]) * std::size_t(side.d.h[0])));
       cambi::launch_mask(img, w, h, vmafx::cambi::mask_threshold(unsigned(w), unsigned(h)), step, rows, mask, q);
       auto* mode = static_cast<std::uint16_t*>(ctx.device(this, slot + 7, side.total * 2));
       for (int sc = 0; sc < vmafx::cambi::kScales; ++sc) {

@@ -33,7 +33,7 @@ void launch_mask(const std::uint16_t* img, int w, int h, unsigned threshold, int
 void launch_mode(const std::uint16_t* src, int sstride, int step, int w, int h, std::uint16_t* dst, cudaStream_t s);
 // The c-values of one scale (w x h); its mask is every mstep-th sample of
 // `mask` (row pitch mstride).
-void launch_cvalues(const std::uint16_t* img, int w, int h, const std::uint8_t* mask, int mstride, int mstep,
-                    int pad, const CvalueParams& p, float* out, cudaStream_t s);
+void launch_cvalues(const std::uint16_t* img, int w, int h, const std::uint8_t* mask, int mstride, int mstep, int pad,
+                    const CvalueParams& p, float* out, cudaStream_t s);
 
 }  // namespace vmafx::cuda::cambi

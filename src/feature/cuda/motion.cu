@@ -25,8 +25,8 @@ __device__ __forceinline__ int reflect(int i, int n) {
 // with the bit-depth rounding) for the columns and a 2-column halo goes to
 // shared memory, then the horizontal pass, |.|, and a 32-bit row sum.
 template <class T, class Acc>
-__global__ void sad_kernel(const T* __restrict__ prev, const T* __restrict__ cur, std::ptrdiff_t stride, int w,
-                           int h, int shift, Taps taps, std::uint32_t* __restrict__ row_sums) {
+__global__ void sad_kernel(const T* __restrict__ prev, const T* __restrict__ cur, std::ptrdiff_t stride, int w, int h,
+                           int shift, Taps taps, std::uint32_t* __restrict__ row_sums) {
   __shared__ int v[kTile + 2 * kR];
   const int i = blockIdx.y;
   const int x0 = blockIdx.x * kTile;
@@ -74,13 +74,12 @@ void launch_sad(const void* prev, const void* cur, std::ptrdiff_t stride, int w,
   const dim3 grid((w + kTile - 1) / kTile, h);
   // The taps fit the reflection only when the tile covers the halo: w >= 3.
   if (bpc == 8)
-    sad_kernel<std::uint8_t, int><<<grid, kTile, 0, s>>>(static_cast<const std::uint8_t*>(prev),
-                                                         static_cast<const std::uint8_t*>(cur), stride, w, h, 8,
-                                                         taps, row_sums);
+    sad_kernel<std::uint8_t, int><<<grid, kTile, 0, s>>>(
+        static_cast<const std::uint8_t*>(prev), static_cast<const std::uint8_t*>(cur), stride, w, h, 8, taps, row_sums);
   else
     sad_kernel<std::uint16_t, long long><<<grid, kTile, 0, s>>>(static_cast<const std::uint16_t*>(prev),
-                                                                static_cast<const std::uint16_t*>(cur), stride, w,
-                                                                h, bpc, taps, row_sums);
+                                                                static_cast<const std::uint16_t*>(cur), stride, w, h,
+                                                                bpc, taps, row_sums);
   total_of_rows_kernel<<<1, 1024, 0, s>>>(row_sums, h, total);
 }
 

@@ -12,15 +12,16 @@ namespace {
 constexpr int kTile = 256;
 
 template <class T>
-__global__ void __launch_bounds__(kTile) sse_kernel(const T* __restrict__ ref, const T* __restrict__ dis,
-                                                    std::ptrdiff_t stride, int w, std::uint32_t* __restrict__ row_sums,
-                                                    unsigned long long* __restrict__ total) {
+__global__ void __launch_bounds__(kTile)
+    sse_kernel(const T* __restrict__ ref, const T* __restrict__ dis, std::ptrdiff_t stride, int w,
+               std::uint32_t* __restrict__ row_sums, unsigned long long* __restrict__ total) {
   const int y = blockIdx.y;
   const int x = blockIdx.x * kTile + threadIdx.x;
   using Sum = typename std::conditional<sizeof(T) == 1, std::uint32_t, unsigned long long>::type;
   Sum v = 0;
   if (x < w) {
-    const std::int32_t e = std::int32_t(ref[std::ptrdiff_t(y) * stride + x]) - std::int32_t(dis[std::ptrdiff_t(y) * stride + x]);
+    const std::int32_t e =
+        std::int32_t(ref[std::ptrdiff_t(y) * stride + x]) - std::int32_t(dis[std::ptrdiff_t(y) * stride + x]);
     if (sizeof(T) == 1) {
       v = Sum(std::uint32_t(e * e));
     } else {
@@ -39,8 +40,8 @@ __global__ void __launch_bounds__(kTile) sse_kernel(const T* __restrict__ ref, c
 
 }  // namespace
 
-void launch_sse(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc,
-                std::uint32_t* row_sums, unsigned long long* total, cudaStream_t s) {
+void launch_sse(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, std::uint32_t* row_sums,
+                unsigned long long* total, cudaStream_t s) {
   const dim3 grid((w + kTile - 1) / kTile, h);
   if (bpc == 8) {
     cudaMemsetAsync(row_sums, 0, sizeof(std::uint32_t) * std::size_t(h), s);
@@ -49,9 +50,8 @@ void launch_sse(const void* ref, const void* dis, std::ptrdiff_t stride, int w, 
     total_of_rows_kernel<<<1, 1024, 0, s>>>(row_sums, h, total);
   } else {
     cudaMemsetAsync(total, 0, sizeof(unsigned long long), s);
-    sse_kernel<std::uint16_t><<<grid, kTile, 0, s>>>(static_cast<const std::uint16_t*>(ref),
-                                                     static_cast<const std::uint16_t*>(dis), stride, w, row_sums,
-                                                     total);
+    sse_kernel<std::uint16_t><<<grid, kTile, 0, s>>>(
+        static_cast<const std::uint16_t*>(ref), static_cast<const std::uint16_t*>(dis), stride, w, row_sums, total);
   }
 }
 

@@ -47,8 +47,7 @@ class PsnrTwin final : public Extractor {
     for (int p = 0; p < planes_; ++p) {
       const PlaneView r = ref.plane(p);
       auto* rows = static_cast<std::uint32_t*>(ctx.device(this, p, sizeof(std::uint32_t) * std::size_t(r.height)));
-      cuda::psnr::launch_sse(dr[p], dd[p], ref.stride(p) / bps, r.width, r.height, bpc_, rows, total + p,
-                             ctx.stream());
+      cuda::psnr::launch_sse(dr[p], dd[p], ref.stride(p) / bps, r.width, r.height, bpc_, rows, total + p, ctx.stream());
     }
     check(cudaGetLastError(), "psnr: kernel launch");
     check(cudaMemcpyAsync(host, total, std::size_t(planes_) * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
@@ -74,8 +73,8 @@ class PsnrTwin final : public Extractor {
     const unsigned index = pending_index_;
     const int slot = int(index & 1);
     check(cudaEventSynchronize(done_[slot]), "psnr");
-    const auto* host = static_cast<const unsigned long long*>(
-        b_.context(true).pinned(this, slot, 3 * sizeof(unsigned long long)));
+    const auto* host =
+        static_cast<const unsigned long long*>(b_.context(true).pinned(this, slot, 3 * sizeof(unsigned long long)));
     // As PsnrExtractor::extract: the reference's own scorer.
     for (int p = 0; p < planes_; ++p) {
       const std::uint64_t s = host[p];

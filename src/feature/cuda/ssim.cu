@@ -24,9 +24,9 @@ struct Moments {
 };
 
 template <class T>
-__global__ void __launch_bounds__(kThreads) terms_kernel(const T* __restrict__ ref, const T* __restrict__ dis,
-                                                         std::ptrdiff_t stride, int w, int h, double max2, Taps taps,
-                                                         double* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads)
+    terms_kernel(const T* __restrict__ ref, const T* __restrict__ dis, std::ptrdiff_t stride, int w, int h, double max2,
+                 Taps taps, double* __restrict__ out) {
   __shared__ Moments hm[TY + 2 * kR][TX];
   const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
   const int tid = threadIdx.x;
@@ -81,8 +81,8 @@ __global__ void __launch_bounds__(kThreads) terms_kernel(const T* __restrict__ r
   const double mxy = mx * my;
   const double my2 = my * my;
   const double xx = static_cast<double>(m.xx), xy = static_cast<double>(m.xy), yy = static_cast<double>(m.yy);
-  out[std::ptrdiff_t(y) * w + x] = ww * (2 * mxy + c1) * (c2 + 2 * (xy * ww - mxy)) /
-                                   ((mx2 + my2 + c1) * (xx * ww - mx2 + yy * ww - my2 + c2));
+  out[std::ptrdiff_t(y) * w + x] =
+      ww * (2 * mxy + c1) * (c2 + 2 * (xy * ww - mxy)) / ((mx2 + my2 + c1) * (xx * ww - mx2 + yy * ww - my2 + c2));
 }
 
 }  // namespace
@@ -100,9 +100,8 @@ void launch_terms(const void* ref, const void* dis, std::ptrdiff_t stride, int w
                                                           static_cast<const std::uint16_t*>(dis), stride, w, h, max2,
                                                           taps, terms);
   else
-    terms_kernel<std::uint8_t><<<grid, kThreads, 0, s>>>(static_cast<const std::uint8_t*>(ref),
-                                                         static_cast<const std::uint8_t*>(dis), stride, w, h, max2,
-                                                         taps, terms);
+    terms_kernel<std::uint8_t><<<grid, kThreads, 0, s>>>(
+        static_cast<const std::uint8_t*>(ref), static_cast<const std::uint8_t*>(dis), stride, w, h, max2, taps, terms);
 }
 
 }  // namespace vmafx::cuda::ssim

@@ -94,8 +94,7 @@ struct Consts {
 };
 
 __global__ void vertical_kernel(const float* __restrict__ mom, int w, int h, Consts k, double* __restrict__ lcs,
-                                double* __restrict__ lo, double* __restrict__ co, double* __restrict__ so,
-                                bool parts) {
+                                double* __restrict__ lo, double* __restrict__ co, double* __restrict__ so, bool parts) {
   const int dw = w - (kTaps - 1), dh = h - (kTaps - 1);
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= dw || y >= dh) return;
@@ -140,12 +139,12 @@ constexpr int kRow = 128;
 void to_float(const void* luma, std::ptrdiff_t stride, int w, int h, int bpc, float* dst, cudaStream_t s) {
   const dim3 grid((w + kRow - 1) / kRow, h);
   if (bpc == 8) {
-    to_float_kernel<std::uint8_t><<<grid, kRow, 0, s>>>(static_cast<const std::uint8_t*>(luma), stride, w, h, 1.0f,
-                                                        dst);
+    to_float_kernel<std::uint8_t>
+        <<<grid, kRow, 0, s>>>(static_cast<const std::uint8_t*>(luma), stride, w, h, 1.0f, dst);
   } else {
     const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
-    to_float_kernel<std::uint16_t><<<grid, kRow, 0, s>>>(static_cast<const std::uint16_t*>(luma), stride, w, h,
-                                                         scaler, dst);
+    to_float_kernel<std::uint16_t>
+        <<<grid, kRow, 0, s>>>(static_cast<const std::uint16_t*>(luma), stride, w, h, scaler, dst);
   }
 }
 
@@ -173,8 +172,7 @@ void terms(const float* ref, const float* cmp, int w, int h, float* moments, dou
   vertical_kernel<<<dim3((dw + kRow - 1) / kRow, dh), kRow, 0, s>>>(moments, w, h, k, lcs, l, c, sv, parts);
 }
 
-vmafx::ssim::SsimMeans sum_means(const double* lcs, const double* l, const double* c, const double* s,
-                                 std::size_t n) {
+vmafx::ssim::SsimMeans sum_means(const double* lcs, const double* l, const double* c, const double* s, std::size_t n) {
   double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     if (lcs) ssim_sum += lcs[i];

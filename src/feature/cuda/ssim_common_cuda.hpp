@@ -30,7 +30,6 @@ void terms(const float* ref, const float* cmp, int w, int h, float* moments, dou
 // The means as gaussian_ssim forms them from the per-pixel terms (n values
 // each; l, c, s may be null when only the ssim mean is wanted, and lcs may
 // be null when only the parts are).
-vmafx::ssim::SsimMeans sum_means(const double* lcs, const double* l, const double* c, const double* s,
-                                 std::size_t n);
+vmafx::ssim::SsimMeans sum_means(const double* lcs, const double* l, const double* c, const double* s, std::size_t n);
 
 }  // namespace vmafx::cuda::fssim

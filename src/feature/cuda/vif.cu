@@ -108,8 +108,8 @@ __device__ __forceinline__ long long block_sum(long long v, long long* sh) {
 
 // Statistic of one scale: a TX x TY tile of outputs per block.
 template <class T, int TAPS, bool kInt>
-__global__ void __launch_bounds__(kThreads) stat_kernel(const T* __restrict__ ref, const T* __restrict__ dis,
-                                                        Params p, long long* __restrict__ acc) {
+__global__ void __launch_bounds__(kThreads)
+    stat_kernel(const T* __restrict__ ref, const T* __restrict__ dis, Params p, long long* __restrict__ acc) {
   constexpr int H = TAPS / 2;
   constexpr int IW = TX + 2 * H, IH = TY + 2 * H;
   __shared__ std::uint32_t sr[IH][IW], sd[IH][IW];
@@ -199,8 +199,8 @@ constexpr int S0_ROWS = 8;        // output rows per thread in the vertical pass
 constexpr int S0_XS = 4;          // outputs per thread in the horizontal pass
 
 template <class T, bool kInt>
-__global__ void __launch_bounds__(kThreads) stat17_kernel(const T* __restrict__ ref, const T* __restrict__ dis,
-                                                          Params p, long long* __restrict__ acc) {
+__global__ void __launch_bounds__(kThreads)
+    stat17_kernel(const T* __restrict__ ref, const T* __restrict__ dis, Params p, long long* __restrict__ acc) {
   __shared__ std::uint16_t sr[S0_IH][S0_IW], sd[S0_IH][S0_IW];
   __shared__ std::uint32_t vm1[S0_TY][S0_VS], vm2[S0_TY][S0_VS], vxx[S0_TY][S0_VS], vyy[S0_TY][S0_VS],
       vxy[S0_TY][S0_VS];
@@ -324,9 +324,9 @@ __global__ void __launch_bounds__(kThreads) stat17_kernel(const T* __restrict__ 
 // lives in vif_tile.cuh (shared with a host test); its header says why every
 // integer equals the CPU's. The per-pixel share is accumulate(), as above.
 template <bool kInt>
-__global__ void __launch_bounds__(tile::kThreads) stat17_v2_kernel(const std::uint8_t* __restrict__ ref,
-                                                                   const std::uint8_t* __restrict__ dis, Params p,
-                                                                   int vector_loads, long long* __restrict__ acc) {
+__global__ void __launch_bounds__(tile::kThreads)
+    stat17_v2_kernel(const std::uint8_t* __restrict__ ref, const std::uint8_t* __restrict__ dis, Params p,
+                     int vector_loads, long long* __restrict__ acc) {
   using namespace tile;
   __shared__ __align__(16) std::uint8_t sr[kIH][kIW];
   __shared__ __align__(16) std::uint8_t sd[kIH][kIW];
@@ -358,8 +358,8 @@ __global__ void __launch_bounds__(tile::kThreads) stat17_v2_kernel(const std::ui
 
   {
     const int c = tid % kIW, g = tid / kIW;
-    vertical(&sr[g * kRows][c], &sd[g * kRows][c], kIW, &vm1[g * kRows][c], &vm2[g * kRows][c],
-             &vxx[g * kRows][c], &vyy[g * kRows][c], &vxy[g * kRows][c], kVS);
+    vertical(&sr[g * kRows][c], &sd[g * kRows][c], kIW, &vm1[g * kRows][c], &vm2[g * kRows][c], &vxx[g * kRows][c],
+             &vyy[g * kRows][c], &vxy[g * kRows][c], kVS);
   }
   __syncthreads();
 
@@ -385,9 +385,9 @@ __global__ void __launch_bounds__(tile::kThreads) stat17_v2_kernel(const std::ui
 // Low-pass with the next scale's filter and keep even rows and columns: a
 // TX x TY tile of the (w/2) x (h/2) output per block.
 template <class T, int TAPS>
-__global__ void __launch_bounds__(kThreads) subsample_kernel(const T* __restrict__ ref, const T* __restrict__ dis,
-                                                             Params p, std::uint16_t* __restrict__ out_ref,
-                                                             std::uint16_t* __restrict__ out_dis) {
+__global__ void __launch_bounds__(kThreads)
+    subsample_kernel(const T* __restrict__ ref, const T* __restrict__ dis, Params p,
+                     std::uint16_t* __restrict__ out_ref, std::uint16_t* __restrict__ out_dis) {
   constexpr int H = TAPS / 2;
   constexpr int IW = 2 * TX + 2 * H, IH = 2 * TY + 2 * H;
   __shared__ std::uint32_t sr[IH][IW], sd[IH][IW];
@@ -461,8 +461,8 @@ void stat_n(const T* r, const T* d, const Params& p, int scale, long long* acc, 
   const dim3 grid((p.w + TX - 1) / TX, (p.h + TY - 1) / TY);
   switch (scale) {
     case 0:
-      stat17_kernel<T, kInt><<<dim3((p.w + S0_TX - 1) / S0_TX, (p.h + S0_TY - 1) / S0_TY), kThreads, 0, s>>>(
-          r, d, p, acc);
+      stat17_kernel<T, kInt>
+          <<<dim3((p.w + S0_TX - 1) / S0_TX, (p.h + S0_TY - 1) / S0_TY), kThreads, 0, s>>>(r, d, p, acc);
       break;
     case 1: stat_kernel<T, 9, kInt><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
     case 2: stat_kernel<T, 5, kInt><<<grid, kThreads, 0, s>>>(r, d, p, acc); break;
@@ -503,7 +503,8 @@ void stat0_v2(const std::uint8_t* r, const std::uint8_t* d, const Params& p, lon
   const dim3 grid((p.w + tile::kTX - 1) / tile::kTX, (p.h + tile::kTY - 1) / tile::kTY);
   // Eight-byte loads need 8-byte aligned rows (the tile origin is a multiple of 8).
   const int vec = ((reinterpret_cast<std::uintptr_t>(r) | reinterpret_cast<std::uintptr_t>(d) |
-                    static_cast<std::uintptr_t>(p.stride)) % 8) == 0;
+                    static_cast<std::uintptr_t>(p.stride)) %
+                   8) == 0;
   if (int_gain)
     stat17_v2_kernel<true><<<grid, tile::kThreads, 0, s>>>(r, d, p, vec, acc);
   else
@@ -545,14 +546,14 @@ void run(const T* ref, const T* dis, std::ptrdiff_t stride, int w, int h, int bp
 }  // namespace
 
 void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double gain_limit,
-            bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc,
-            bool int_gain, cudaStream_t s, bool v2) {
+            bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc, bool int_gain,
+            cudaStream_t s, bool v2) {
   if (bpc == 8)
     run(static_cast<const std::uint8_t*>(ref), static_cast<const std::uint8_t*>(dis), stride, w, h, bpc, gain_limit,
         skip_scale0, filters, levels, acc, int_gain, v2, s);
   else
-    run(static_cast<const std::uint16_t*>(ref), static_cast<const std::uint16_t*>(dis), stride, w, h, bpc,
-        gain_limit, skip_scale0, filters, levels, acc, int_gain, v2, s);
+    run(static_cast<const std::uint16_t*>(ref), static_cast<const std::uint16_t*>(dis), stride, w, h, bpc, gain_limit,
+        skip_scale0, filters, levels, acc, int_gain, v2, s);
 }
 
 }  // namespace vmafx::cuda::vif

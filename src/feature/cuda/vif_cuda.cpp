@@ -16,8 +16,14 @@ namespace {
 class VifTwin final : public Extractor {
  public:
   VifTwin(CudaBackend& b, double gain_limit, bool debug, bool skip_scale0, const PictureFormat& f)
-      : b_(b), gain_limit_(gain_limit), debug_(debug), skip_scale0_(skip_scale0), w_(f.width), h_(f.height),
-        bpc_(f.bpc), int_gain_(b.exact_int()) {}
+      : b_(b),
+        gain_limit_(gain_limit),
+        debug_(debug),
+        skip_scale0_(skip_scale0),
+        w_(f.width),
+        h_(f.height),
+        bpc_(f.bpc),
+        int_gain_(b.exact_int()) {}
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     ThreadContext& ctx = b_.context();
@@ -29,11 +35,10 @@ class VifTwin final : public Extractor {
     auto* host = static_cast<long long*>(ctx.pinned(this, 0, 16 * sizeof(long long)));
     check(cudaMemsetAsync(acc, 0, 16 * sizeof(long long), ctx.stream()), "vif: memset");
     const int bps = bpc_ > 8 ? 2 : 1;
-    cuda::vif::launch(r, d, ref.stride(0) / bps, w_, h_, bpc_, gain_limit_, skip_scale0_, vmafx_vif_filter, levels,
-                      acc, int_gain_, ctx.stream());
+    cuda::vif::launch(r, d, ref.stride(0) / bps, w_, h_, bpc_, gain_limit_, skip_scale0_, vmafx_vif_filter, levels, acc,
+                      int_gain_, ctx.stream());
     check(cudaGetLastError(), "vif: kernel launch");
-    check(cudaMemcpyAsync(host, acc, 16 * sizeof(long long), cudaMemcpyDeviceToHost, ctx.stream()),
-          "vif: readback");
+    check(cudaMemcpyAsync(host, acc, 16 * sizeof(long long), cudaMemcpyDeviceToHost, ctx.stream()), "vif: readback");
     ctx.sync("vif");
 
     std::array<vmafx::vif::ScaleResult, 4> s{};

@@ -18,7 +18,7 @@ namespace vmafx::cuda::vif {
 // (faster on the H200: docs/perf.md; the same integers); false, the generic
 // kernel that every other scale and bit depth uses (benchmarks compare them).
 void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double gain_limit,
-            bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc,
-            bool int_gain, cudaStream_t s, bool v2 = true);
+            bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc, bool int_gain,
+            cudaStream_t s, bool v2 = true);
 
 }  // namespace vmafx::cuda::vif

@@ -35,14 +35,14 @@
 
 namespace vmafx::cuda::vif::tile {
 
-constexpr int kTX = 112, kTY = 16;  // outputs per tile
-constexpr int kH = 8;               // half width of filter 0
-constexpr int kIW = kTX + 2 * kH;   // 128 input columns
-constexpr int kIH = kTY + 2 * kH;   // 32 input rows
-constexpr int kRows = 8;            // vertical rows per thread
+constexpr int kTX = 112, kTY = 16;    // outputs per tile
+constexpr int kH = 8;                 // half width of filter 0
+constexpr int kIW = kTX + 2 * kH;     // 128 input columns
+constexpr int kIH = kTY + 2 * kH;     // 32 input rows
+constexpr int kRows = 8;              // vertical rows per thread
 constexpr int kGroups = kTY / kRows;  // 2 row groups
-constexpr int kXS = 7;              // horizontal outputs per thread
-constexpr int kXG = kTX / kXS;      // 16 threads per output row
+constexpr int kXS = 7;                // horizontal outputs per thread
+constexpr int kXG = kTX / kXS;        // 16 threads per output row
 constexpr int kThreads = 256;
 static_assert(kIW * kGroups == kThreads, "one vertical item per thread");
 static_assert(kXG * kTY == kThreads, "one horizontal item per thread");
@@ -75,8 +75,8 @@ VMAFX_VIF_HD int mirror(int i, int n) {
 
 // Vertical pass of one column: r, d point at input row 8g of the column (row
 // stride ld samples); writes rows 0..7 of the column's results (stride vs).
-VMAFX_VIF_HD void vertical(const std::uint8_t* r, const std::uint8_t* d, int ld, std::uint16_t* m1,
-                           std::uint16_t* m2, std::uint32_t* vxx, std::uint32_t* vyy, std::uint32_t* vxy, int vs) {
+VMAFX_VIF_HD void vertical(const std::uint8_t* r, const std::uint8_t* d, int ld, std::uint16_t* m1, std::uint16_t* m2,
+                           std::uint32_t* vxx, std::uint32_t* vyy, std::uint32_t* vxy, int vs) {
   std::uint32_t a[kRows + 2 * kH], b[kRows + 2 * kH];
 #pragma unroll
   for (int k = 0; k < kRows + 2 * kH; ++k) {

@@ -132,8 +132,8 @@ class AdmTwin final : public Twin {
         const std::uint16_t* rf = f_.s0_rfactor;
         cl_kernel kd = s.kernel(kFile, "adm_decouple0");
         set_args(kd, ref16, dis16, cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top), cl_int(fr.bottom),
-                 egl_bits_, cl_long(egl_int_), cos_bits_, cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), r16, a16,
-                 mr0, ma0);
+                 egl_bits_, cl_long(egl_int_), cos_bits_, cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), r16, a16, mr0,
+                 ma0);
         run2d(q, kd, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
         cl_kernel kden = s.kernel(kFile, "adm_den0");
         set_args(kden, ref16, cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(0), rows_mem,
@@ -190,8 +190,8 @@ class AdmTwin final : public Twin {
       const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
       cl_kernel km = s.kernel(kFile, "adm_cm123");
       set_args(km, r32, a32, mr1, ma1, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
-               cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_long(add_cub), with_aim,
-               rows_mem, cl_int(num[scale].first), cl_int(aim[scale].first));
+               cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_long(add_cub), with_aim, rows_mem,
+               cl_int(num[scale].first), cl_int(aim[scale].first));
       launch_rows(s, km, sr.bottom - sr.top, num[scale]);
       aim[scale].rows = num[scale].rows;
     }
@@ -282,8 +282,7 @@ class AdmTwin final : public Twin {
       const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
       st.den_shift = static_cast<int>(shift_accum);
       st.den_add = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
-      const std::uint32_t e =
-          static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
+      const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
       st.den_csf = std::pow(2.0, static_cast<double>(e));
     }
     const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
@@ -293,8 +292,7 @@ class AdmTwin final : public Twin {
   }
 
   // cm_s0 / cm_s123 after their row loops (acc: the rows' sums).
-  static float finish_cm(int scale, int w, const std::int64_t acc[3], double noise_weight, const Step& st,
-                         int area) {
+  static float finish_cm(int scale, int w, const std::int64_t acc[3], double noise_weight, const Step& st, int area) {
     const std::uint32_t shift_rows = static_cast<std::uint32_t>(st.cm_shift);
     if (scale == 0) {
       std::uint32_t shift_cub[3];
@@ -303,8 +301,8 @@ class AdmTwin final : public Twin {
     }
     const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
     const float final_shift = static_cast<float>(std::pow(
-        2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub -
-                                 shift_rows)));
+        2.0,
+        static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - shift_rows)));
     return adm::cm_from_sums_s123(acc, final_shift, area, noise_weight);
   }
 

@@ -107,7 +107,8 @@ class CambiTwin final : public Twin {
       for (int k = 0; k < cambi::kScales; ++k) {
         float* v = c + side.off[k];
         const int n = side.d.w[k] * side.d.h[k];
-        if (heatmaps_ && !side.is_src) heatmaps_->write(v, side.d.w[k], side.d.h[k], k, side.window, st_, index, st.row);
+        if (heatmaps_ && !side.is_src)
+          heatmaps_->write(v, side.d.w[k], side.d.h[k], k, side.window, st_, index, st.row);
         scales[k] = cambi::topk_mean(v, n, st_.topk);
       }
       score[side.is_src ? 1 : 0] = cambi::combine_scales(scales, side.window);
@@ -176,9 +177,8 @@ class CambiTwin final : public Twin {
       cl_mem img = buf(s, k, kImg, n * 2);
       cl_kernel kt = s.kernel(kFile, "cambi_to10");
       set_args(kt, side.is_src ? pl.ref : pl.dis, wide, cl_int(fmt_.width), buf(s, k, kXmap, side.xmap.size() * 4),
-               buf(s, k, kYmap, side.ymap.size() * 4),
-               patch, cl_int(w), cl_int(h), cl_int(side.bad_y.size()), cl_int(fmt_.bpc),
-               cl_int(st_.enc_bitdepth < 10 ? 1 : 0), img);
+               buf(s, k, kYmap, side.ymap.size() * 4), patch, cl_int(w), cl_int(h), cl_int(side.bad_y.size()),
+               cl_int(fmt_.bpc), cl_int(st_.enc_bitdepth < 10 ? 1 : 0), img);
       run2d(q, kt, std::size_t(w), std::size_t(h), 32, 8);
 
       const int step = st_.speedup ? 2 : 1;
@@ -207,8 +207,8 @@ class CambiTwin final : public Twin {
         const int pad = side.window >> 1;
         cl_kernel kc = s.kernel(kFile, "cambi_cvalues");
         set_args(kc, mode, cl_int(side.off[sc]), cl_int(sw), cl_int(sh), mask, cl_int(side.d.w[0]), cl_int(1 << sc),
-                 cl_int(pad), cl_int(st_.num_diffs), cl_int(st_.band_base), cl_int(st_.band_size),
-                 cl_int(st_.vlt_luma), params, recip);
+                 cl_int(pad), cl_int(st_.num_diffs), cl_int(st_.band_base), cl_int(st_.band_size), cl_int(st_.vlt_luma),
+                 params, recip);
         const std::size_t tile = (kTx + 2 * std::size_t(pad)) * (kTy + 2 * std::size_t(pad)) * 2;
         // The counters of nd <= 4 live in registers (the argument cannot be empty).
         const std::size_t bins =
@@ -218,7 +218,8 @@ class CambiTwin final : public Twin {
         check(clSetKernelArg(kc, 16, sizeof(cl_mem), &cvals), "clSetKernelArg");
         const cl_int out_off = cl_int(base + side.off[sc]);
         check(clSetKernelArg(kc, 17, sizeof out_off, &out_off), "clSetKernelArg");
-        const std::size_t global[2] = {(std::size_t(sw) + kTx - 1) / kTx * kTx, (std::size_t(sh) + kTy - 1) / kTy * kTy};
+        const std::size_t global[2] = {(std::size_t(sw) + kTx - 1) / kTx * kTx,
+                                       (std::size_t(sh) + kTy - 1) / kTy * kTy};
         const std::size_t local[2] = {kTx, kTy};
         ProfEvent ev(kc);
         check(clEnqueueNDRangeKernel(q, kc, 2, nullptr, global, local, 0, nullptr, ev.out()), "cambi: c-values");

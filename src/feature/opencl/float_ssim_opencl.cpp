@@ -122,11 +122,9 @@ class FloatSsimTwin final : public Twin {
       d = s.scratch(id_, 1, std::size_t(sw) * sh * 4);
       cl_kernel k = s.kernel(kFloatSsimFile, "fs_decimate_box");
       const cl_uint tap = vmafx_decimate_tap_bits(scale_);
-      set_args(k, pl.ref, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), cl_int(scale_), tap, cl_int(sw), cl_int(sh),
-               r);
+      set_args(k, pl.ref, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), cl_int(scale_), tap, cl_int(sw), cl_int(sh), r);
       run2d(s.queue(), k, std::size_t(sw), std::size_t(sh), 16, 8);
-      set_args(k, pl.dis, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), cl_int(scale_), tap, cl_int(sw), cl_int(sh),
-               d);
+      set_args(k, pl.dis, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), cl_int(scale_), tap, cl_int(sw), cl_int(sh), d);
       run2d(s.queue(), k, std::size_t(sw), std::size_t(sh), 16, 8);
       w = sw;
       h = sh;

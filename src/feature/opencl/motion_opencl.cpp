@@ -112,8 +112,7 @@ class MotionTwin final : public Twin {
 
 }  // namespace
 
-std::unique_ptr<Extractor> make_motion_twin(std::shared_ptr<FrameGroup> g, const OptionSet& o,
-                                            const PictureFormat& f) {
+std::unique_ptr<Extractor> make_motion_twin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f) {
   return std::make_unique<MotionTwin>(std::move(g), o, f);
 }
 

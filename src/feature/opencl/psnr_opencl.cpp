@@ -15,9 +15,7 @@ class PsnrTwin final : public Twin {
   PsnrTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
       : Twin(std::move(g)), scorer_(o, f), fmt_(f) {}
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    enqueue(ref, dis, index);
-  }
+  void submit(const Picture& ref, const Picture& dis, unsigned index) override { enqueue(ref, dis, index); }
 
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     if (!frame_.matches(ref, dis, index, read_)) enqueue(ref, dis, index);

@@ -98,8 +98,10 @@ class VifTwin final : public Twin {
     cl_kernel kd = skip_scale0_ ? s.kernel(kFile, "vif_subsample") : nullptr;
     std::size_t dw = kSubTileW, dh = kSubTileH;
     while (kd && dw * dh > pow2_group(kd, kMaxGroup)) {
-      if (dh > 1) dh /= 2;
-      else dw /= 2;
+      if (dh > 1)
+        dh /= 2;
+      else
+        dw /= 2;
     }
     // scale 0 of 8-bit input by the v2 kernel (112 x 16 outputs per group of up to 256 items),
     // the other statistics by the vt kernels (VT_TX x 16 outputs)
@@ -117,8 +119,10 @@ class VifTwin final : public Twin {
     std::size_t total_groups = 0;
     for (int scale = 0; scale < 4; ++scale) {
       std::size_t gw = 1, gh = 1;  // scale 0 with vif_skip_scale0: no groups
-      if (scale == 0 && v2) gw = kV2TileW, gh = kV2TileH;
-      else if (kt[scale]) gw = ttw[scale], gh = kVtTileH;
+      if (scale == 0 && v2)
+        gw = kV2TileW, gh = kV2TileH;
+      else if (kt[scale])
+        gw = ttw[scale], gh = kVtTileH;
       ngx[scale] = (std::size_t(fmt_.width >> scale) + gw - 1) / gw;
       ngy[scale] = (std::size_t(fmt_.height >> scale) + gh - 1) / gh;
       if (scale == 0 && skip_scale0_) ngx[0] = ngy[0] = 0;
@@ -150,23 +154,22 @@ class VifTwin final : public Twin {
         const cl_int vec = (w % 8) == 0 ? 1 : 0;
         const std::size_t lw = pow2_group(k0, kMaxGroup);
         // the kernel also makes scale 1 (the subsampling below), into lvl[0]
-        set_args(k0, in_ref, in_dis, cl_int(w), cl_int(h), vec, limit_bits_, log2, partial,
-                 cl_int(first_group[0]), lvl[0][0], lvl[0][1]);
+        set_args(k0, in_ref, in_dis, cl_int(w), cl_int(h), vec, limit_bits_, log2, partial, cl_int(first_group[0]),
+                 lvl[0][0], lvl[0][1]);
         run2d(q, k0, ngx[0] * lw, ngy[0], lw, 1);
         fused = true;
       } else if (kt[scale]) {
         // scale 3 makes no next scale: its output arguments are unused
         const std::size_t lw = pow2_group(kt[scale], kMaxGroup);
-        set_args(kt[scale], in_ref, in_dis, cl_int(w), cl_int(h), mu_round, mu_shift, sq_round, sq_shift,
-                 limit_bits_, log2, partial, cl_int(first_group[scale]), o_ref, o_dis);
+        set_args(kt[scale], in_ref, in_dis, cl_int(w), cl_int(h), mu_round, mu_shift, sq_round, sq_shift, limit_bits_,
+                 log2, partial, cl_int(first_group[scale]), o_ref, o_dis);
         run2d(q, kt[scale], ngx[scale] * lw, ngy[scale], lw, 1);
         fused = scale < 3;
       }
       if (scale < 3) {
         const std::size_t oh = std::size_t(h / 2), ow = std::size_t(w / 2);
         if (!fused) {
-          set_args(kd, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale + 1), mu_round, mu_shift, o_ref,
-                   o_dis);
+          set_args(kd, in_ref, in_dis, cl_int(w), cl_int(h), kind, cl_int(scale + 1), mu_round, mu_shift, o_ref, o_dis);
           run2d(q, kd, (ow + dw - 1) / dw * dw, (oh + dh - 1) / dh * dh, dw, dh);
         }
         in_ref = o_ref;
