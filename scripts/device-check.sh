@@ -382,6 +382,7 @@ libav_check() {
 harden_check() {
   local B=$REPO/.device/cuda
   if [ ! -x "$B/vmafx_bench_cuda_bench" ]; then echo "harden: $B/vmafx_bench_cuda_bench missing"; return 1; fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # Debian's shared-only libbenchmark
   echo "== harden: BM_RssFlat with a 0 KiB limit (expect exit 1)"
   timeout 300 "$B/vmafx_bench_cuda_bench" --benchmark_filter=BM_RssFlat --rss-limit-kib=0 > "$OUT/harden-rss.log" 2>&1
   local rc=$?
