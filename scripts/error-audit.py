@@ -29,7 +29,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCES = ("src", "tools")
+SOURCES = ("src", "tools", "python/src")
 EXTS = (".cpp", ".hpp", ".h", ".cu", ".cuh")
 # Functions whose arguments form an error message.
 CALL = re.compile(r"(?<![\w.>:])(Error|fail|bad|input_error|unsupported_error|model_error|device_error|output_error)\s*\(")

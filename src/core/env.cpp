@@ -66,14 +66,18 @@ bool opencl_profile() {
   return v;
 }
 
+namespace {
+// "max" or 1..17 as digits; 0 for anything else.
+int parse_precision(const std::string& s) {
+  if (s == "max") return 17;
+  if (s.empty() || s.size() > 2 || s.find_first_not_of("0123456789") != std::string::npos) return 0;
+  const int n = std::stoi(s);
+  return n >= 1 && n <= 17 ? n : 0;
+}
+}  // namespace
+
 int libvmaf_precision() {
-  static const int v = [] {
-    const std::string s = value("VMAFX_LIBVMAF_PRECISION");
-    if (s == "max") return 17;
-    if (s.empty() || s.size() > 2 || s.find_first_not_of("0123456789") != std::string::npos) return 0;
-    const int n = std::stoi(s);
-    return n >= 1 && n <= 17 ? n : 0;
-  }();
+  static const int v = parse_precision(value("VMAFX_LIBVMAF_PRECISION"));
   return v;
 }
 
@@ -95,7 +99,7 @@ void check() {
   one_of("VMAFX_OPENCL_PAGEABLE", {"0", "1"});
   one_of("VMAFX_OPENCL_PROFILE", {"0", "1"});
   const std::string prec = value("VMAFX_LIBVMAF_PRECISION");
-  if (!prec.empty() && libvmaf_precision() == 0)
+  if (!prec.empty() && parse_precision(prec) == 0)
     throw Error("VMAFX_LIBVMAF_PRECISION=" + prec + ": expected max or 1 to 17");
   const std::string cap = value("VMAFX_OPENCL_GROUP_CAP");
   if (!cap.empty() && cap.find_first_not_of("0123456789") != std::string::npos)

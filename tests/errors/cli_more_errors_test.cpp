@@ -107,6 +107,10 @@ TEST_F(CliMoreErrors, MissingDistortedFlag) {
   EXPECT_EQ(r.err, "vmaf: -d/--distorted is required (see --help)\n");
 }
 
+TEST_F(CliMoreErrors, NegativeStreamIndex) {
+  expect_error({"-r", "a.mkv", "-d", "b.mkv", "--ref-stream", "-1"}, "--ref-stream/--dis-stream: expected 0 or more");
+}
+
 TEST_F(CliMoreErrors, Y4mHeaderTooLong) {
   const std::string a = y4m("a.y4m", 16, 16, 1);
   const std::string b = write("b.y4m", "YUV4MPEG2 W16 H16 X" + std::string(5000, 'x') + "\nFRAME\n");

@@ -330,6 +330,7 @@ def test_error_arguments():
         (dict(subsample=0), "subsample 0: expected 1 or more"),
         (dict(gpu=-2), "gpu -2: expected a device index, 0 or more"),
         (dict(raw=(176, 144, "420", 7)), "raw format: bitdepth 7: expected 8 to 16"),
+        (dict(raw=(176, 144, "400", 8)), "raw format: pixel_format 400: expected 420, 422 or 444"),
         (dict(raw=(176, 144, "411", 8)), "raw format: pixel_format 411: expected 420, 422, 444 or 400"),
         (dict(raw=(0, 144, "420", 8)), "raw format: width and height must be positive (got 0x144)"),
         (dict(raw={"width": 1}), "raw format: missing height (needs width, height, pixel_format, bitdepth)"),
@@ -373,6 +374,15 @@ def test_error_session_input():
         vmaf_exact.Session(16, 16, bitdepth=4)
     with pytest.raises(vmaf_exact.UsageError, match="Session: width and height must be positive"):
         vmaf_exact.Session(-1, 16)
+
+
+def test_error_dtype_8bit():
+    """uint16 planes for an 8-bit session: the dtype error names the plane."""
+    s = vmaf_exact.Session(16, 16, pixel_format="444", models=[], no_prediction=True, features=["psnr"])
+    a = np.zeros((3, 16, 16), np.uint8)
+    with pytest.raises(vmaf_exact.UsageError,
+                       match=r"^Session: frame 0 reference plane 0: expected dtype uint8 for 8-bit samples$"):
+        s.push([a[0].astype(np.uint16), a[1], a[2]], a)
 
 
 def test_error_unsupported():
