@@ -316,7 +316,7 @@ python_check() {
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local C=/tmp/vmafx-py
   mkdir -p $C
-  [ -s $C/1080p8.dis.y4m ] || "$B/vmafx_mkclip" 7 1920 1080 8 "${PY_FRAMES:-120}" $C/1080p8.ref.y4m $C/1080p8.dis.y4m
+  [ -s $C/1080p8.dis.y4m ] || "$B/vmafx_mkclip" "$REPO/tests/data/golden/clips/mosaic1080.ref.y4m" 1920 1080 8 "${PY_FRAMES:-120}" $C/1080p8.ref.y4m $C/1080p8.dis.y4m
   echo "== python: score(), ranges, one persistent GPU scorer (1080p 8-bit, ${PY_FRAMES:-120} frames)"
   PYTHONPATH="$P${PYTHONPATH:+:$PYTHONPATH}" timeout 400 python3 "$REPO/scripts/device-python.py" "$B/vmaf" \
     $C/1080p8.ref.y4m $C/1080p8.dis.y4m "${PY_PAIRS:-8}" 2>&1 | tee "$OUT/python.log"

@@ -9,12 +9,13 @@
 # pyenv's) for the module's ABI; nanobind comes from PyPI into .venv-device.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-py=${VMAFX_DEVICE_PYTHON:-$(command -v python3.12 || ls -d /root/.pyenv/versions/3.12*/bin/python3.12 2> /dev/null | tail -1)}
+py=${VMAFX_DEVICE_PYTHON:-$(ls -d /root/.pyenv/versions/3.12*/bin/python3.12 2> /dev/null | tail -1)}
+py=${py:-$(command -v python3.12)}
 [ -n "$py" ] || { echo "device-pack-python: no Python 3.12 here (set VMAFX_DEVICE_PYTHON)"; exit 1; }
 [ -x .venv-device/bin/python ] || "$py" -m venv .venv-device
 .venv-device/bin/python -m pip install -q --disable-pip-version-check nanobind==3.1.0
 cmake -S . -B build-pycuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVMAFX_CUDA=ON -DVMAFX_OPENCL=ON \
-  -DVMAFX_PYTHON=ON -DVMAFX_BUILD_TESTS=OFF -DVMAFX_BUILD_BENCH=OFF -DVMAFX_BUILD_TOOLS=OFF \
+  -DVMAFX_PYTHON=ON -DVMAFX_LIBAV=OFF -DVMAFX_BUILD_TESTS=OFF -DVMAFX_BUILD_BENCH=OFF -DVMAFX_BUILD_TOOLS=OFF \
   -DPython_EXECUTABLE="$PWD/.venv-device/bin/python" > /dev/null
 ninja -C build-pycuda -j "${VMAFX_JOBS:-2}" _core
 rm -rf .device/python && mkdir -p .device/python/vmaf_exact
