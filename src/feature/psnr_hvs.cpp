@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "exact/psnr_hvs_block.h"
 #include "feature/psnr_hvs_tables.h"
 
 namespace vmafx {
@@ -18,74 +19,9 @@ Csf csf_table(int plane) {
   return plane == 0 ? vmafx_psnr_hvs_csf_y : plane == 1 ? vmafx_psnr_hvs_csf_cb : vmafx_psnr_hvs_csf_cr;
 }
 
-// a / 2^b rounded toward zero (adds the sign bit before the arithmetic shift).
-inline std::int32_t shr_unbiased(std::int32_t a, int b) {
-  return std::int32_t(std::uint32_t(a) + (std::uint32_t(a) >> (32 - b))) >> b;
-}
-
-// (a * m + 2^(s-1)) >> s: one lifting step with a rounded fixed-point multiplier.
-inline std::int32_t mul_round(std::int32_t a, std::int32_t m, int s) { return (a * m + (1 << (s - 1))) >> s; }
-
-// One 8-point integer DCT-II (lifting structure of Daala's od_bin_fdct8).
-// Reads in[k * stride], writes out[0..7].
-void fdct8(std::int32_t out[8], const std::int32_t* in, int stride) {
-  std::int32_t t0 = in[0 * stride];
-  std::int32_t t4 = in[1 * stride];
-  std::int32_t t2 = in[2 * stride];
-  std::int32_t t6 = in[3 * stride];
-  std::int32_t t7 = in[4 * stride];
-  std::int32_t t3 = in[5 * stride];
-  std::int32_t t5 = in[6 * stride];
-  std::int32_t t1 = in[7 * stride];
-
-  t1 = t0 - t1;
-  const std::int32_t t1h = shr_unbiased(t1, 1);
-  t0 -= t1h;
-  t4 += t5;
-  const std::int32_t t4h = shr_unbiased(t4, 1);
-  t5 -= t4h;
-  t3 = t2 - t3;
-  t2 -= shr_unbiased(t3, 1);
-  t6 += t7;
-  const std::int32_t t6h = shr_unbiased(t6, 1);
-  t7 = t6h - t7;
-
-  // Even half: 4-point DCT.
-  t0 += t6h;
-  t6 = t0 - t6;
-  t2 = t4h - t2;
-  t4 = t2 - t4;
-  t0 -= mul_round(t4, 13573, 15);
-  t4 += mul_round(t0, 11585, 14);
-  t0 -= mul_round(t4, 13573, 15);
-  t6 -= mul_round(t2, 21895, 15);
-  t2 += mul_round(t6, 15137, 14);
-  t6 -= mul_round(t2, 21895, 15);
-
-  // Odd half: 4-point DST-IV.
-  t3 += mul_round(t5, 19195, 15);
-  t5 += mul_round(t3, 11585, 14);
-  t3 -= mul_round(t5, 7489, 13);
-  t7 = shr_unbiased(t5, 1) - t7;
-  t5 -= t7;
-  t3 = t1h - t3;
-  t1 -= t3;
-  t7 += mul_round(t1, 3227, 15);
-  t1 -= mul_round(t7, 6393, 15);
-  t7 += mul_round(t1, 3227, 15);
-  t5 += mul_round(t3, 2485, 13);
-  t3 -= mul_round(t5, 18205, 15);
-  t5 += mul_round(t3, 2485, 13);
-
-  out[0] = t0;
-  out[1] = t1;
-  out[2] = t2;
-  out[3] = t3;
-  out[4] = t4;
-  out[5] = t5;
-  out[6] = t6;
-  out[7] = t7;
-}
+// The 8-point integer DCT (Daala's od_bin_fdct8 lifting) lives once, in
+// exact/psnr_hvs_block.h, which the CUDA and OpenCL twins include too.
+void fdct8(std::int32_t out[8], const std::int32_t* in, int stride) { vmafx_hvs_fdct8(out, in, stride); }
 
 struct Masks {
   float m[3][8][8];
