@@ -23,8 +23,10 @@ cp $b/tools/vmafx_mkclip .device/cuda/
 cp $b/tests/vmafx_capi_cuda_client .device/cuda/ && cp -L $b/src/libvmaf.so.3 .device/cuda/lib/
 # libvmaf 3.2.0's stock CLIs, for the side-by-side end-to-end bench (not part
 # of the project; they travel only in the ignored .device folder).
-LIBVMAF_DIR=${LIBVMAF_DIR:-../shared/bench/libvmaf-3.2.0}
-if [ -x "$LIBVMAF_DIR/vmaf-cpu" ]; then
+# LIBVMAF_DIR: a folder holding libvmaf's vmaf-cpu and vmaf-cuda (not part of
+# the repo; the bench rows print "-" without them).
+LIBVMAF_DIR=${LIBVMAF_DIR:-}
+if [ -n "$LIBVMAF_DIR" ] && [ -x "$LIBVMAF_DIR/vmaf-cpu" ]; then
   mkdir -p .device/libvmaf && cp "$LIBVMAF_DIR"/vmaf-cpu "$LIBVMAF_DIR"/vmaf-cuda .device/libvmaf/
 fi
 # Shared libraries the GPU machine may lack: Debian's Google Benchmark (shared
