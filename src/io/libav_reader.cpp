@@ -29,6 +29,7 @@ std::string compressed_input_versions() { return {}; }
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/dict.h>
 #include <libavutil/hwcontext.h>
 #include <libavutil/pixdesc.h>
 }
@@ -171,13 +172,22 @@ class LibavReader final : public VideoReader {
 
   bool read(Picture& pic) override {
     if (!next_frame()) return false;
-    convert(pic);
+    if (importer_ && frame_->format == hw_pix_)
+      import(pic);
+    else
+      convert(pic);
     ++frames_;
     return true;
   }
   bool skip(Picture&) override {
     if (!next_frame()) return false;
     ++frames_;
+    return true;
+  }
+  bool decode_only(Picture& scratch) override { return skip(scratch); }
+  bool use_device_importer(DeviceImporter* importer) override {
+    if (!importer || hw_pix_ == AV_PIX_FMT_NONE || !hw_device_ || importer->cuda_device() != hw_index_) return false;
+    importer_ = importer;
     return true;
   }
   std::optional<Timestamp> timestamp() const override {
@@ -200,11 +210,14 @@ class LibavReader final : public VideoReader {
   void init(int fd, std::string head, const OpenOptions& opts);
   void release();
   void open_decoder(const AVCodec* codec, const OpenOptions& opts);
+  int create_cuda_device(int index);
   bool next_frame();
   const AVFrame& host_frame();  // the frame with its samples in host memory
   void check_frame(const AVFrame& f);
   void check_duration() const;
   void convert(Picture& pic);
+  void import(Picture& pic);  // the decoder's surface to the picture's device copy
+  [[noreturn]] void stray_bits() const;
 
   FdIo io_;
   AVIOContext* avio_ = nullptr;
@@ -215,6 +228,8 @@ class LibavReader final : public VideoReader {
   AVFrame* sw_frame_ = nullptr;
   AVBufferRef* hw_device_ = nullptr;
   AVPixelFormat hw_pix_ = AV_PIX_FMT_NONE;
+  int hw_index_ = 0;                      // the CUDA device decoding
+  DeviceImporter* importer_ = nullptr;  // set: hardware frames stay on the device
   int stream_ = -1;
   std::int64_t packets_ = 0;  // packets of the stream sent to the decoder
   AVRational time_base_{0, 1};
@@ -403,13 +418,13 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
     if (hw_pix_ == AV_PIX_FMT_NONE) {
       notice_ = path_ + ": the " + std::string(codec->name) +
                 " decoder of this FFmpeg has no NVDEC support; decoding on the CPU";
-    } else if (int r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, nullptr, nullptr, 0); r < 0) {
+    } else if (int r = create_cuda_device(opts.hwdec_device); r < 0) {
       notice_ = path_ + ": no CUDA decode device (" + av_error(r) + "); decoding on the CPU";
       hw_pix_ = AV_PIX_FMT_NONE;
       if (codec->id == AV_CODEC_ID_AV1) {  // the native AV1 decoder decodes only on hardware
         avcodec_free_context(&dec_);
         const AVCodec* sw = avcodec_find_decoder(AV_CODEC_ID_AV1);
-        if (sw && sw != codec) return open_decoder(sw, {opts.stream, ""});
+        if (sw && sw != codec) return open_decoder(sw, {opts.stream, "", 0});
       }
     } else {
       dec_->hw_device_ctx = av_buffer_ref(hw_device_);
@@ -419,6 +434,18 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
   }
   if (int r = avcodec_open2(dec_, codec, nullptr); r < 0)
     fail("cannot open the " + std::string(codec->name) + " decoder: " + av_error(r), Error::Kind::kUnsupported);
+}
+
+// The decoder's CUDA device: the driver's primary context of device `index`,
+// the one the CUDA backend (the runtime API) uses, so that its surfaces are
+// readable there.
+int LibavReader::create_cuda_device(int index) {
+  hw_index_ = index;
+  AVDictionary* o = nullptr;
+  av_dict_set(&o, "primary_ctx", "1", 0);
+  const int r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, std::to_string(index).c_str(), o, 0);
+  av_dict_free(&o);
+  return r;
 }
 
 bool LibavReader::next_frame() {
@@ -575,9 +602,23 @@ void LibavReader::convert(Picture& pic) {
       }
     }
   }
-  if (stray)
-    fail(at_frame() + pix_name(pix_) + " samples with nonzero low bits: not " + std::to_string(fmt_.bpc) +
-         "-bit video");
+  if (stray) stray_bits();
+}
+
+void LibavReader::stray_bits() const {
+  fail(at_frame() + pix_name(pix_) + " samples with nonzero low bits: not " + std::to_string(fmt_.bpc) +
+       "-bit video");
+}
+
+void LibavReader::import(Picture& pic) {
+  DeviceImporter::Surface s;
+  for (int p = 0; p < 3; ++p) {
+    s.data[p] = frame_->data[p];
+    s.pitch[p] = frame_->linesize[p];
+  }
+  s.interleaved_chroma = map_->layout != Layout::kPlanar;
+  s.shift = shift_;
+  if (!importer_->import(s, pic)) stray_bits();
 }
 
 }  // namespace
