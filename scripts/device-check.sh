@@ -372,8 +372,9 @@ libav_check() {
       same "$D/clips/$c.cpu-here.json" "$L/libav-$c-cpu.json" ;;
     esac
   done
+  # Rates: HEVC only (the H200's NVDEC has no AV1; LIBAV_RATE_CODECS to add).
   local n=${LIBAV_REPEAT:-20} ext
-  for c in hevc8 hevc10 av1-8 av1-10; do
+  for c in ${LIBAV_RATE_CODECS:-hevc8 hevc10}; do
     for s in ref dis; do
       f=$(ls "$D"/clips/raw-$c-$s.*); ext=${f##*.}
       for _ in $(seq "$n"); do cat "$f"; done > "$D/long-$c-$s.$ext"
@@ -383,8 +384,8 @@ libav_check() {
     "$D/vmaf" -r "$D/clips/raw-$c-ref.$ext" -d "$D/clips/raw-$c-dis.$ext" --backend cuda --json --precision max -q \
       -o "$L/libav-raw-$c.json" || rc=1
     same "$D/clips/raw-$c.cpu-here.json" "$L/libav-raw-$c.json"
-    for i in 1 2; do
-      "$D/vmaf" -r "$r" -d "$d" --decode-only --hwdec cuda -q 2>&1 | sed 's/^/  nvdec decode only: /'
+    for i in $(seq "${LIBAV_ROUNDS:-2}"); do
+      "$D/vmaf" -r "$r" -d "$d" --decode-only --hwdec cuda 2>&1 | sed 's/^/  nvdec decode only: /'
       "$D/vmaf" -r "$r" -d "$d" --backend cuda --json -o "$L/libav-$c-rate.json" -q || rc=1
       grep '"fps"' "$L/libav-$c-rate.json" | sed 's/^ */  score, cuda, NVDEC frames on the GPU: /'
       VMAFX_HWDEC_HOST=1 "$D/vmaf" -r "$r" -d "$d" --backend cuda --json -o "$L/libav-$c-rate-host.json" -q || rc=1
@@ -421,6 +422,25 @@ harden_check() {
 if [ "$WHICH" = harden ]; then
   harden_check || STATUS=1
 fi
+
+# --- import ---
+# NVDEC surfaces as pictures' device copies (src/backend/cuda/import.cu):
+# tests/checkfeat/cuda_import_test.cpp (NV12/P010/P016/4:4:4 unpacked sample
+# for sample, stray low bits caught, scores of device copies == host pictures).
+import_check() {
+  local B=$REPO/.device/cuda
+  if [ ! -x "$B/vmafx_backend_tests" ]; then echo "import: $B/vmafx_backend_tests missing"; return 1; fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "== import: CudaImport tests"
+  timeout 120 "$B/vmafx_backend_tests" --gtest_filter='CudaImport*:CudaErrors*' > "$OUT/import.log" 2>&1
+  local rc=$?
+  grep -E '^\[       OK \]|^\[  FAILED  \]|^\[  SKIPPED \]|^\[  PASSED  \]' "$OUT/import.log"
+  return $rc
+}
+if [ "$WHICH" = import ]; then
+  import_check || STATUS=1
+fi
+# --- end import ---
 
 # --- capi ---
 # libvmaf's C API on the CUDA backend (libvmaf_cuda.h), as FFmpeg's

@@ -4,8 +4,9 @@
 # FFmpeg 5.1 source, configured with only the demuxers, parsers and decoders
 # of the streams users score (mp4/mkv/webm/ivf; H.264, HEVC, VP9, AV1) and
 # NVDEC (--enable-nvdec through Debian's ffnvcodec headers, which load
-# libcuda and libnvcuvid at run time: nothing CUDA is linked). No external
-# codec library: AV1 is decoded by NVDEC only (FFmpeg's native av1 decoder).
+# libcuda and libnvcuvid at run time: nothing CUDA is linked). One external
+# codec library, libdav1d (shared: Debian has no static one), so that AV1 can
+# be decoded on the CPU where NVDEC has no AV1 (Hopper).
 #
 #   scripts/ffmpeg-static.sh            # prints the install prefix
 #
@@ -20,6 +21,7 @@ need=()
 dpkg -s libffmpeg-nvenc-dev > /dev/null 2>&1 || need+=(libffmpeg-nvenc-dev)
 dpkg -s nasm > /dev/null 2>&1 || need+=(nasm)
 dpkg -s dpkg-dev > /dev/null 2>&1 || need+=(dpkg-dev)
+dpkg -s libdav1d-dev > /dev/null 2>&1 || need+=(libdav1d-dev)
 if [ "${#need[@]}" -gt 0 ]; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get install -y --no-install-recommends "${need[@]}" > /dev/null
@@ -32,7 +34,7 @@ flags=(
   --enable-ffnvcodec --enable-nvdec --enable-cuda
   --enable-demuxer=matroska,mov,ivf,h264,hevc,obu
   --enable-parser=h264,hevc,vp9,av1
-  --enable-decoder=h264,hevc,vp9,av1
+  --enable-libdav1d --enable-decoder=h264,hevc,vp9,av1,libdav1d
   --enable-hwaccel=h264_nvdec,hevc_nvdec,vp9_nvdec,av1_nvdec
   --enable-bsf=vp9_superframe_split,av1_frame_split,h264_mp4toannexb,hevc_mp4toannexb
   --enable-protocol=file,pipe

@@ -165,6 +165,13 @@ struct FdIo {
   }
 };
 
+// The decoder's hardware path refused the stream at its first frame: FFmpeg's
+// own AV1 decoder (hardware only) on a GPU whose NVDEC has no AV1 (before
+// Ada, e.g. Hopper). open_libav then starts over on the CPU.
+struct NoHardwareDecode {
+  std::string codec;
+};
+
 class LibavReader final : public VideoReader {
  public:
   LibavReader(std::string path, int fd, std::string head, const OpenOptions& opts);
@@ -198,6 +205,7 @@ class LibavReader final : public VideoReader {
   std::string format_name() const override { return name_; }
   bool full_range() const override { return full_range_; }
   std::string notice() const override { return notice_; }
+  void set_notice(std::string n) { notice_ = std::move(n); }
 
  private:
   [[noreturn]] void fail(const std::string& what, Error::Kind kind = Error::Kind::kInput) const {
@@ -214,6 +222,7 @@ class LibavReader final : public VideoReader {
   bool next_frame();
   const AVFrame& host_frame();  // the frame with its samples in host memory
   void check_frame(const AVFrame& f);
+  [[noreturn]] void decode_failed(int r) const;
   void check_duration() const;
   void convert(Picture& pic);
   void import(Picture& pic);  // the decoder's surface to the picture's device copy
@@ -309,6 +318,10 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
     fail("no decoder for codec " + std::string(avcodec_get_name(id)) + " in this FFmpeg build",
          Error::Kind::kUnsupported);
   open_decoder(codec, opts);
+  if (id == AV_CODEC_ID_AV1 && std::strcmp(dec_->codec->name, "av1") == 0 && hw_pix_ == AV_PIX_FMT_NONE)
+    fail("no CPU decoder for av1 in this FFmpeg build (its own av1 decoder needs a GPU with AV1 NVDEC; "
+         "FFmpeg with libdav1d decodes it on the CPU)",
+         Error::Kind::kUnsupported);
   pkt_ = av_packet_alloc();
   frame_ = av_frame_alloc();
   sw_frame_ = av_frame_alloc();
@@ -474,13 +487,13 @@ bool LibavReader::next_frame() {
       check_duration();
       return false;
     }
-    if (r != AVERROR(EAGAIN) || draining_) fail(at_frame() + "decoding failed: " + av_error(r));
+    if (r != AVERROR(EAGAIN) || draining_) decode_failed(r);
     for (;;) {
       r = av_read_frame(fmt_ctx_, pkt_);
       if (r == AVERROR_EOF) {
         draining_ = true;
         r = avcodec_send_packet(dec_, nullptr);
-        if (r < 0 && r != AVERROR_EOF) fail(at_frame() + "decoding failed: " + av_error(r));
+        if (r < 0 && r != AVERROR_EOF) decode_failed(r);
         break;
       }
       if (r < 0)
@@ -495,10 +508,15 @@ bool LibavReader::next_frame() {
       if (corrupt) fail(at_frame() + "packet " + std::to_string(packets_ - 1) + " is truncated or corrupt");
       r = avcodec_send_packet(dec_, pkt_);
       av_packet_unref(pkt_);
-      if (r < 0) fail(at_frame() + "decoding failed: " + av_error(r));
+      if (r < 0) decode_failed(r);
       break;
     }
   }
+}
+
+void LibavReader::decode_failed(int r) const {
+  if (r == AVERROR(ENOSYS) && hw_pix_ != AV_PIX_FMT_NONE && !map_) throw NoHardwareDecode{dec_->codec->name};
+  fail(at_frame() + "decoding failed: " + av_error(r));
 }
 
 // Containers that do not count frames (Matroska, WebM, IVF) still declare a
@@ -629,7 +647,32 @@ int libav_probe_score(const std::string& head, const std::string&) {
 }
 
 std::unique_ptr<VideoReader> open_libav(const std::string& path, int fd, std::string head, const OpenOptions& opts) {
-  return std::make_unique<LibavReader>(path, fd, std::move(head), opts);
+  if (opts.hwdec.empty()) return std::make_unique<LibavReader>(path, fd, std::move(head), opts);
+  // A second descriptor of the same file, to start over on the CPU when the
+  // hardware path refuses the stream (the reader closes `fd` then).
+  const int again = ::dup(fd);
+  const std::string head_again = head;
+  try {
+    auto r = std::make_unique<LibavReader>(path, fd, std::move(head), opts);
+    if (again >= 0) ::close(again);
+    return r;
+  } catch (const NoHardwareDecode& e) {
+    if (again < 0 || ::lseek(again, 0, SEEK_SET) != 0) {
+      if (again >= 0) ::close(again);
+      throw Error(path + ": NVDEC does not decode this " + e.codec +
+                      " stream on this GPU, and a pipe cannot be read again to decode it on the CPU "
+                      "(give a file, or --hwdec none)",
+                  Error::Kind::kUnsupported);
+    }
+    OpenOptions cpu = opts;
+    cpu.hwdec.clear();
+    auto r = std::make_unique<LibavReader>(path, again, head_again, cpu);
+    r->set_notice(path + ": NVDEC does not decode this " + e.codec + " stream on this GPU; decoding on the CPU");
+    return r;
+  } catch (...) {
+    if (again >= 0) ::close(again);
+    throw;
+  }
 }
 
 }  // namespace vmafx
