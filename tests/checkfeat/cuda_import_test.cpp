@@ -96,7 +96,8 @@ void fill(Picture& pic, std::mt19937& rng, int frame) {
     for (int y = 0; y < f.plane_height(p); ++y)
       for (int x = 0; x < f.plane_width(p); ++x) {
         // Smooth content with noise, moving with the frame: motion is nonzero.
-        const unsigned v = std::min(top, ((unsigned(x * 3 + y * 2 + frame * 5) << (f.bpc - 8)) + d(rng) / 8) % (top + 1));
+        const unsigned v =
+            std::min(top, ((unsigned(x * 3 + y * 2 + frame * 5) << (f.bpc - 8)) + d(rng) / 8) % (top + 1));
         if (f.bpc == 8)
           pic.row<std::uint8_t>(p, y)[x] = std::uint8_t(v);
         else
@@ -137,13 +138,13 @@ TEST(CudaImport, SurfacesBecomePlanarCopiesSampleForSample) {
     bool interleaved;
     int shift;
   } cases[] = {
-      {{64, 36, 8, ChromaFormat::k420}, true, 0},     // NV12
-      {{38, 22, 8, ChromaFormat::k420}, true, 0},     // NV12, rows of 38 samples
-      {{64, 36, 10, ChromaFormat::k420}, true, 6},    // P010
-      {{48, 20, 12, ChromaFormat::k420}, true, 4},    // P016 of a 12-bit stream
-      {{40, 24, 16, ChromaFormat::k420}, true, 0},    // P016
-      {{40, 24, 8, ChromaFormat::k444}, false, 0},    // planar 4:4:4
-      {{40, 24, 10, ChromaFormat::k444}, false, 6},   // YUV444P16 of a 10-bit stream
+      {{64, 36, 8, ChromaFormat::k420}, true, 0},    // NV12
+      {{38, 22, 8, ChromaFormat::k420}, true, 0},    // NV12, rows of 38 samples
+      {{64, 36, 10, ChromaFormat::k420}, true, 6},   // P010
+      {{48, 20, 12, ChromaFormat::k420}, true, 4},   // P016 of a 12-bit stream
+      {{40, 24, 16, ChromaFormat::k420}, true, 0},   // P016
+      {{40, 24, 8, ChromaFormat::k444}, false, 0},   // planar 4:4:4
+      {{40, 24, 10, ChromaFormat::k444}, false, 6},  // YUV444P16 of a 10-bit stream
   };
   for (const Case& c : cases) {
     Picture host(c.f), dev(c.f), back(c.f);
