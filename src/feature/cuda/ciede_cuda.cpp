@@ -1,0 +1,65 @@
+// CUDA twin of "ciede" (feature/ciede.cpp): every pixel's dE00 on the device
+// (ciede.cu, exact/ciede.h), certified or marked for replay; the host
+// recomputes the marked pixels with the reference's own functions and adds
+// all pixels' floats in double in the reference's (row-major) order.
+#include <cstdint>
+#include <cstring>
+
+#include "backend/cuda/cuda_runtime.hpp"
+#include "feature/ciede.hpp"
+#include "feature/cuda/ciede_cuda.hpp"
+
+namespace vmafx::cuda {
+namespace {
+
+class CiedeTwin final : public Extractor {
+ public:
+  CiedeTwin(CudaBackend& b, const PictureFormat& f) : b_(b), fmt_(f) {}
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    ThreadContext& ctx = b_.context();
+    cudaStream_t s = ctx.stream();
+    const int w = fmt_.width, h = fmt_.height;
+    const std::size_t n = std::size_t(w) * h;
+    auto* host = static_cast<std::uint32_t*>(ctx.pinned(this, 0, 2 * n * 4));
+    auto* dev = static_cast<std::uint32_t*>(ctx.device(this, 0, 2 * n * 4));
+    const int bps = fmt_.bpc > 8 ? 2 : 1;
+    if (ref.stride(0) != dis.stride(0) || ref.stride(1) != dis.stride(1) || ref.stride(1) != ref.stride(2))
+      fail(cudaErrorInvalidValue, "ciede: plane strides differ");
+    const ciede::Planes r{ctx.plane(ref, index, 0), ctx.plane(ref, index, 1), ctx.plane(ref, index, 2),
+                          ref.stride(0) / bps, ref.stride(1) / bps};
+    const ciede::Planes d{ctx.plane(dis, index, 0), ctx.plane(dis, index, 1), ctx.plane(dis, index, 2),
+                          dis.stride(0) / bps, dis.stride(1) / bps};
+    const int fmt = fmt_.chroma == ChromaFormat::k420 ? 0 : fmt_.chroma == ChromaFormat::k422 ? 1 : 2;
+    ciede::launch_pixels(r, d, w, h, fmt_.plane_width(1), fmt_.plane_height(1), fmt, fmt_.bpc, dev, s);
+    check(cudaGetLastError(), "ciede: kernel launch");
+    check(cudaMemcpyAsync(host, dev, 2 * n * 4, cudaMemcpyDeviceToHost, s), "ciede: readback");
+    ctx.sync("ciede");
+    const std::uint32_t* ok = host + n;
+    double total = 0.;
+    for (int i = 0; i < h; ++i)
+      for (int j = 0; j < w; ++j) {
+        const std::size_t k = std::size_t(i) * w + j;
+        float v;
+        if (ok[k])
+          std::memcpy(&v, &host[k], 4);
+        else
+          v = vmafx::ciede::pixel_difference(ref, dis, i, j);
+        total += v;
+      }
+    out.put_plain("ciede2000", index, vmafx::ciede::frame_score(total, unsigned(w), unsigned(h)));
+  }
+
+ private:
+  CudaBackend& b_;
+  PictureFormat fmt_;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_ciede_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f) {
+  (void)kCiedeExtractor.create(o, f);  // the CPU's format checks and errors
+  return std::make_unique<CiedeTwin>(b, f);
+}
+
+}  // namespace vmafx::cuda
