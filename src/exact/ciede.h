@@ -117,7 +117,7 @@ VMAFX_CE_CALL vmafx_sd vmafx_ce_sqrt(vmafx_sd a)
 VMAFX_CE_CALL vmafx_sd vmafx_ce_f32(vmafx_sd a, int* ok)
 {
     vmafx_i32 top, ulp, sh;
-    vmafx_u64 q, r, half;
+    vmafx_u64 q, r, hb;
     if (a.c != VMAFX_SD_FINITE) {
         *ok = 0;
         return vmafx_sd_zero(0);
@@ -130,8 +130,8 @@ VMAFX_CE_CALL vmafx_sd vmafx_ce_f32(vmafx_sd a, int* ok)
     if (sh > 54) return vmafx_sd_zero(a.s);
     q = a.m >> sh;
     r = a.m & ((VMAFX_U64_ONE << sh) - 1);
-    half = VMAFX_U64_ONE << (sh - 1);
-    if (r > half || (r == half && (q & 1))) q += 1;
+    hb = VMAFX_U64_ONE << (sh - 1);
+    if (r > hb || (r == hb && (q & 1))) q += 1;
     if (q == 0) return vmafx_sd_zero(a.s);
     r = a.s;
     a = vmafx_sd_mul_pow2(vmafx_sd_from_u64(q), ulp);
@@ -157,7 +157,12 @@ VMAFX_FN vmafx_u32 vmafx_ce_f32_bits(vmafx_sd a)
 VMAFX_FN vmafx_sd vmafx_ce_from_f32_bits(vmafx_u32 b)
 {
     vmafx_u32 be = (b >> 23) & 0xFFu, f = b & 0x7FFFFFu;
-    if (be == 0) return vmafx_sd_mul_pow2(vmafx_sd_from_u64(f), -149); /* zero, subnormal */
+    vmafx_sd r;
+    if (be == 0) { /* zero, subnormal */
+        r = vmafx_sd_mul_pow2(vmafx_sd_from_u64(f), -149);
+        r.s = b >> 31;
+        return r;
+    }
     return vmafx_sd_make_(b >> 31, VMAFX_SD_FINITE, (vmafx_u64)(f | 0x800000u) << 29, (vmafx_i32)be - 127 - 52);
 }
 
