@@ -221,7 +221,10 @@ float pixel_difference(const Picture& ref, const Picture& dis, int i, int j) {
   unsigned a[3], b[3];
   samples_at(ref, i, j, a);
   samples_at(dis, i, j, b);
-  const unsigned bpc = unsigned(ref.bpc());
+  return pixel_difference(a, b, unsigned(ref.bpc()));
+}
+
+float pixel_difference(const unsigned a[3], const unsigned b[3], unsigned bpc) {
   // as the extractor: each sample through float (exact) into double
   return delta_e00(lab_from_yuv(float(a[0]), float(a[1]), float(a[2]), bpc),
                    lab_from_yuv(float(b[0]), float(b[1]), float(b[2]), bpc));

@@ -50,6 +50,8 @@ unsigned chroma422_sample(const Picture& pic, int p, int i, int j);
 // reference/distorted pair: the device twins' host replay.
 void samples_at(const Picture& pic, int i, int j, unsigned yuv[3]);
 float pixel_difference(const Picture& ref, const Picture& dis, int i, int j);
+// The same from the two pixels' samples (y, u, v) at bit depth bpc.
+float pixel_difference(const unsigned ref[3], const unsigned dis[3], unsigned bpc);
 
 }  // namespace ciede
 }  // namespace vmafx

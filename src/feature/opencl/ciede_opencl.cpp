@@ -2,10 +2,13 @@
 // device (ciede.cl, exact/ciede.h), certified or marked for replay; the host
 // recomputes the marked pixels with the reference's own functions and adds
 // all pixels' floats in double in the reference's (row-major) order.
+#include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
+#include "core/env.hpp"
 #include "feature/ciede.hpp"
 #include "feature/opencl/opencl_twin.hpp"
 
@@ -19,6 +22,11 @@ int chroma_code(ChromaFormat c) { return c == ChromaFormat::k420 ? 0 : c == Chro
 class CiedeTwin final : public Twin {
  public:
   CiedeTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f) : Twin(std::move(g)), fmt_(f) {}
+  ~CiedeTwin() override {
+    if (env::stats() && pixels_ > 0)
+      std::fprintf(stderr, "ciede (opencl): %lld of %lld pixels replayed on the host\n", replayed_.load(),
+                   pixels_.load());
+  }
 
   void submit(const Picture& ref, const Picture& dis, unsigned index) override {
     Slot& s = slot();
@@ -35,6 +43,7 @@ class CiedeTwin final : public Twin {
     const std::uint32_t* bits = st.out.data();
     const std::uint32_t* ok = bits + n;
     double total = 0.;
+    long long replayed = 0;
     for (int i = 0; i < h; ++i)
       for (int j = 0; j < w; ++j) {
         const std::size_t k = std::size_t(i) * w + j;
@@ -43,9 +52,12 @@ class CiedeTwin final : public Twin {
           std::memcpy(&v, &bits[k], 4);
         } else {
           v = ciede::pixel_difference(ref, dis, i, j);
+          ++replayed;
         }
         total += v;
       }
+    replayed_ += replayed;
+    pixels_ += (long long)(w) * h;
     out.put_plain("ciede2000", index, ciede::frame_score(total, unsigned(w), unsigned(h)));
   }
 
@@ -74,6 +86,7 @@ class CiedeTwin final : public Twin {
   }
 
   PictureFormat fmt_;
+  std::atomic<long long> replayed_{0}, pixels_{0};
 };
 
 }  // namespace
