@@ -89,7 +89,9 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
 
 /* Stores a score computed elsewhere as feature `feature_name` of picture
  * `index` (models use it like an extracted one). -EINVAL if that feature
- * already has a value there. */
+ * already has a value there, or for an index past both the pictures read and
+ * 2^24 - 1 (the scores are kept frame by frame: a stray index must not
+ * allocate gigabytes). */
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
                               double value, unsigned index);
 

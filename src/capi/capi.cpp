@@ -238,6 +238,11 @@ bool picture_ok(const VmafPicture* p) {
   for (int i = 0; i < planes; ++i)
     if (!p->data[i] || p->w[i] < g.w[i] || p->h[i] < g.h[i] || p->stride[i] < std::ptrdiff_t(g.w[i]) * bps)
       return false;
+  // libvmaf's chroma geometry rounds down: a 4:2:0 or 4:2:2 picture one
+  // sample wide (4:2:0: or tall) has empty chroma planes, nothing to fill the
+  // engine's (rounded up) chroma with.
+  for (int i = 1; i < planes; ++i)
+    if (g.w[i] == 0 || g.h[i] == 0) return false;
   return true;
 }
 
@@ -378,6 +383,14 @@ int vmaf_use_feature(VmafContext* vmaf, const char* feature_name, VmafFeatureDic
 
 int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name, double value, unsigned index) {
   if (!vmaf || !feature_name || !*feature_name) return -EINVAL;
+  // Scores are stored frame by frame: index 2^32 - 1 wrapped the collector's
+  // size to 0 (found by fuzz_capi); a huge one would allocate gigabytes.
+  constexpr unsigned kMaxImportIndex = (1u << 24) - 1;
+  if (index > kMaxImportIndex && index >= vmaf->pictures) {
+    log(VMAF_LOG_LEVEL_ERROR, "vmaf_import_feature_score: index %u is past the pictures read (%u) and %u", index,
+        vmaf->pictures, kMaxImportIndex);
+    return -EINVAL;
+  }
   return guarded("vmaf_import_feature_score", [&] {
     if (vmaf->flushed) {
       vmafx::FeatureCollector* fc = writable(vmaf);
