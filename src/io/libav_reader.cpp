@@ -264,6 +264,13 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   fmt_ctx_->flags |= AVFMT_FLAG_CUSTOM_IO;
   if (int r = avformat_open_input(&fmt_ctx_, path_.c_str(), container, nullptr); r < 0)
     fail("cannot be opened as a video: " + av_error(r) + " (truncated or corrupt file?)");  // frees fmt_ctx_
+  // Debian's libjxl writes its own diagnostics to standard error (a damaged
+  // image: a dozen lines, found by fuzz_yuv), and FFmpeg decodes JPEG XL to
+  // RGB only, which is refused anyway: refused before anything decodes.
+  for (unsigned i = 0; i < fmt_ctx_->nb_streams; ++i)
+    if (fmt_ctx_->streams[i]->codecpar->codec_id == AV_CODEC_ID_JPEGXL)
+      fail("JPEG XL is not supported (FFmpeg decodes it to RGB only; its decoder writes to standard error)",
+           Error::Kind::kUnsupported);
   if (int r = avformat_find_stream_info(fmt_ctx_, nullptr); r < 0)
     fail("cannot read the stream information: " + av_error(r));
 

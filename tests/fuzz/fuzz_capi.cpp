@@ -300,6 +300,7 @@ struct Harness {
     else
       r = rc(vmaf_model_feature_overload(lm.m, feature, d));  // takes d in every case
     if (!lm.m || !d) CHECK(r == -EINVAL);
+    if (r == 0 && !*feature) lm.arg.clear();  // no --model string names an empty extractor
     if (r == 0 && !lm.arg.empty()) {
       std::stringstream ss(opts);
       std::string item;

@@ -31,6 +31,7 @@ enc mjpeg-full.mkv 2 -c:v mjpeg -pix_fmt yuvj420p -q:v 20
 enc mpeg4.avi 3 -c:v mpeg4 -q:v 20
 enc ffv1-gray.mkv 2 -c:v ffv1 -pix_fmt gray
 enc rgb.mkv 2 -c:v libx264rgb -preset ultrafast -crf 40 -pix_fmt bgr24
+enc image.jxl 1 -c:v libjxl
 ffmpeg -nostdin -y -hide_banner -loglevel error -f lavfi -i sine=duration=0.05 -c:a aac "$out/audio-only.m4a"
 # Broken files: cut short, a packet damaged.
 head -c $(( $(stat -c %s "$out/h264.mp4") / 2 )) "$out/h264.mp4" > "$out/cut-h264.mp4"

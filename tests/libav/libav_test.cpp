@@ -637,6 +637,19 @@ TEST_F(LibavErrors, DamagedMpeg4InAvi) {
   }
 }
 
+TEST_F(LibavErrors, JpegXlIsRefusedBeforeItsDecoderWrites) {
+  // libjxl writes its own lines to stderr on a damaged image (fuzz_yuv found
+  // it): JPEG XL is refused before anything decodes, whole or damaged.
+  const std::string jxl = ffmpeg("a.jxl", "-f lavfi -i testsrc2=size=64x48 -frames:v 1 -c:v libjxl");
+  expect_error({"-r", jxl, "-d", jxl}, jxl + ": JPEG XL is not supported");
+  std::string d = slurp(jxl);
+  ASSERT_GT(d.size(), 200u);
+  for (std::size_t k = 100; k < d.size(); k += 37) d[k] = char(d[k] ^ 0x5a);
+  const std::string bad = (clip_dir() / "damaged.jxl").string();
+  std::ofstream(bad, std::ios::binary) << d;
+  expect_error({"-r", bad, "-d", bad}, bad + ": JPEG XL is not supported");
+}
+
 // An mp4 cut with `ffmpeg -ss T -c copy`: an edit list hides the frames before
 // T that the first shown one needs. They count in the container's frame
 // number but are not shown: not a truncated file (it was refused so).
