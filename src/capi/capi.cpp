@@ -145,7 +145,8 @@ int score_into(VmafContext* v, const vmafx::Model& m, const std::vector<std::str
 // libvmaf's pooling loop over [lo, hi] (every n_subsample-th picture).
 int pool_range(const VmafContext* v, const std::string& name, VmafPoolingMethod method, double* out, unsigned lo,
                unsigned hi) {
-  if (method <= VMAF_POOL_METHOD_UNKNOWN || method >= VMAF_POOL_METHOD_NB) return -EINVAL;
+  if (vmafx::capi::raw(method) <= VMAF_POOL_METHOD_UNKNOWN || vmafx::capi::raw(method) >= VMAF_POOL_METHOD_NB)
+    return -EINVAL;
   if (lo > hi) return -EINVAL;
   const unsigned sub = v->cfg.n_subsample;
   unsigned n = 0;
@@ -229,7 +230,8 @@ void copy_in(const VmafPicture& src, vmafx::Picture& dst) {
 
 bool picture_ok(const VmafPicture* p) {
   if (!p || !p->ref || !p->priv || !p->data[0]) return false;
-  if (p->pix_fmt < VMAF_PIX_FMT_YUV420P || p->pix_fmt > VMAF_PIX_FMT_YUV400P || p->bpc < 8 || p->bpc > 16) return false;
+  const int pix = vmafx::capi::raw(p->pix_fmt);
+  if (pix < VMAF_PIX_FMT_YUV420P || pix > VMAF_PIX_FMT_YUV400P || p->bpc < 8 || p->bpc > 16) return false;
   VmafPicture g;
   std::size_t bytes;
   if (!vmafx::capi::picture_geometry(g, p->pix_fmt, p->bpc, p->w[0], p->h[0], bytes)) return false;
@@ -257,7 +259,8 @@ extern "C" {
 
 int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg) {
   if (!vmaf) return -EINVAL;
-  if (cfg.log_level < VMAF_LOG_LEVEL_NONE || cfg.log_level > VMAF_LOG_LEVEL_DEBUG) return -EINVAL;
+  const int level = vmafx::capi::raw(cfg.log_level);
+  if (level < VMAF_LOG_LEVEL_NONE || level > VMAF_LOG_LEVEL_DEBUG) return -EINVAL;
   if (cfg.n_threads > 256) return -EINVAL;
   return guarded("vmaf_init", [&] {
     vmafx::capi::set_log_level(cfg.log_level);
@@ -536,6 +539,8 @@ int vmaf_score_at_index_model_collection(VmafContext* vmaf, VmafModelCollection*
 int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_name, enum VmafPoolingMethod pool_method,
                               double* score, unsigned index_low, unsigned index_high) {
   if (!vmaf || !feature_name || !score) return -EINVAL;
+  if (vmafx::capi::raw(pool_method) <= VMAF_POOL_METHOD_UNKNOWN || vmafx::capi::raw(pool_method) >= VMAF_POOL_METHOD_NB)
+    return -EINVAL;
   return guarded("vmaf_feature_score_pooled",
                  [&] { return pool_range(vmaf, feature_name, pool_method, score, index_low, index_high); });
 }
@@ -543,7 +548,8 @@ int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_name, enum 
 int vmaf_score_pooled(VmafContext* vmaf, VmafModel* model, enum VmafPoolingMethod pool_method, double* score,
                       unsigned index_low, unsigned index_high) {
   if (!vmaf || !model || !model->model || !score || index_low > index_high) return -EINVAL;
-  if (pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB) return -EINVAL;
+  if (vmafx::capi::raw(pool_method) <= VMAF_POOL_METHOD_UNKNOWN || vmafx::capi::raw(pool_method) >= VMAF_POOL_METHOD_NB)
+    return -EINVAL;
   return guarded("vmaf_score_pooled", [&] {
     const unsigned sub = vmaf->cfg.n_subsample;
     for (unsigned i = index_low;; ++i) {
@@ -560,7 +566,8 @@ int vmaf_score_pooled_model_collection(VmafContext* vmaf, VmafModelCollection* m
                                        enum VmafPoolingMethod pool_method, VmafModelCollectionScore* score,
                                        unsigned index_low, unsigned index_high) {
   if (!vmaf || !model_collection || !model_collection->m.model || !score || index_low > index_high) return -EINVAL;
-  if (pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB) return -EINVAL;
+  if (vmafx::capi::raw(pool_method) <= VMAF_POOL_METHOD_UNKNOWN || vmafx::capi::raw(pool_method) >= VMAF_POOL_METHOD_NB)
+    return -EINVAL;
   return guarded("vmaf_score_pooled_model_collection", [&] {
     const unsigned sub = vmaf->cfg.n_subsample;
     for (unsigned i = index_low;; ++i) {
@@ -584,6 +591,8 @@ int vmaf_score_pooled_model_collection(VmafContext* vmaf, VmafModelCollection* m
 
 int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg) {
   if (!vmaf || !cfg.pic_cnt || vmaf->pool) return -EINVAL;
+  const int pix = vmafx::capi::raw(cfg.pic_params.pix_fmt);
+  if (pix < VMAF_PIX_FMT_YUV420P || pix > VMAF_PIX_FMT_YUV400P) return -EINVAL;
   return guarded("vmaf_preallocate_pictures", [&] {
     VmafPicture shape;
     std::size_t bytes;
@@ -603,7 +612,7 @@ int vmaf_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* pic) {
 int vmaf_write_output(VmafContext* vmaf, const char* output_path, enum VmafOutputFormat fmt) {
   if (!vmaf || !output_path) return -EINVAL;
   vmafx::OutputFormat of;
-  switch (fmt) {
+  switch (vmafx::capi::raw(fmt)) {
     case VMAF_OUTPUT_FORMAT_XML: of = vmafx::OutputFormat::kXml; break;
     case VMAF_OUTPUT_FORMAT_JSON: of = vmafx::OutputFormat::kJson; break;
     case VMAF_OUTPUT_FORMAT_CSV: of = vmafx::OutputFormat::kCsv; break;

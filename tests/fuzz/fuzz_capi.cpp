@@ -50,6 +50,16 @@
 #include "vmaf_exact/error.hpp"
 #include "vmaf_exact/session.hpp"
 
+extern "C" {  // fuzz_capi_calls.c
+int fuzz_picture_alloc(VmafPicture* pic, int pix_fmt, unsigned bpc, unsigned w, unsigned h);
+int fuzz_score_pooled(VmafContext* vmaf, VmafModel* model, int method, double* score, unsigned lo, unsigned hi);
+int fuzz_feature_score_pooled(VmafContext* vmaf, const char* name, int method, double* score, unsigned lo,
+                              unsigned hi);
+int fuzz_score_pooled_model_collection(VmafContext* vmaf, VmafModelCollection* mc, int method,
+                                       VmafModelCollectionScore* score, unsigned lo, unsigned hi);
+int fuzz_write_output(VmafContext* vmaf, const char* path, int fmt);
+}
+
 namespace {
 
 [[noreturn]] void fail(const char* what, int line) {
@@ -60,6 +70,24 @@ namespace {
   do {                                \
     if (!(cond)) fail(#cond, __LINE__); \
   } while (0)
+
+// An enum value as a C caller may pass it: any int. Stored into enum fields
+// with memcpy and passed by value through fuzz_capi_calls.c (C), so that the
+// harness itself never loads an enum out of its range.
+int any_int(unsigned byte, unsigned valid) {
+  return byte < 240 ? int(byte % valid) : byte < 248 ? 99 + int(byte) : -int(byte);
+}
+template <class E>
+void store(E& field, int v) {
+  static_assert(sizeof(E) == sizeof(int));
+  std::memcpy(&field, &v, sizeof v);
+}
+template <class E>
+int load(const E& field) {
+  int v;
+  std::memcpy(&v, &field, sizeof v);
+  return v;
+}
 
 // The return value of every call: 0 or a negative errno.
 int rc(int r) {
@@ -169,7 +197,7 @@ struct Harness {
   bool flushed = false, failed = false, tainted = false;
   unsigned pictures = 0;
   bool have_format = false;
-  VmafPixelFormat fmt_pix = VMAF_PIX_FMT_UNKNOWN;
+  int fmt_pix = VMAF_PIX_FMT_UNKNOWN;
   unsigned fmt_bpc = 0, fmt_w = 0, fmt_h = 0;
   std::vector<Pushed> pushed;
   std::vector<Registered> registered;
@@ -177,7 +205,7 @@ struct Harness {
   Slot slots[4];
   bool pool = false;
   unsigned pool_count = 0;
-  VmafPixelFormat pool_pix = VMAF_PIX_FMT_UNKNOWN;
+  int pool_pix = VMAF_PIX_FMT_UNKNOWN;
   unsigned pool_bpc = 0, pool_w = 0, pool_h = 0;
 
   explicit Harness(Bytes b) : in(b) {}
@@ -206,14 +234,15 @@ struct Harness {
     close_context();
     VmafConfiguration c{};
     const unsigned a = in.u8();
-    c.log_level = VmafLogLevel(a & 7);  // 0..4 valid, 5..7 not
+    store(c.log_level, any_int(a, 8));  // 0..4 valid, 5..7 and wild values not
     const unsigned t = in.u8();
     c.n_threads = t < 200 ? t % 4 : 257 + t;  // up to 3 workers, or past the limit
     c.n_subsample = in.u8() % 4;
     c.cpumask = in.u8();
-    if (c.log_level != VMAF_LOG_LEVEL_NONE && (a & 8) == 0) c.log_level = VMAF_LOG_LEVEL_NONE;  // quiet mostly
+    const bool valid_level = a < 240 && a % 8 <= 4;
+    if (valid_level && (a & 8) == 0) c.log_level = VMAF_LOG_LEVEL_NONE;  // quiet mostly
     int r = rc(vmaf_init(in.u8() == 255 ? nullptr : &ctx, c));
-    const bool valid = unsigned(c.log_level) <= 4 && c.n_threads <= 256;
+    const bool valid = valid_level && c.n_threads <= 256;
     if (!valid) CHECK(r == -EINVAL);
     if (r != 0) {
       ctx = nullptr;
@@ -354,19 +383,19 @@ struct Harness {
     Slot& s = slots[in.u8() % 4];
     release_slot(s);
     const unsigned a = in.u8();
-    VmafPixelFormat pix;
+    int pix;
     unsigned bpc, w, h;
     if (a < 160 && have_format) {  // the context's format, mostly
       pix = fmt_pix, bpc = fmt_bpc, w = fmt_w, h = fmt_h;
     } else {
-      pix = VmafPixelFormat(in.u8() % 6);  // 0 and 5 invalid
+      pix = any_int(in.u8(), 6);  // 0, 5 and wild values invalid
       const unsigned b = in.u8();
       bpc = b < 200 ? (b % 3 == 0 ? 8 : b % 3 == 1 ? 10 : 12 + b % 5) : b % 20;
       const unsigned c = in.u8(), e = in.u8();
       w = c < 250 ? kSizes[c % std::size(kSizes)] : (c == 250 ? 0 : 70000);
       h = e < 250 ? kSizes[e % std::size(kSizes)] : (e == 250 ? 0 : 70000);
     }
-    const int r = rc(vmaf_picture_alloc(&s.pic, pix, bpc, w, h));
+    const int r = rc(fuzz_picture_alloc(&s.pic, pix, bpc, w, h));
     const bool valid = pix >= VMAF_PIX_FMT_YUV420P && pix <= VMAF_PIX_FMT_YUV400P && bpc >= 8 && bpc <= 16 && w >= 1 &&
                        h >= 1 && w <= 65536 && h <= 65536;
     CHECK((r == 0) == valid);
@@ -396,7 +425,7 @@ struct Harness {
         if (s.pic.h[0] > 1) s.pic.h[0]--;
         break;
       case 2:
-        s.pic.pix_fmt = VmafPixelFormat(in.u8() % 6);
+        store(s.pic.pix_fmt, any_int(in.u8(), 6));
         s.opaque = true;
         break;
       case 3:
@@ -473,9 +502,9 @@ struct Harness {
       if (ref->opaque || dis->opaque) tainted = true;
       if (!have_format) {
         have_format = true;
-        fmt_pix = before_r.pix_fmt, fmt_bpc = before_r.bpc, fmt_w = before_r.w[0], fmt_h = before_r.h[0];
+        fmt_pix = load(before_r.pix_fmt), fmt_bpc = before_r.bpc, fmt_w = before_r.w[0], fmt_h = before_r.h[0];
       } else {
-        CHECK(before_r.pix_fmt == fmt_pix && before_r.bpc == fmt_bpc && before_r.w[0] == fmt_w &&
+        CHECK(load(before_r.pix_fmt) == fmt_pix && before_r.bpc == fmt_bpc && before_r.w[0] == fmt_w &&
               before_r.h[0] == fmt_h);
       }
       Pushed p{ref->seed, dis->seed, {}, {}, {}, {}};
@@ -511,15 +540,16 @@ struct Harness {
     LoadedModel& lm = models[in.u8() % 3];
     const unsigned kind = in.u8() % 6;
     const unsigned lo = pick_index(), hi = pick_index();
-    const VmafPoolingMethod method = VmafPoolingMethod(in.u8() % 7);
+    const int method = any_int(in.u8(), 7);
+    const bool method_ok = method > VMAF_POOL_METHOD_UNKNOWN && method < VMAF_POOL_METHOD_NB;
     double score = 0;
     VmafModelCollectionScore cs{};
     int r;
     switch (kind) {
       case 0: r = rc(vmaf_score_at_index(ctx, lm.m, &score, lo)); break;
-      case 1: r = rc(vmaf_score_pooled(ctx, lm.m, method, &score, lo, hi)); break;
+      case 1: r = rc(fuzz_score_pooled(ctx, lm.m, method, &score, lo, hi)); break;
       case 2: r = rc(vmaf_score_at_index_model_collection(ctx, lm.c, &cs, lo)); break;
-      case 3: r = rc(vmaf_score_pooled_model_collection(ctx, lm.c, method, &cs, lo, hi)); break;
+      case 3: r = rc(fuzz_score_pooled_model_collection(ctx, lm.c, method, &cs, lo, hi)); break;
       case 4: {
         const char* n = kSeries[in.u8() % std::size(kSeries)];
         r = rc(vmaf_feature_score_at_index(ctx, n, &score, lo));
@@ -527,12 +557,12 @@ struct Harness {
       }
       default: {
         const char* n = kSeries[in.u8() % std::size(kSeries)];
-        r = rc(vmaf_feature_score_pooled(ctx, n, method, &score, lo, hi));
+        r = rc(fuzz_feature_score_pooled(ctx, n, method, &score, lo, hi));
         break;
       }
     }
     if (!ctx) CHECK(r == -EINVAL);
-    if ((kind == 1 || kind == 3 || kind == 5) && (lo > hi || method <= 0 || method >= VMAF_POOL_METHOD_NB))
+    if ((kind == 1 || kind == 3 || kind == 5) && (lo > hi || !method_ok))
       CHECK(r == -EINVAL);
     // A model's score at a picture not scored (it wrote one the Session has
     // not): compare only the values both have (check_against_session).
@@ -550,12 +580,14 @@ struct Harness {
 
   void op_write() {
     const unsigned a = in.u8();
-    const VmafOutputFormat f = VmafOutputFormat(a % 6);
+    // 0..231: a format (0 and 5 invalid); 232..239: a wild value; 240..255: a
+    // format into a missing directory.
+    const int f = any_int(a < 232 ? a : a < 240 ? a + 8 : a % 6, 6);
     const bool bad_dir = a >= 240;
     const std::string path = bad_dir ? "/nonexistent-vmafx-dir/out" : out_path();
     std::filesystem::remove(out_path());
-    const int r = rc(vmaf_write_output(ctx, path.c_str(), f));
-    const bool valid = f >= VMAF_OUTPUT_FORMAT_XML && f <= VMAF_OUTPUT_FORMAT_SUB;
+    const int r = rc(fuzz_write_output(ctx, path.c_str(), f));
+    const bool valid = (a < 232 || a >= 240) && a % 6 >= VMAF_OUTPUT_FORMAT_XML && a % 6 <= VMAF_OUTPUT_FORMAT_SUB;
     if (!ctx || !valid || !flushed || bad_dir) CHECK(r == -EINVAL);
     if (r != 0) {
       CHECK(!std::filesystem::exists(out_path()));  // nothing half-written
@@ -576,9 +608,10 @@ struct Harness {
       VmafPictureConfiguration pc{};
       const unsigned a = in.u8();
       if (a < 160 && have_format) {
-        pc.pic_params = {fmt_w, fmt_h, fmt_bpc, fmt_pix};
+        pc.pic_params.w = fmt_w, pc.pic_params.h = fmt_h, pc.pic_params.bpc = fmt_bpc;
+        store(pc.pic_params.pix_fmt, fmt_pix);
       } else {
-        pc.pic_params.pix_fmt = VmafPixelFormat(in.u8() % 6);
+        store(pc.pic_params.pix_fmt, any_int(in.u8(), 6));
         pc.pic_params.bpc = 8 + in.u8() % 10;
         pc.pic_params.w = kSizes[in.u8() % std::size(kSizes)];
         pc.pic_params.h = kSizes[in.u8() % std::size(kSizes)];
@@ -589,7 +622,7 @@ struct Harness {
       if (r == 0) {
         pool = true;
         pool_count = pc.pic_cnt;
-        pool_pix = pc.pic_params.pix_fmt, pool_bpc = pc.pic_params.bpc;
+        pool_pix = load(pc.pic_params.pix_fmt), pool_bpc = pc.pic_params.bpc;
         pool_w = pc.pic_params.w, pool_h = pc.pic_params.h;
       }
       return;
@@ -607,7 +640,7 @@ struct Harness {
       s = Slot{};
       return;
     }
-    CHECK(s.pic.pix_fmt == pool_pix && s.pic.bpc == pool_bpc && s.pic.w[0] == pool_w && s.pic.h[0] == pool_h);
+    CHECK(load(s.pic.pix_fmt) == pool_pix && s.pic.bpc == pool_bpc && s.pic.w[0] == pool_w && s.pic.h[0] == pool_h);
     s.from_pool = true;
     for (int p = 0; p < 3; ++p) s.w[p] = s.pic.w[p], s.h[p] = s.pic.h[p];
   }
