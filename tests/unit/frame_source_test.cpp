@@ -276,9 +276,11 @@ class TimedReader final : public VideoReader {
 
 TEST(SourceTimes, BadOrChangingTimeBasesAndTimesGoingBack) {
   const std::vector<Timestamp> good = {{0, 1, 25}, {1, 1, 25}, {2, 1, 25}};
+  std::vector<Timestamp> ref_times;  // 0 .. 9 (longer than any distorted clip here)
+  for (int i = 0; i < 10; ++i) ref_times.push_back({i, 1, 25});
   auto run = [&](std::vector<Timestamp> dis_times) {
-    TimedReader ref("ref", good), dis("dis", std::move(dis_times));
-    return read_all(ref, dis, {.sync = FrameSource::Options::Sync::kPts}).error;
+    TimedReader ref("ref", ref_times), dis("dis", std::move(dis_times));
+    return read_all(ref, dis, {.sync = FrameSource::Options::Sync::kPts, .shortest = true}).error;
   };
   EXPECT_EQ(run(good), "");
   EXPECT_EQ(run({{0, 1, 25}, {1, 0, 25}, {2, 1, 25}}), "dis: frame 1: bad time base");
