@@ -325,11 +325,13 @@ python_check() {
 # --- end python ---
 
 # --- libav ---
-# Compressed input decoded by NVDEC (--hwdec cuda) against CPU decoding, and
-# the rates (docs/input.md). Carried: .device-libav.txz from
-# scripts/device-pack-libav.sh (a vmaf with CUDA and FFmpeg's libraries, the
-# shared libraries it needs, 4K HEVC and AV1 pairs at 8 and 10 bit, and their
-# CPU scores computed where they were packed). About 2 min.
+# Compressed input decoded by NVDEC against CPU decoding, and the rates
+# (docs/input.md, docs/perf.md). Carried: .device-libav.txz from
+# scripts/device-pack-libav.sh (a vmaf with CUDA and a static FFmpeg with
+# NVDEC, 4K HEVC and AV1 pairs at 8 and 10 bit in containers and as raw
+# streams, and their CPU-decoded scores computed where they were packed).
+# LIBAV_REPEAT (default 20) copies of each raw stream make the long clips the
+# rates are measured on. About 3 min.
 libav_check() {
   local D=$REPO/.device-libav
   local L=$OUT
@@ -339,37 +341,62 @@ libav_check() {
   fi
   if [ ! -x "$D/vmaf" ]; then echo "libav: $D/vmaf missing (run scripts/device-pack-libav.sh, carry .device-libav.txz)"; return 1; fi
   export LD_LIBRARY_PATH="$D/lib:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  local rc=0 c r d
+  local rc=0 c r d f
   {
     date -u
     nvidia-smi --query-gpu=name,driver_version --format=csv 2>&1 | head -2
     echo "== ldd (not found = missing on this machine)"; ldd "$D/vmaf" | grep 'not found'
     echo "== NVDEC library"; ls -l /usr/local/nvidia/lib64/libnvcuvid* /usr/lib/x86_64-linux-gnu/libnvcuvid* 2>&1
-    "$D/vmaf" --list-devices
+    "$D/vmaf" --version; "$D/vmaf" --list-devices
   } > "$L/libav-env.log" 2>&1
   cat "$L/libav-env.log"
+  same() {  # same A B: the reports without their fps line
+    if cmp -s <(grep -v '"fps"' "$1") <(grep -v '"fps"' "$2"); then echo "  equal: $(basename "$2")"
+    else echo "  DIFFERENT: $(basename "$2") vs $(basename "$1")"; diff <(grep -v '"fps"' "$1") <(grep -v '"fps"' "$2") | head -4; rc=1; fi
+  }
   for c in hevc8 hevc10 av1-8 av1-10; do
     r=$(ls "$D"/clips/$c-ref.*) d=$(ls "$D"/clips/$c-dis.*)
-    echo "== libav $c: scores, CPU decode (here and where packed) vs NVDEC, --backend cpu and cuda"
+    echo "== libav $c ($(basename "$r"), $(basename "$d")): NVDEC vs the CPU decode where packed"
     local base=(-r "$r" -d "$d" --json --precision max)
-    timeout 120 "$D/vmaf" "${base[@]}" -q --backend cpu -o "$L/libav-$c-cpu.json" || rc=1
-    # Without -q: a notice says when NVDEC was not used (no device, no libnvcuvid, codec).
-    timeout 120 "$D/vmaf" "${base[@]}" --backend cpu --hwdec cuda -o "$L/libav-$c-nvdec-cpu.json" \
-      2> "$L/libav-$c-nvdec.err" || rc=1
-    timeout 120 "$D/vmaf" "${base[@]}" -q --backend cuda --hwdec cuda -o "$L/libav-$c-nvdec-cuda.json" || rc=1
-    grep notice "$L/libav-$c-nvdec.err" | sed 's/^/  /'
-
-    for f in "$D/clips/$c.cpu-here.json" "$L/libav-$c-nvdec-cpu.json" "$L/libav-$c-nvdec-cuda.json"; do
-      if cmp -s <(grep -v '"fps"' "$L/libav-$c-cpu.json") <(grep -v '"fps"' "$f"); then echo "  equal: $(basename "$f")"
-      else echo "  DIFFERENT: $(basename "$f")"; rc=1; fi
+    # --backend cuda decodes on NVDEC by default, frames stay on the GPU; the
+    # notices (stderr) say when NVDEC was not used.
+    timeout 120 "$D/vmaf" "${base[@]}" --backend cuda -o "$L/libav-$c-cuda.json" 2> "$L/libav-$c-cuda.err" || rc=1
+    grep -E 'notice|error' "$L/libav-$c-cuda.err" | sed 's/^/  /'
+    timeout 120 env VMAFX_HWDEC_HOST=1 "$D/vmaf" "${base[@]}" -q --backend cuda -o "$L/libav-$c-cuda-host.json" || rc=1
+    timeout 120 "$D/vmaf" "${base[@]}" -q --backend cpu --hwdec cuda -o "$L/libav-$c-nvdec-cpu.json" || rc=1
+    for f in "$L/libav-$c-cuda.json" "$L/libav-$c-cuda-host.json" "$L/libav-$c-nvdec-cpu.json"; do
+      same "$D/clips/$c.cpu-here.json" "$f"
     done
-    echo "== libav $c: rates (pairs/s): decode only (CPU, NVDEC), then scoring with --backend cuda"
-    "$D/vmaf" -r "$r" -d "$d" --decode-only 2>&1 | sed 's/^/  cpu decode:   /'
-    "$D/vmaf" -r "$r" -d "$d" --decode-only --hwdec cuda 2>&1 | sed 's/^/  nvdec decode: /'
-    "$D/vmaf" -r "$r" -d "$d" --backend cuda --hwdec cuda --json -o "$L/libav-$c-rate.json" -q
-    grep '"fps"' "$L/libav-$c-rate.json" | sed 's/^ */  score (cuda, nvdec): /'
-    "$D/vmaf" -r "$r" -d "$d" --backend cuda --json -o "$L/libav-$c-rate-cpu.json" -q
-    grep '"fps"' "$L/libav-$c-rate-cpu.json" | sed 's/^ */  score (cuda, cpu decode): /'
+    case $c in hevc*)
+      timeout 120 "$D/vmaf" "${base[@]}" -q --backend cpu --hwdec none -o "$L/libav-$c-cpu.json" || rc=1
+      same "$D/clips/$c.cpu-here.json" "$L/libav-$c-cpu.json" ;;
+    esac
+  done
+  # Rates: HEVC only (the H200's NVDEC has no AV1; LIBAV_RATE_CODECS to add).
+  local n=${LIBAV_REPEAT:-20} ext
+  for c in ${LIBAV_RATE_CODECS:-hevc8 hevc10}; do
+    for s in ref dis; do
+      f=$(ls "$D"/clips/raw-$c-$s.*); ext=${f##*.}
+      for _ in $(seq "$n"); do cat "$f"; done > "$D/long-$c-$s.$ext"
+    done
+    r=$(ls "$D"/long-$c-ref.*) d=$(ls "$D"/long-$c-dis.*)
+    echo "== libav $c: $n x the raw streams: equal to the CPU decode, then rates (frame pairs/s)"
+    "$D/vmaf" -r "$D/clips/raw-$c-ref.$ext" -d "$D/clips/raw-$c-dis.$ext" --backend cuda --json --precision max -q \
+      -o "$L/libav-raw-$c.json" || rc=1
+    same "$D/clips/raw-$c.cpu-here.json" "$L/libav-raw-$c.json"
+    for i in $(seq "${LIBAV_ROUNDS:-2}"); do
+      "$D/vmaf" -r "$r" -d "$d" --decode-only --hwdec cuda 2>&1 | sed 's/^/  nvdec decode only: /'
+      "$D/vmaf" -r "$r" -d "$d" --backend cuda --json -o "$L/libav-$c-rate.json" -q || rc=1
+      grep '"fps"' "$L/libav-$c-rate.json" | sed 's/^ */  score, cuda, NVDEC frames on the GPU: /'
+      VMAFX_HWDEC_HOST=1 "$D/vmaf" -r "$r" -d "$d" --backend cuda --json -o "$L/libav-$c-rate-host.json" -q || rc=1
+      grep '"fps"' "$L/libav-$c-rate-host.json" | sed 's/^ */  score, cuda, NVDEC frames through the host: /'
+    done
+    case $c in hevc*)
+      "$D/vmaf" -r "$r" -d "$d" --decode-only -q 2>&1 | sed 's/^/  cpu decode only: /'
+      "$D/vmaf" -r "$r" -d "$d" --backend cuda --hwdec none --json -o "$L/libav-$c-rate-cpudec.json" -q || rc=1
+      grep '"fps"' "$L/libav-$c-rate-cpudec.json" | sed 's/^ */  score, cuda, CPU decode: /' ;;
+    esac
+    rm -f "$r" "$d"
   done
   return $rc
 }
@@ -395,6 +422,25 @@ harden_check() {
 if [ "$WHICH" = harden ]; then
   harden_check || STATUS=1
 fi
+
+# --- import ---
+# NVDEC surfaces as pictures' device copies (src/backend/cuda/import.cu):
+# tests/checkfeat/cuda_import_test.cpp (NV12/P010/P016/4:4:4 unpacked sample
+# for sample, stray low bits caught, scores of device copies == host pictures).
+import_check() {
+  local B=$REPO/.device/cuda
+  if [ ! -x "$B/vmafx_backend_tests" ]; then echo "import: $B/vmafx_backend_tests missing"; return 1; fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "== import: CudaImport tests"
+  timeout 120 "$B/vmafx_backend_tests" --gtest_filter='CudaImport*:CudaErrors*' > "$OUT/import.log" 2>&1
+  local rc=$?
+  grep -E '^\[       OK \]|^\[  FAILED  \]|^\[  SKIPPED \]|^\[  PASSED  \]' "$OUT/import.log"
+  return $rc
+}
+if [ "$WHICH" = import ]; then
+  import_check || STATUS=1
+fi
+# --- end import ---
 
 # --- capi ---
 # libvmaf's C API on the CUDA backend (libvmaf_cuda.h), as FFmpeg's

@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # Packs, on this machine, what `scripts/device-check.sh libav` runs on the GPU
-# machine (no Debian packages, no ffmpeg there): a vmaf built with CUDA and
-# FFmpeg's libraries, the shared libraries it loads (its ldd closure, minus
-# the C and C++ runtimes every machine has), and 4K test streams encoded here.
+# machine (no Debian packages, no ffmpeg there): a vmaf built with CUDA and a
+# small static FFmpeg with NVDEC (scripts/ffmpeg-static.sh; nothing but the C
+# runtime is loaded from the machine, libcuda and libnvcuvid at run time), and
+# 4K HEVC and AV1 test streams encoded here with their CPU-decoded scores.
 #   scripts/device-pack-libav.sh      # then: run `bash scripts/device-check.sh libav`
 #                                     # with carry [".device-libav.txz"]
-# Debian's libavcodec pulls in every codec library it was built with: the
-# archive is about 50 MB (the carry limit is 64 MiB with the tree), so it
-# travels alone, not with .device.txz. VMAFX_LIBAV_FRAMES (default 24) sets the
-# clips' length; VMAFX_LIBAV_NO_BUILD=1 packs an existing build (VMAFX_LIBAV_BUILD_DIR).
+# VMAFX_LIBAV_FRAMES (default 24) sets the clips' length; VMAFX_LIBAV_NO_BUILD=1
+# packs an existing build (VMAFX_LIBAV_BUILD_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-B=${VMAFX_LIBAV_BUILD_DIR:-build-cuda-libav}
+B=${VMAFX_LIBAV_BUILD_DIR:-build-cuda-libav-static}
 D=.device-libav
 if [ -z "${VMAFX_LIBAV_NO_BUILD:-}" ]; then
-  cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DVMAFX_CUDA=ON -DVMAFX_OPENCL=OFF -DVMAFX_LIBAV=ON \
-    -DVMAFX_BUILD_TESTS=OFF -DVMAFX_BUILD_BENCH=OFF > /dev/null
+  ff=$(scripts/ffmpeg-static.sh)
+  PKG_CONFIG_PATH=$ff/lib/pkgconfig cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DVMAFX_CUDA=ON \
+    -DVMAFX_OPENCL=OFF -DVMAFX_LIBAV=ON -DVMAFX_CAPI=OFF -DVMAFX_PYTHON=OFF -DVMAFX_BUILD_TESTS=OFF \
+    -DVMAFX_BUILD_BENCH=OFF > /dev/null
   ninja -C $B -j "${VMAFX_JOBS:-2}" vmaf
+fi
+if ldd $B/tools/vmaf | grep -q 'libav'; then
+  echo "device-pack-libav: $B/tools/vmaf loads a shared libav* (configure with the static FFmpeg)" >&2
+  exit 1
 fi
 rm -rf $D && mkdir -p $D/lib $D/clips
 cp $B/tools/vmaf $D/ && strip $D/vmaf
@@ -27,8 +32,9 @@ ldd $D/vmaf | awk '/=> \//{print $3}' | sort -u | while read -r lib; do
   esac
 done
 # 4K streams: for HEVC and AV1 at 8 and 10 bits, a better (ref) and a worse
-# (dis) encode of ffmpeg's moving test pattern. NVDEC and the CPU decoders
-# must give the same scores for each pair.
+# (dis) encode of ffmpeg's moving test pattern, in containers (for the
+# equality checks) and as raw elementary streams (.hevc, .obu), which the
+# device check concatenates into long clips for the rates.
 N=${VMAFX_LIBAV_FRAMES:-24}
 src="-f lavfi -i testsrc2=size=3840x2160:rate=30 -frames:v $N"
 enc() {  # name pix_fmt codec-args
@@ -44,10 +50,27 @@ enc av1-8-ref.mkv yuv420p "$svt -crf 30"
 enc av1-8-dis.ivf yuv420p "$svt -crf 50"
 enc av1-10-ref.mkv yuv420p10le "$svt -crf 30"
 enc av1-10-dis.webm yuv420p10le "$svt -crf 50"
-# The CPU decode's scores, from here, to compare with the device's.
+# The elementary streams: the containers' packets, copied.
+for c in hevc8 hevc10; do
+  for s in ref dis; do
+    ffmpeg -nostdin -y -hide_banner -loglevel error -i "$(ls $D/clips/$c-$s.*)" -c copy -bsf:v hevc_mp4toannexb \
+      -f hevc "$D/clips/raw-$c-$s.hevc"
+  done
+done
+for c in av1-8 av1-10; do
+  for s in ref dis; do
+    ffmpeg -nostdin -y -hide_banner -loglevel error -i "$(ls $D/clips/$c-$s.*)" -c copy -f obu \
+      "$D/clips/raw-$c-$s.obu"
+  done
+done
+# The CPU decode's scores, from here (this machine's Debian FFmpeg, with
+# libdav1d for AV1: the static FFmpeg decodes AV1 on NVDEC only).
+vmaf_here=${VMAFX_LIBAV_CPU_VMAF:-build/tools/vmaf}
 for c in hevc8 hevc10 av1-8 av1-10; do
   r=$(ls $D/clips/$c-ref.*) d=$(ls $D/clips/$c-dis.*)
-  $B/tools/vmaf -r "$r" -d "$d" --backend cpu --json --precision max -q -o "$D/clips/$c.cpu-here.json"
+  $vmaf_here -r "$r" -d "$d" --backend cpu --json --precision max -q -o "$D/clips/$c.cpu-here.json"
+  $vmaf_here -r "$D/clips/raw-$c-ref."* -d "$D/clips/raw-$c-dis."* --backend cpu --json --precision max -q \
+    -o "$D/clips/raw-$c.cpu-here.json"
 done
 du -sh $D/lib $D/clips
 XZ_OPT=-9e tar -cJf .device-libav.txz $D

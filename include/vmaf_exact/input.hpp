@@ -44,6 +44,27 @@ struct Timestamp {
 struct OpenOptions {
   int stream = 0;     // which video stream: 0 = the first (ffmpeg's -map 0:v:N)
   std::string hwdec;  // "" (CPU decode) or "cuda" (NVDEC through libavcodec)
+  int hwdec_device = 0;  // the CUDA device that decodes (the session's --gpu)
+};
+
+// A GPU backend's door for frames a hardware decoder left in device memory
+// (Session::device_importer()): the reader hands it the decoder's surface and
+// the backend unpacks it into its own memory as the picture's device copy,
+// with no trip through the host.
+class DeviceImporter {
+ public:
+  virtual ~DeviceImporter() = default;
+  struct Surface {
+    const void* data[3] = {nullptr, nullptr, nullptr};  // device pointers, as the decoder left them
+    int pitch[3] = {0, 0, 0};                           // bytes per row
+    bool interleaved_chroma = false;  // NV12/P010/P016: data[1] holds U and V alternating
+    int shift = 0;                    // samples in the top bits of 16: shifted down by this
+  };
+  virtual int cuda_device() const = 0;
+  // Fills `pic`'s device copy from `s` (pic's format says the geometry).
+  // Returns false when a sample had nonzero bits below `shift` (not the
+  // stated bit depth); throws Error on a device failure.
+  virtual bool import(const Surface& s, Picture& pic) = 0;
 };
 
 // Sequential reader of one clip. Memory is the pictures it fills, whatever
@@ -61,6 +82,13 @@ class VideoReader {
   virtual bool read(Picture& pic) = 0;
   // Skips the next frame (may use `scratch`); false at a clean end.
   virtual bool skip(Picture& scratch) { return read(scratch); }
+  // Decodes the next frame and drops it (vmaf --decode-only: the input's own
+  // rate); a compressed clip's frame is not copied anywhere.
+  virtual bool decode_only(Picture& scratch) { return read(scratch); }
+  // Frames decoded on a GPU may from now on go to `importer` instead of the
+  // host picture; false (and nothing changes) when this reader does not
+  // decode on that device.
+  virtual bool use_device_importer(DeviceImporter* /*importer*/) { return false; }
   // Frames read (or skipped) so far.
   unsigned frames_read() const { return frames_; }
   // Presentation time of the frame read (or skipped) last; nullopt when the
@@ -114,6 +142,9 @@ class FrameSource {
     enum class Sync { kIndex, kPts } sync = Sync::kIndex;
     // Stop at the end of the shorter clip instead of failing.
     bool shortest = false;
+    // Decode and pair only (VideoReader::decode_only): the pictures delivered
+    // hold nothing; for measuring the input's own rate.
+    bool decode_only = false;
   };
   // Reserves the pictures it reads ahead in `session` (construct it before
   // anything acquires from the session). The readers and the session must

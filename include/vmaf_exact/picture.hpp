@@ -85,6 +85,19 @@ class Picture {
     return plane(p).row<T>(y);
   }
 
+  // Where this frame's samples are when a GPU decoder left them in device
+  // memory (NVDEC with --backend cuda): planar, with this picture's strides,
+  // in memory of the CUDA backend that imported them (DeviceImporter). The
+  // host planes then hold nothing of the frame; only that backend's twins
+  // read such a picture. Cleared whenever the picture is filled on the host.
+  struct DeviceCopy {
+    int cuda_device = -1;
+    const void* plane[3] = {nullptr, nullptr, nullptr};
+  };
+  const DeviceCopy* device_copy() const { return device_.cuda_device >= 0 ? &device_ : nullptr; }
+  void set_device_copy(const DeviceCopy& d) { device_ = d; }
+  void clear_device_copy() { device_ = {}; }
+
  private:
   struct Free {
     HostAllocator a;
@@ -94,6 +107,7 @@ class Picture {
   std::unique_ptr<std::uint8_t[], Free> buf_;
   std::ptrdiff_t stride_[3] = {0, 0, 0};
   std::size_t offset_[3] = {0, 0, 0};
+  DeviceCopy device_{};
 };
 
 }  // namespace vmafx

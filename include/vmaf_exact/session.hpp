@@ -24,6 +24,8 @@
 
 namespace vmafx {
 
+class DeviceImporter;
+
 struct SessionConfig {
   // Models as libvmaf's --model strings ("version=vmaf_v0.6.1",
   // "path=m.json:name=mine:disable_clip", "version=...:adm.adm_enhn_gain_limit=1").
@@ -126,6 +128,11 @@ class Session {
   const std::vector<std::string>& notices() const;
   // What scoring this configuration's clips in frame ranges needs.
   RangeContext range_context() const;
+  // Where a reader may put frames a GPU decoder left in device memory: the
+  // CUDA backend's importer when every extractor runs on that backend (no
+  // CPU fallback reads the host planes); nullptr otherwise. FrameSource
+  // offers it to both readers.
+  DeviceImporter* device_importer() const;
 
  private:
   struct Impl;

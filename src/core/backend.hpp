@@ -7,6 +7,8 @@
 
 namespace vmafx {
 
+class DeviceImporter;
+
 // A compute device that runs twins of CPU extractors (CUDA, OpenCL). A twin is
 // an Extractor with the same name, options and outputs as the CPU reference,
 // and must write the very same doubles. The engine calls a twin exactly as it
@@ -32,6 +34,9 @@ class Backend {
   // False for a device that is the host's own CPU (e.g. PoCL): --backend auto
   // does not pick it, the CPU backend is faster there.
   virtual bool is_gpu() const { return true; }
+  // Takes frames a GPU decoder left in this device's memory (CUDA); nullptr
+  // for backends that cannot.
+  virtual DeviceImporter* device_importer() { return nullptr; }
 };
 
 }  // namespace vmafx

@@ -155,6 +155,7 @@ std::shared_ptr<Picture> Engine::acquire() {
   }
   ++pictures_out_;
   lk.unlock();
+  if (p) p->clear_device_copy();  // a pool picture comes back as host memory to fill
   if (!p) {
     try {
       p = std::make_unique<Picture>(fmt_, opts_.backend ? opts_.backend->host_allocator() : nullptr);

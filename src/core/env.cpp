@@ -14,6 +14,7 @@ constexpr Variable kVariables[] = {
     {"VMAFX_STATS", "1: the CLI prints where the time went on stderr"},
     {"VMAFX_CUDA_EXACT", "int: the CUDA VIF twin forms its gain terms in integers instead of fp64"},
     {"VMAFX_CUDA_DISABLE", "vif,adm,...: no CUDA twin for these extractors (for bisecting)"},
+    {"VMAFX_HWDEC_HOST", "1: NVDEC frames go through host memory even with every extractor on CUDA"},
     {"VMAFX_OPENCL_PAGEABLE", "1: heap pictures instead of page-locked ones for OpenCL"},
     {"VMAFX_OPENCL_GROUP_CAP", "N: at most N work items per OpenCL work group (tests)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
@@ -40,6 +41,10 @@ bool stats() {
 }
 bool cuda_exact_int() {
   static const bool v = value("VMAFX_CUDA_EXACT") == "int";
+  return v;
+}
+bool hwdec_host() {
+  static const bool v = flag("VMAFX_HWDEC_HOST");
   return v;
 }
 bool cuda_disabled(std::string_view extractor) {
@@ -97,6 +102,7 @@ void check() {
   one_of("VMAFX_STATS", {"0", "1"});
   one_of("VMAFX_CUDA_EXACT", {"int", "fp64"});
   one_of("VMAFX_OPENCL_PAGEABLE", {"0", "1"});
+  one_of("VMAFX_HWDEC_HOST", {"0", "1"});
   one_of("VMAFX_OPENCL_PROFILE", {"0", "1"});
   const std::string prec = value("VMAFX_LIBVMAF_PRECISION");
   if (!prec.empty() && parse_precision(prec) == 0)

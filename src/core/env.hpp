@@ -20,6 +20,10 @@ bool cuda_exact_int();
 // VMAFX_CUDA_DISABLE=vif,adm: no CUDA twin for the listed extractors (they
 // run on the CPU with --backend auto); for bisecting a device problem.
 bool cuda_disabled(std::string_view extractor);
+// VMAFX_HWDEC_HOST=1: frames NVDEC decodes go through host memory even when
+// every extractor runs on the CUDA backend (measures what keeping them on
+// the GPU saves).
+bool hwdec_host();
 // VMAFX_OPENCL_PAGEABLE=1: plain heap pictures instead of page-locked ones.
 bool opencl_pageable();
 // VMAFX_OPENCL_GROUP_CAP=N: behave as if kernels took at most N work items

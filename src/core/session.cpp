@@ -253,6 +253,11 @@ std::vector<ModelSummary> Session::summaries() const {
   return out;
 }
 
+DeviceImporter* Session::device_importer() const {
+  if (!impl_->backend || !impl_->engine->cpu_fallbacks().empty()) return nullptr;
+  return impl_->backend->device_importer();
+}
+
 std::string Session::backend_description() const {
   if (!impl_->backend) return "";
   std::string s = std::string(impl_->backend->name()) + " backend on " + impl_->backend->device_name();

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/clock.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "vmaf_exact/input.hpp"
 #include "vmaf_exact/session.hpp"
@@ -80,6 +81,10 @@ FrameSource::FrameSource(VideoReader& ref, VideoReader& dis, Session& session, O
   // Each side holds up to depth queued pictures plus the one it fills; pairing
   // by time holds the current reference picture and a peeked one more.
   m.session.reserve_read_ahead(2 * (m.opts.depth + 1) + (m.opts.sync == Options::Sync::kPts ? 2 : 0));
+  // Frames a GPU decoder made stay on that GPU when every extractor runs there.
+  if (!m.opts.decode_only && !env::hwdec_host())
+    if (DeviceImporter* imp = session.device_importer())
+      for (Impl::Side& s : m.sides) s.reader->use_device_importer(imp);
   for (Impl::Side& s : m.sides) s.thread = std::thread([&m, &s] { m.run(s); });
 }
 
@@ -124,7 +129,7 @@ void FrameSource::Impl::run(Side& s) {
       const std::int64_t t1 = now_ns();
       auto pic = session.acquire();
       const std::int64_t t2 = now_ns();
-      const bool got = s.reader->read(*pic);
+      const bool got = opts.decode_only ? s.reader->decode_only(*pic) : s.reader->read(*pic);
       const std::int64_t t3 = now_ns();
       s.full_ns += t1 - t0;
       s.pool_ns += t2 - t1;

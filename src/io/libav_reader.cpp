@@ -29,6 +29,7 @@ std::string compressed_input_versions() { return {}; }
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/dict.h>
 #include <libavutil/hwcontext.h>
 #include <libavutil/pixdesc.h>
 }
@@ -164,6 +165,13 @@ struct FdIo {
   }
 };
 
+// The decoder's hardware path refused the stream at its first frame: FFmpeg's
+// own AV1 decoder (hardware only) on a GPU whose NVDEC has no AV1 (before
+// Ada, e.g. Hopper). open_libav then starts over on the CPU.
+struct NoHardwareDecode {
+  std::string codec;
+};
+
 class LibavReader final : public VideoReader {
  public:
   LibavReader(std::string path, int fd, std::string head, const OpenOptions& opts);
@@ -171,13 +179,22 @@ class LibavReader final : public VideoReader {
 
   bool read(Picture& pic) override {
     if (!next_frame()) return false;
-    convert(pic);
+    if (importer_ && frame_->format == hw_pix_)
+      import(pic);
+    else
+      convert(pic);
     ++frames_;
     return true;
   }
   bool skip(Picture&) override {
     if (!next_frame()) return false;
     ++frames_;
+    return true;
+  }
+  bool decode_only(Picture& scratch) override { return skip(scratch); }
+  bool use_device_importer(DeviceImporter* importer) override {
+    if (!importer || hw_pix_ == AV_PIX_FMT_NONE || !hw_device_ || importer->cuda_device() != hw_index_) return false;
+    importer_ = importer;
     return true;
   }
   std::optional<Timestamp> timestamp() const override {
@@ -188,6 +205,7 @@ class LibavReader final : public VideoReader {
   std::string format_name() const override { return name_; }
   bool full_range() const override { return full_range_; }
   std::string notice() const override { return notice_; }
+  void set_notice(std::string n) { notice_ = std::move(n); }
 
  private:
   [[noreturn]] void fail(const std::string& what, Error::Kind kind = Error::Kind::kInput) const {
@@ -200,11 +218,15 @@ class LibavReader final : public VideoReader {
   void init(int fd, std::string head, const OpenOptions& opts);
   void release();
   void open_decoder(const AVCodec* codec, const OpenOptions& opts);
+  int create_cuda_device(int index);
   bool next_frame();
   const AVFrame& host_frame();  // the frame with its samples in host memory
   void check_frame(const AVFrame& f);
+  [[noreturn]] void decode_failed(int r) const;
   void check_duration() const;
   void convert(Picture& pic);
+  void import(Picture& pic);  // the decoder's surface to the picture's device copy
+  [[noreturn]] void stray_bits() const;
 
   FdIo io_;
   AVIOContext* avio_ = nullptr;
@@ -215,6 +237,8 @@ class LibavReader final : public VideoReader {
   AVFrame* sw_frame_ = nullptr;
   AVBufferRef* hw_device_ = nullptr;
   AVPixelFormat hw_pix_ = AV_PIX_FMT_NONE;
+  int hw_index_ = 0;                      // the CUDA device decoding
+  DeviceImporter* importer_ = nullptr;  // set: hardware frames stay on the device
   int stream_ = -1;
   std::int64_t packets_ = 0;  // packets of the stream sent to the decoder
   std::int64_t discarded_ = 0;  // of them, those whose frames are not shown (edit lists)
@@ -302,6 +326,10 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
     fail("no decoder for codec " + std::string(avcodec_get_name(id)) + " in this FFmpeg build",
          Error::Kind::kUnsupported);
   open_decoder(codec, opts);
+  if (id == AV_CODEC_ID_AV1 && std::strcmp(dec_->codec->name, "av1") == 0 && hw_pix_ == AV_PIX_FMT_NONE)
+    fail("no CPU decoder for av1 in this FFmpeg build (its own av1 decoder needs a GPU with AV1 NVDEC; "
+         "FFmpeg with libdav1d decodes it on the CPU)",
+         Error::Kind::kUnsupported);
   pkt_ = av_packet_alloc();
   frame_ = av_frame_alloc();
   sw_frame_ = av_frame_alloc();
@@ -422,13 +450,13 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
     if (hw_pix_ == AV_PIX_FMT_NONE) {
       notice_ = path_ + ": the " + std::string(codec->name) +
                 " decoder of this FFmpeg has no NVDEC support; decoding on the CPU";
-    } else if (int r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, nullptr, nullptr, 0); r < 0) {
+    } else if (int r = create_cuda_device(opts.hwdec_device); r < 0) {
       notice_ = path_ + ": no CUDA decode device (" + av_error(r) + "); decoding on the CPU";
       hw_pix_ = AV_PIX_FMT_NONE;
       if (codec->id == AV_CODEC_ID_AV1) {  // the native AV1 decoder decodes only on hardware
         avcodec_free_context(&dec_);
         const AVCodec* sw = avcodec_find_decoder(AV_CODEC_ID_AV1);
-        if (sw && sw != codec) return open_decoder(sw, {opts.stream, ""});
+        if (sw && sw != codec) return open_decoder(sw, {opts.stream, "", 0});
       }
     } else {
       dec_->hw_device_ctx = av_buffer_ref(hw_device_);
@@ -438,6 +466,18 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
   }
   if (int r = avcodec_open2(dec_, codec, nullptr); r < 0)
     fail("cannot open the " + std::string(codec->name) + " decoder: " + av_error(r), Error::Kind::kUnsupported);
+}
+
+// The decoder's CUDA device: the driver's primary context of device `index`,
+// the one the CUDA backend (the runtime API) uses, so that its surfaces are
+// readable there.
+int LibavReader::create_cuda_device(int index) {
+  hw_index_ = index;
+  AVDictionary* o = nullptr;
+  av_dict_set(&o, "primary_ctx", "1", 0);
+  const int r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, std::to_string(index).c_str(), o, 0);
+  av_dict_free(&o);
+  return r;
 }
 
 bool LibavReader::next_frame() {
@@ -468,13 +508,13 @@ bool LibavReader::next_frame() {
       check_duration();
       return false;
     }
-    if (r != AVERROR(EAGAIN) || draining_) fail(at_frame() + "decoding failed: " + av_error(r));
+    if (r != AVERROR(EAGAIN) || draining_) decode_failed(r);
     for (;;) {
       r = av_read_frame(fmt_ctx_, pkt_);
       if (r == AVERROR_EOF) {
         draining_ = true;
         r = avcodec_send_packet(dec_, nullptr);
-        if (r < 0 && r != AVERROR_EOF) fail(at_frame() + "decoding failed: " + av_error(r));
+        if (r < 0 && r != AVERROR_EOF) decode_failed(r);
         break;
       }
       if (r < 0)
@@ -490,10 +530,15 @@ bool LibavReader::next_frame() {
       if (corrupt) fail(at_frame() + "packet " + std::to_string(packets_ - 1) + " is truncated or corrupt");
       r = avcodec_send_packet(dec_, pkt_);
       av_packet_unref(pkt_);
-      if (r < 0) fail(at_frame() + "decoding failed: " + av_error(r));
+      if (r < 0) decode_failed(r);
       break;
     }
   }
+}
+
+void LibavReader::decode_failed(int r) const {
+  if (r == AVERROR(ENOSYS) && hw_pix_ != AV_PIX_FMT_NONE && !map_) throw NoHardwareDecode{dec_->codec->name};
+  fail(at_frame() + "decoding failed: " + av_error(r));
 }
 
 // Containers that do not count frames (Matroska, WebM, IVF) still declare a
@@ -597,9 +642,23 @@ void LibavReader::convert(Picture& pic) {
       }
     }
   }
-  if (stray)
-    fail(at_frame() + pix_name(pix_) + " samples with nonzero low bits: not " + std::to_string(fmt_.bpc) +
-         "-bit video");
+  if (stray) stray_bits();
+}
+
+void LibavReader::stray_bits() const {
+  fail(at_frame() + pix_name(pix_) + " samples with nonzero low bits: not " + std::to_string(fmt_.bpc) +
+       "-bit video");
+}
+
+void LibavReader::import(Picture& pic) {
+  DeviceImporter::Surface s;
+  for (int p = 0; p < 3; ++p) {
+    s.data[p] = frame_->data[p];
+    s.pitch[p] = frame_->linesize[p];
+  }
+  s.interleaved_chroma = map_->layout != Layout::kPlanar;
+  s.shift = shift_;
+  if (!importer_->import(s, pic)) stray_bits();
 }
 
 }  // namespace
@@ -610,7 +669,32 @@ int libav_probe_score(const std::string& head, const std::string&) {
 }
 
 std::unique_ptr<VideoReader> open_libav(const std::string& path, int fd, std::string head, const OpenOptions& opts) {
-  return std::make_unique<LibavReader>(path, fd, std::move(head), opts);
+  if (opts.hwdec.empty()) return std::make_unique<LibavReader>(path, fd, std::move(head), opts);
+  // A second descriptor of the same file, to start over on the CPU when the
+  // hardware path refuses the stream (the reader closes `fd` then).
+  const int again = ::dup(fd);
+  const std::string head_again = head;
+  try {
+    auto r = std::make_unique<LibavReader>(path, fd, std::move(head), opts);
+    if (again >= 0) ::close(again);
+    return r;
+  } catch (const NoHardwareDecode& e) {
+    if (again < 0 || ::lseek(again, 0, SEEK_SET) != 0) {
+      if (again >= 0) ::close(again);
+      throw Error(path + ": NVDEC does not decode this " + e.codec +
+                      " stream on this GPU, and a pipe cannot be read again to decode it on the CPU "
+                      "(give a file, or --hwdec none)",
+                  Error::Kind::kUnsupported);
+    }
+    OpenOptions cpu = opts;
+    cpu.hwdec.clear();
+    auto r = std::make_unique<LibavReader>(path, again, head_again, cpu);
+    r->set_notice(path + ": NVDEC does not decode this " + e.codec + " stream on this GPU; decoding on the CPU");
+    return r;
+  } catch (...) {
+    if (again >= 0) ::close(again);
+    throw;
+  }
 }
 
 }  // namespace vmafx

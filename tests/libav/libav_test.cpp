@@ -209,6 +209,23 @@ TEST(Libav, HwdecCudaScoresAsCpuDecode) {
   }
 }
 
+// --hwdec none decodes on the CPU (the way to turn off NVDEC, the default
+// with --backend cuda); an AV1 clip asked of NVDEC where there is none falls
+// back to the CPU decoder (libdav1d) with a notice, same scores.
+TEST(Libav, HwdecNoneAndAv1Fallback) {
+  const std::string src = source("yuv420p", 8);
+  const std::string enc =
+      ffmpeg("hw-none.mkv", "-i " + quote(src) + " -c:v libx265 -x265-params log-level=error -crf 30");
+  EXPECT_EQ(without_fps(score({"-r", src, "-d", enc, "--hwdec", "none"})), without_fps(score({"-r", src, "-d", enc})));
+  const std::string av1 = ffmpeg("hw-av1.ivf", "-i " + quote(src) + " -c:v libaom-av1 -cpu-used 8 -crf 50");
+  EXPECT_EQ(without_fps(score({"-r", src, "-d", av1, "--hwdec", "cuda"})), without_fps(score({"-r", src, "-d", av1})));
+  const Result r = vmaf({"-r", av1, "-d", av1, "-n", "--feature", "psnr", "--hwdec", "cuda", "-o", "/dev/null"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  // No device, or a GPU without AV1 NVDEC (Hopper): the CPU decodes, and says so.
+  if (r.err.find("notice") != std::string::npos)
+    EXPECT_NE(r.err.find("decoding on the CPU"), std::string::npos) << r.err;
+}
+
 // --decode-only: the clips are read and paired, nothing is scored.
 TEST(Libav, DecodeOnly) {
   const std::string src = source("yuv420p", 8);

@@ -42,6 +42,7 @@ TEST(Env, BadValuesAreErrorsNamingTheVariable) {
   EXPECT_EQ(error_with("VMAFX_OPENCL_GROUP_CAP", "8x"), "VMAFX_OPENCL_GROUP_CAP=8x: expected a number of work items");
   EXPECT_EQ(error_with("VMAFX_OPENCL_PROFILE", "on"), "VMAFX_OPENCL_PROFILE=on: expected 0, 1");
   EXPECT_EQ(error_with("VMAFX_OPENCL_PAGEABLE", "2"), "VMAFX_OPENCL_PAGEABLE=2: expected 0, 1");
+  EXPECT_EQ(error_with("VMAFX_HWDEC_HOST", "yes"), "VMAFX_HWDEC_HOST=yes: expected 0, 1");
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_PRECISION", "18"), "VMAFX_LIBVMAF_PRECISION=18: expected max or 1 to 17");
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_PRECISION", "max"), "");
   EXPECT_EQ(error_with("VMAFX_SIMD", "off"), "");

@@ -291,5 +291,75 @@ TEST(SourceTimes, BadOrChangingTimeBasesAndTimesGoingBack) {
   EXPECT_EQ(run({{4, 1, 25}, {3, 1, 25}}), "dis: frame 1: presentation time 3 does not come after 4");
 }
 
+// A Y4M reader that counts how FrameSource uses it.
+class Counting final : public VideoReader {
+ public:
+  explicit Counting(std::unique_ptr<VideoReader> r) : VideoReader(r->path()), r_(std::move(r)) { fmt_ = r_->format(); }
+  bool read(Picture& p) override {
+    ++reads;
+    return count(r_->read(p));
+  }
+  bool decode_only(Picture& p) override {
+    ++decodes;
+    return count(r_->skip(p));
+  }
+  bool use_device_importer(DeviceImporter*) override {
+    ++offers;
+    return false;
+  }
+  int reads = 0, decodes = 0, offers = 0;
+
+ private:
+  bool count(bool got) {
+    if (got) ++frames_;
+    return got;
+  }
+  std::unique_ptr<VideoReader> r_;
+};
+
+TEST_F(Files, DecodeOnlyDecodesAndNothingIsOfferedTheCpu) {
+  const std::string r = y4m("r.y4m", 32, 16, 5, 0), d = y4m("d.y4m", 32, 16, 5, 50);
+  SessionConfig cfg;
+  cfg.no_prediction = true;
+  for (bool decode_only : {false, true}) {
+    Counting a(open_video(r, std::nullopt)), b(open_video(d, std::nullopt));
+    Session session(a.format(), cfg);
+    EXPECT_EQ(session.device_importer(), nullptr);  // the CPU backend keeps frames on the host
+    unsigned pairs = 0;
+    {
+      FrameSource src(a, b, session, {.decode_only = decode_only});
+      std::shared_ptr<Picture> x, y;
+      while (src.next(x, y)) ++pairs;
+    }
+    EXPECT_EQ(pairs, 5u);
+    for (const Counting* c : {&a, &b}) {
+      EXPECT_EQ(c->decodes, decode_only ? 6 : 0);  // 5 frames and the end
+      EXPECT_EQ(c->reads, decode_only ? 0 : 6);
+      EXPECT_EQ(c->offers, 0);
+      EXPECT_EQ(c->frames_read(), 5u);
+    }
+  }
+}
+
+// A pool picture that held a frame on a GPU comes back as host memory.
+TEST(Pool, PicturesComeBackWithoutDeviceCopies) {
+  SessionConfig cfg;
+  cfg.no_prediction = true;
+  Session session({16, 8, 8, ChromaFormat::k420}, cfg);
+  const Picture* first;
+  {
+    auto p = session.acquire();
+    first = p.get();
+    Picture::DeviceCopy dc;
+    dc.cuda_device = 0;
+    dc.plane[0] = p.get();  // any pointer: nothing reads it here
+    p->set_device_copy(dc);
+    ASSERT_NE(p->device_copy(), nullptr);
+  }
+  auto q = session.acquire();
+  ASSERT_EQ(q.get(), first);  // the same picture, reused
+  EXPECT_EQ(q->device_copy(), nullptr);
+}
+
 }  // namespace
 }  // namespace vmafx

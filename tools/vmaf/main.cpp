@@ -132,11 +132,14 @@ int run(const Settings& s) {
   if (!s.hwdec.empty() && s.hwdec != "cuda" && s.hwdec != "none")
     throw Error("--hwdec " + s.hwdec + ": expected cuda or none");
   if (s.ref_stream < 0 || s.dis_stream < 0) throw Error("--ref-stream/--dis-stream: expected 0 or more");
-  const std::string hwdec = s.hwdec == "none" ? "" : s.hwdec;
+  // NVDEC is the default decoder of compressed input with --backend cuda
+  // (its frames then stay on the GPU); --hwdec none decodes on the CPU.
+  std::string hwdec = s.hwdec == "none" ? "" : s.hwdec;
+  if (s.hwdec.empty() && s.session.backend == "cuda") hwdec = "cuda";
 
   // Inputs first: a bad file is the most common mistake.
-  auto ref = open_video(s.ref_path, raw, {.stream = s.ref_stream, .hwdec = hwdec});
-  auto dis = open_video(s.dis_path, raw, {.stream = s.dis_stream, .hwdec = hwdec});
+  auto ref = open_video(s.ref_path, raw, {.stream = s.ref_stream, .hwdec = hwdec, .hwdec_device = s.session.gpu});
+  auto dis = open_video(s.dis_path, raw, {.stream = s.dis_stream, .hwdec = hwdec, .hwdec_device = s.session.gpu});
   if (ref->format() != dis->format() || ref->full_range() != dis->full_range())
     throw Error("videos are incompatible: " + s.ref_path + " is " + describe(*ref) + ", " + s.dis_path + " is " +
                 describe(*dis));
@@ -163,7 +166,8 @@ int run(const Settings& s) {
                       .skip_dis = s.frame_skip_dist,
                       .max_frames = s.frame_cnt,
                       .sync = sync,
-                      .shortest = s.shortest});
+                      .shortest = s.shortest,
+                      .decode_only = s.decode_only});
   // The expected length, for the time left: the distorted clip's (the
   // shorter one's when pairing by index), after the skips and --frame_cnt.
   auto left = [](std::uint64_t hint, unsigned skip) -> std::uint64_t { return hint > skip ? hint - skip : 0; };
@@ -262,7 +266,7 @@ int main(int argc, char** argv) {
                  "Frame pairing: index (default: frame i with frame i) or pts (each distorted frame with the "
                  "reference frame nearest in presentation time, from each clip's start)");
   app.add_flag("--shortest", s.shortest, "Stop at the end of the shorter clip instead of failing");
-  app.add_option("--hwdec", s.hwdec, "Decode compressed input on the GPU: cuda (NVDEC), or none (default)");
+  app.add_option("--hwdec", s.hwdec, "Decode compressed input on the GPU: cuda (NVDEC; the default with --backend cuda, frames then stay on the GPU) or none (the default otherwise)");
   app.add_flag("--progress", s.progress, "Print the progress line even when stderr is not a terminal");
   app.add_flag("--decode-only", s.decode_only,
                "Read (decode) and pair both clips, score nothing, print the rate (input speed measurements)");

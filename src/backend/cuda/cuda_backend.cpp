@@ -1,5 +1,6 @@
 // The CUDA backend: device selection and listing, per-thread streams and
 // buffers, page-locked picture memory, error translation.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -7,6 +8,7 @@
 
 #include "backend/backends.hpp"
 #include "backend/cuda/cuda_runtime.hpp"
+#include "backend/cuda/import.hpp"
 #include "core/env.hpp"
 #include "core/error.hpp"
 
@@ -117,9 +119,70 @@ const void* ThreadContext::plane(const Picture& pic, unsigned index, int p, bool
   const std::size_t bytes = std::size_t(v.stride) * std::size_t(v.height);
   void* d = victim->buf.ensure(bytes);
   // Stream-ordered: earlier kernels reading this slot finish first.
-  check(cudaMemcpyAsync(d, v.data, bytes, cudaMemcpyHostToDevice, stream_), "upload of a plane");
+  if (const Picture::DeviceCopy* dc = pic.device_copy())
+    check(cudaMemcpyAsync(d, dc->plane[p], bytes, cudaMemcpyDeviceToDevice, stream_), "copy of a decoded plane");
+  else
+    check(cudaMemcpyAsync(d, v.data, bytes, cudaMemcpyHostToDevice, stream_), "upload of a plane");
   victim->ptr = d;
   return d;
+}
+
+Importer::~Importer() {
+  for (auto& [id, lane] : lanes_)
+    if (lane.stream) cudaStreamDestroy(lane.stream);
+}
+
+int Importer::cuda_device() const { return backend_.device(); }
+
+bool Importer::import(const Surface& s, Picture& pic) {
+  check(cudaSetDevice(backend_.device()), "cudaSetDevice");
+  Lane* lane;
+  DeviceBuffer* copy;
+  {
+    std::lock_guard lk(mu_);
+    lane = &lanes_[std::this_thread::get_id()];
+    copy = &copies_[&pic];
+  }
+  if (!lane->stream)  // a blocking stream: it waits for the decoder's copies on the legacy default stream
+    check(cudaStreamCreate(&lane->stream), "cudaStreamCreate");
+  const PictureFormat& f = pic.format();
+  const int planes = f.plane_count();
+  const std::uint8_t* base = pic.plane(0).data;
+  std::size_t bytes = 0;
+  for (int p = 0; p < planes; ++p) {
+    const PlaneView v = pic.plane(p);
+    bytes = std::max(bytes, std::size_t(v.data - base) + std::size_t(v.stride) * std::size_t(v.height));
+  }
+  auto* dst = static_cast<std::uint8_t*>(copy->ensure(bytes));
+  auto* flag = static_cast<unsigned*>(lane->flag.ensure(sizeof(unsigned)));
+  auto* host_flag = static_cast<unsigned*>(lane->host_flag.ensure(sizeof(unsigned)));
+  check(cudaMemsetAsync(flag, 0, sizeof(unsigned), lane->stream), "cudaMemsetAsync");
+  Picture::DeviceCopy dc;
+  dc.cuda_device = backend_.device();
+  for (int p = 0; p < planes; ++p) dc.plane[p] = dst + (pic.plane(p).data - base);
+  auto out = [&](int p) { return const_cast<void*>(dc.plane[p]); };
+  const int bps = f.bytes_per_sample();
+  const PlaneView y = pic.plane(0);
+  import::launch_unpack(s.data[0], s.pitch[0], out(0), nullptr, y.stride, y.width, y.height, bps, s.shift, flag,
+                        lane->stream);
+  if (planes == 3) {
+    const PlaneView c = pic.plane(1);
+    if (s.interleaved_chroma) {
+      import::launch_unpack(s.data[1], s.pitch[1], out(1), out(2), c.stride, c.width, c.height, bps, s.shift, flag,
+                            lane->stream);
+    } else {
+      for (int p = 1; p < 3; ++p)
+        import::launch_unpack(s.data[p], s.pitch[p], out(p), nullptr, c.stride, c.width, c.height, bps, s.shift,
+                              flag, lane->stream);
+    }
+  }
+  check(cudaGetLastError(), "decoded frame: kernel launch");
+  check(cudaMemcpyAsync(host_flag, flag, sizeof(unsigned), cudaMemcpyDeviceToHost, lane->stream),
+        "decoded frame: readback");
+  // The decoder may reuse its surface once this returns.
+  check(cudaStreamSynchronize(lane->stream), "decoded frame: unpack");
+  pic.set_device_copy(dc);
+  return *host_flag == 0;
 }
 
 void* ThreadContext::device(const void* owner, int slot, std::size_t bytes) {
@@ -208,7 +271,10 @@ const void* CudaBackend::publish_luma(const Picture& pic, unsigned index, cudaSt
   const PlaneView v = pic.plane(0);
   const std::size_t bytes = std::size_t(v.stride) * std::size_t(v.height);
   void* d = m->buf.ensure(bytes);
-  check(cudaMemcpyAsync(d, v.data, bytes, cudaMemcpyHostToDevice, s), "upload of a luma plane");
+  if (const Picture::DeviceCopy* dc = pic.device_copy())
+    check(cudaMemcpyAsync(d, dc->plane[0], bytes, cudaMemcpyDeviceToDevice, s), "copy of a decoded luma plane");
+  else
+    check(cudaMemcpyAsync(d, v.data, bytes, cudaMemcpyHostToDevice, s), "upload of a luma plane");
   check(cudaEventRecord(m->ready, s), "cudaEventRecord");
   std::lock_guard lk(mirror_mu_);
   m->index = index;

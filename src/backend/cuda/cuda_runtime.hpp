@@ -17,6 +17,7 @@
 
 #include "core/backend.hpp"
 #include "core/picture.hpp"
+#include "vmaf_exact/input.hpp"
 
 namespace vmafx::cuda {
 
@@ -109,6 +110,28 @@ class ThreadContext {
   std::map<std::pair<const void*, int>, PinnedBuffer> pin_;
 };
 
+// Frames NVDEC left in device memory become pictures' device copies: one
+// planar buffer per pool picture, filled on a stream of the reading thread
+// (which waits for the decoder's copies on the legacy default stream).
+class Importer final : public DeviceImporter {
+ public:
+  explicit Importer(CudaBackend& backend) : backend_(backend) {}
+  ~Importer() override;
+  int cuda_device() const override;
+  bool import(const Surface& s, Picture& pic) override;
+
+ private:
+  struct Lane {
+    cudaStream_t stream = nullptr;
+    DeviceBuffer flag;
+    PinnedBuffer host_flag;
+  };
+  CudaBackend& backend_;
+  std::mutex mu_;
+  std::map<const Picture*, DeviceBuffer> copies_;
+  std::map<std::thread::id, Lane> lanes_;
+};
+
 class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(int device);
@@ -119,6 +142,7 @@ class CudaBackend final : public Backend {
   std::unique_ptr<Extractor> create_twin(const ExtractorDescriptor& d, const OptionSet& opts,
                                          const PictureFormat& fmt) override;
   const HostAllocator* host_allocator() const override { return &allocator_; }
+  DeviceImporter* device_importer() override { return &importer_; }
   // Measured on an H200 (docs/perf.md): 4 streams at 4K, 8 below.
   unsigned preferred_lanes(const PictureFormat& f) const override {
     return std::int64_t(f.width) * f.height >= 3840 * 2160 ? 4 : 8;
@@ -174,6 +198,7 @@ class CudaBackend final : public Backend {
   };
   std::mutex mirror_mu_;
   std::map<const Picture*, std::unique_ptr<Mirror>> mirrors_;
+  Importer importer_{*this};  // destroyed first: its streams before the device's state
 };
 
 }  // namespace vmafx::cuda
