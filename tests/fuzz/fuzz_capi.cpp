@@ -292,7 +292,9 @@ struct Harness {
     lm.arg = std::string("version=") + version + ":name=" + lm.name;
     if (flags & VMAF_MODEL_FLAG_DISABLE_CLIP) lm.arg += ":disable_clip";
     if (flags & VMAF_MODEL_FLAG_ENABLE_TRANSFORM) lm.arg += ":enable_transform";
-    if (flags & VMAF_MODEL_FLAG_DISABLE_TRANSFORM) lm.arg.clear();  // no Session counterpart
+    // VMAF_MODEL_FLAG_DISABLE_TRANSFORM: libvmaf 3.2.0 reads it only in a
+    // predict whose flags its C API always passes as 0 (docs/c-api.md): no
+    // effect, so the Session's string has nothing for it (checked here).
   }
 
   // A dictionary of 0..3 entries; the option string it stands for in `opts`.

@@ -223,3 +223,4 @@ put(T, "pool_and_import", capi(init(), [6, 0, 0], [16, 1, 1, 200, 1, 0, 9, 9, 2]
                                [11, 0, 1, 0, 0], FLUSH, [14, 8, 1, 2], [13, 0, 4, 0, 0, 0, 8], [15, 2], [1]))
 put(T, "close_mid_stream", capi(init(threads=3), [2, 0, 1, 1, 0], [5, 0, 0], pair(F420_64, 8, 9),
                                 pair(None, 16, 17), [1], [0, 6, 0, 0, 0, 0], [1]))
+put(T, "disable_transform_flag", capi(init(), [2, 0, 0, 2, 4], [5, 0, 0], pair(F420_64, 8, 9), FLUSH, [1]))
