@@ -3,6 +3,7 @@
 # packages, no network there): binaries are built here and carried in .device/.
 #   bash scripts/device-check.sh            # every section
 #   bash scripts/device-check.sh cuda       # one section
+#   bash scripts/device-check.sh ciede      # the ciede twins (certificate + replay)
 #   bash scripts/device-check.sh libav      # NVDEC vs CPU decode (carry .device-libav.txz instead)
 # Logs go to $OUT/ (or ./device-logs when OUT is unset).
 set -u
@@ -678,6 +679,62 @@ speed_check() {
 }
 # --- end speed ---
 
+# --- ciede ---
+# The ciede twins (issue 14): certified soft-fp64 interval evaluation on the
+# device, uncertified pixels replayed on the host (exact/ciede.h). checkfeat's
+# ciede configuration on CUDA and NVIDIA OpenCL; the stress test (2,000,000
+# random pairs per bit depth through each kernel, every certified pixel ==
+# the CPU, replay counts printed); the golden ciede runs alone
+# (scripts/golden-twins.py, libvmaf's values) and the CLI golden set with
+# --backend cuda and opencl (no command refused any more). About 5 min.
+ciede_check() {
+  local B=$REPO/.device/cuda
+  local L=$OUT
+  if [ ! -x "$B/vmaf" ]; then echo "ciede: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
+  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$NV" ]; then
+    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+  fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local root
+  for root in /work/main /work/cuda-wt; do
+    mkdir -p "$root/build-cuda/tools" && cp -f "$B/vmaf" "$root/build-cuda/tools/vmaf"
+  done
+  local rc=0 be i
+  echo "== ciede: checkfeat (cuda, opencl)"
+  timeout 300 "$B/vmafx_checkfeat" --gtest_filter='*cuda_ciede*:*opencl_ciede*' > "$L/ciede-checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[ +(OK|FAILED|SKIPPED) +\]' "$L/ciede-checkfeat.log" | cut -c1-160
+  grep -m 10 'MISMATCH\|twin failed' "$L/ciede-checkfeat.log" | cut -c1-300
+  echo "== ciede: stress, 4 x 2,000,000 random pairs per backend"
+  VMAFX_CIEDE_STRESS=2000000 timeout 400 "$B/vmafx_backend_tests" --gtest_filter='CiedeStress*' \
+    > "$L/ciede-stress.log" 2>&1 || rc=1
+  grep -E '^ciede stress|^\[ +(OK|FAILED|SKIPPED) +\]' "$L/ciede-stress.log" | cut -c1-200
+  if command -v python3 > /dev/null; then
+    for be in cuda opencl; do
+      echo "== ciede: golden ciede runs, ciede alone, --backend $be"
+      timeout 300 python3 "$REPO/scripts/golden-twins.py" "$B/vmaf" "$REPO/tests/data/golden" \
+        --features ciede --backend $be > "$L/ciede-golden-twins-$be.log" 2>&1 || rc=1
+      grep -v '^OK' "$L/ciede-golden-twins-$be.log" | tail -4
+    done
+  fi
+  for be in cuda opencl; do
+    for i in 0 1 2 3 4 5 6 7; do
+      (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $be" GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i \
+        timeout 300 "$B/vmafx_golden_tests" --gtest_filter='*CliGolden*' > "$L/ciede-golden-$be.$i.log" 2>&1) &
+    done
+    wait
+    cat "$L"/ciede-golden-$be.[0-7].log > "$L/ciede-golden-$be.log"
+    rm -f "$L"/ciede-golden-$be.[0-7].log
+    echo "== ciede: CLI golden --backend $be: passed $(grep -c '^\[       OK \]' "$L/ciede-golden-$be.log")," \
+         "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/ciede-golden-$be.log")," \
+         "of which 'no $be twin': $(grep -c "no $be twin" "$L/ciede-golden-$be.log")"
+    grep -m3 -A8 'Failure' "$L/ciede-golden-$be.log" | cut -c1-200 | head -30
+  done
+  return $rc
+}
+# --- end ciede ---
+
 if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
   golden_check || STATUS=1
 fi
@@ -695,6 +752,9 @@ if [ "$WHICH" = twins-misc ]; then
 fi
 if [ "$WHICH" = float-twins ]; then
   float_twins_check || STATUS=1
+fi
+if [ "$WHICH" = ciede ]; then
+  ciede_check || STATUS=1
 fi
 if [ "$WHICH" = speed ]; then
   speed_check || STATUS=1

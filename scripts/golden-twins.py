@@ -62,6 +62,8 @@ for p in man['pairs']:
                 v = fr['metrics'].get(k)
                 if v is not None and (v == w or (isinstance(v, float) and math.isnan(v) and math.isnan(w))):
                     eq += 1
+                elif v is None and w is None and k in fr['metrics']:
+                    eq += 1  # null in both reports: a non-finite value (ciede2000 of identical clips is +inf)
                 elif not worst:
                     worst = f"{k} frame {fm.get('frameNum')}: libvmaf {v!r} ours {w!r}"
         frames_ok = len(ref['frames']) == len(mine['frames'])

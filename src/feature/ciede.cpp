@@ -193,6 +193,43 @@ unsigned chroma422_sample(const Picture& pic, int p, int i, int j) {
                         : chroma422_sample_t<std::uint16_t>(pic, p, i, j);
 }
 
+namespace {
+template <class T>
+void samples_at_t(const Picture& pic, int i, int j, unsigned yuv[3]) {
+  yuv[0] = sample<T>(pic, 0, i, j);
+  for (int p = 1; p <= 2; ++p) {
+    switch (pic.format().chroma) {
+      case ChromaFormat::k444: yuv[p] = sample<T>(pic, p, i, j); break;
+      case ChromaFormat::k420: yuv[p] = sample<T>(pic, p, i / 2, j / 2); break;
+      case ChromaFormat::k422:
+        yuv[p] = j < pic.plane(p).width ? sample<T>(pic, p, i / 2, j) : chroma422_sample_t<T>(pic, p, i, j);
+        break;
+      case ChromaFormat::k400: yuv[p] = 0; break;
+    }
+  }
+}
+}  // namespace
+
+void samples_at(const Picture& pic, int i, int j, unsigned yuv[3]) {
+  if (pic.bpc() == 8)
+    samples_at_t<std::uint8_t>(pic, i, j, yuv);
+  else
+    samples_at_t<std::uint16_t>(pic, i, j, yuv);
+}
+
+float pixel_difference(const Picture& ref, const Picture& dis, int i, int j) {
+  unsigned a[3], b[3];
+  samples_at(ref, i, j, a);
+  samples_at(dis, i, j, b);
+  return pixel_difference(a, b, unsigned(ref.bpc()));
+}
+
+float pixel_difference(const unsigned a[3], const unsigned b[3], unsigned bpc) {
+  // as the extractor: each sample through float (exact) into double
+  return delta_e00(lab_from_yuv(float(a[0]), float(a[1]), float(a[2]), bpc),
+                   lab_from_yuv(float(b[0]), float(b[1]), float(b[2]), bpc));
+}
+
 }  // namespace ciede
 
 namespace {

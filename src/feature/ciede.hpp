@@ -45,5 +45,13 @@ double frame_score(double de00_sum, unsigned width, unsigned height);
 // Samples are read from the picture; padding reads as 0. Exposed for tests.
 unsigned chroma422_sample(const Picture& pic, int p, int i, int j);
 
+// The luma and upsampled chroma samples the extractor uses at luma pixel
+// (i, j) of `pic` (y, u, v), and the dE00 it adds for pixel (i, j) of a
+// reference/distorted pair: the device twins' host replay.
+void samples_at(const Picture& pic, int i, int j, unsigned yuv[3]);
+float pixel_difference(const Picture& ref, const Picture& dis, int i, int j);
+// The same from the two pixels' samples (y, u, v) at bit depth bpc.
+float pixel_difference(const unsigned ref[3], const unsigned dis[3], unsigned bpc);
+
 }  // namespace ciede
 }  // namespace vmafx

@@ -26,7 +26,7 @@ extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 #define VMAFX_TWINS(X) \
   X(motion)            \
   X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(cambi) X(float_vif) X(float_adm) X(float_motion)
-#define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr) X(psnr_hvs)
+#define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr) X(psnr_hvs) X(ciede)
 #define VMAFX_TWINS_SPEED(X) X(speed_chroma) X(speed_temporal)
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
@@ -212,7 +212,13 @@ const FeatureEntry kTable[] = {
      .checks = kDefaults,
      .has_cuda_twin = true,
      .has_opencl_twin = true},
-    {.desc = &kCiedeExtractor},
+    {.desc = &kCiedeExtractor,
+     .cuda = CUDA(ciede),
+     .opencl = OPENCL(ciede),
+     .opencl_source = "ciede.cl",
+     .checks = kDefaults,
+     .has_cuda_twin = true,
+     .has_opencl_twin = true},
     {.desc = &kPsnrExtractor,
      .cuda = CUDA(psnr),
      .opencl = OPENCL(psnr),

@@ -1,0 +1,112 @@
+// CUDA twin of "ciede" (feature/ciede.cpp): every pixel's dE00 on the device
+// (ciede.cu, exact/ciede.h), certified or marked for replay; the host
+// recomputes the marked pixels with the reference's own functions and adds
+// all pixels' floats in double in the reference's (row-major) order.
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+#include "backend/cuda/cuda_runtime.hpp"
+#include "core/env.hpp"
+#include "exact/ciede.h"
+#include "feature/ciede.hpp"
+#include "feature/cuda/ciede_cuda.hpp"
+
+namespace vmafx::cuda {
+namespace {
+
+class CiedeTwin final : public Extractor {
+ public:
+  CiedeTwin(CudaBackend& b, const PictureFormat& f) : b_(b), fmt_(f) {}
+  ~CiedeTwin() override {
+    if (env::stats() && pixels_ > 0)
+      std::fprintf(stderr, "ciede (cuda): %lld of %lld pixels replayed on the host\n", replayed_.load(),
+                   pixels_.load());
+  }
+
+  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    ThreadContext& ctx = b_.context();
+    cudaStream_t s = ctx.stream();
+    const int w = fmt_.width, h = fmt_.height;
+    const std::size_t n = std::size_t(w) * h;
+    auto* host = static_cast<std::uint32_t*>(ctx.pinned(this, 0, 2 * n * 4));
+    auto* dev = static_cast<std::uint32_t*>(ctx.device(this, 0, 2 * n * 4));
+    const int bps = fmt_.bpc > 8 ? 2 : 1;
+    if (ref.stride(1) != ref.stride(2) || dis.stride(1) != dis.stride(2))
+      fail(cudaErrorInvalidValue, "ciede: the chroma planes' strides differ");
+    const ciede::Planes r{ctx.plane(ref, index, 0), ctx.plane(ref, index, 1), ctx.plane(ref, index, 2),
+                          ref.stride(0) / bps, ref.stride(1) / bps};
+    const ciede::Planes d{ctx.plane(dis, index, 0), ctx.plane(dis, index, 1), ctx.plane(dis, index, 2),
+                          dis.stride(0) / bps, dis.stride(1) / bps};
+    const int fmt = fmt_.chroma == ChromaFormat::k420 ? 0 : fmt_.chroma == ChromaFormat::k422 ? 1 : 2;
+    ciede::launch_pixels(r, d, w, h, fmt_.plane_width(1), fmt_.plane_height(1), fmt, fmt_.bpc, dev, s);
+    check(cudaGetLastError(), "ciede: kernel launch");
+    check(cudaMemcpyAsync(host, dev, 2 * n * 4, cudaMemcpyDeviceToHost, s), "ciede: readback");
+    ctx.sync("ciede");
+    const std::uint32_t* ok = host + n;
+    double total = 0.;
+    long long replayed = 0;
+    for (int i = 0; i < h; ++i)
+      for (int j = 0; j < w; ++j) {
+        const std::size_t k = std::size_t(i) * w + j;
+        float v;
+        if (ok[k]) {
+          std::memcpy(&v, &host[k], 4);
+        } else {
+          // A picture NVDEC left on the device has nothing in its host planes:
+          // its samples are read back one by one (a few pixels per frame).
+          if (ref.device_copy() || dis.device_copy()) {
+            unsigned a[3], b[3];
+            device_samples(r, i, j, a);
+            device_samples(d, i, j, b);
+            v = vmafx::ciede::pixel_difference(a, b, unsigned(fmt_.bpc));
+          } else {
+            v = vmafx::ciede::pixel_difference(ref, dis, i, j);
+          }
+          ++replayed;
+        }
+        total += v;
+      }
+    replayed_ += replayed;
+    pixels_ += (long long)(w) * h;
+    out.put_plain("ciede2000", index, vmafx::ciede::frame_score(total, unsigned(w), unsigned(h)));
+  }
+
+ private:
+  // The samples the kernel read for pixel (i, j) (y, u, v), from the device copy.
+  void device_samples(const ciede::Planes& p, int i, int j, unsigned out[3]) const {
+    const int bps = fmt_.bpc > 8 ? 2 : 1;
+    const int fmt = fmt_.chroma == ChromaFormat::k420 ? 0 : fmt_.chroma == ChromaFormat::k422 ? 1 : 2;
+    auto read = [&](const void* plane, std::ptrdiff_t stride, int row, int col) {
+      std::uint16_t v16 = 0;
+      std::uint8_t v8 = 0;
+      const auto* src = static_cast<const std::uint8_t*>(plane) + (std::ptrdiff_t(row) * stride + col) * bps;
+      check(cudaMemcpy(bps == 2 ? static_cast<void*>(&v16) : static_cast<void*>(&v8), src, std::size_t(bps),
+                       cudaMemcpyDeviceToHost),
+            "ciede: sample read-back");
+      return bps == 2 ? unsigned(v16) : unsigned(v8);
+    };
+    out[0] = read(p.y, p.y_stride, i, j);
+    for (int c = 1; c <= 2; ++c) {
+      int plane = 0, row = 0, col = 0;
+      out[c] = 0;
+      if (vmafx_ciede_chroma_at(fmt, fmt_.plane_width(1), fmt_.plane_height(1), c == 1 ? 2 : 1, i, j, &plane, &row,
+                                &col))
+        out[c] = read(c + plane == 1 ? p.u : p.v, p.c_stride, row, col);
+    }
+  }
+
+  CudaBackend& b_;
+  PictureFormat fmt_;
+  std::atomic<long long> replayed_{0}, pixels_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_ciede_twin(CudaBackend& b, const OptionSet& o, const PictureFormat& f) {
+  (void)kCiedeExtractor.create(o, f);  // the CPU's format checks and errors
+  return std::make_unique<CiedeTwin>(b, f);
+}
+
+}  // namespace vmafx::cuda
