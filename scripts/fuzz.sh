@@ -4,7 +4,9 @@
 #   scripts/fuzz.sh TARGET [SECONDS]     e.g. scripts/fuzz.sh fuzz_y4m 600
 #   scripts/fuzz.sh all SECONDS          every target, one after the other
 #
-# Targets: fuzz_y4m, fuzz_yuv, fuzz_model, fuzz_options, fuzz_report.
+# Targets: fuzz_y4m, fuzz_yuv, fuzz_model, fuzz_options, fuzz_report,
+# fuzz_capi (the C API; builds with VMAFX_CAPI) and fuzz_libav (compressed
+# input; builds with FFmpeg's libraries). "all" runs those the build has.
 # Builds them in build-asan (clang, ASan+UBSan, the same build that
 # scripts/sanitize.sh address tests), starts from the seed corpus
 # tests/fuzz/corpus/TARGET (plus model/*.json for fuzz_model) and keeps what
@@ -16,7 +18,7 @@
 # libFuzzer (e.g. -jobs=2 -workers=2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(fuzz_y4m fuzz_yuv fuzz_model fuzz_options fuzz_report)
+targets=(fuzz_y4m fuzz_yuv fuzz_model fuzz_options fuzz_report fuzz_capi fuzz_libav)
 target="${1:-}"
 secs="${2:-600}"
 shift $(( $# >= 2 ? 2 : $# ))
@@ -32,6 +34,11 @@ else
 fi
 build="$PWD/${VMAFX_FUZZ_BUILD:-build-asan}"  # absolute: fuzz_options works in a scratch directory
 [ -n "${VMAFX_FUZZ_NO_BUILD:-}" ] || scripts/sanitize.sh address --build-only "${list[@]}"
+if [ "$target" = all ]; then  # those this build has
+  built=()
+  for t in "${list[@]}"; do [ -x "$build/tests/fuzz/$t" ] && built+=("$t"); done
+  list=("${built[@]}")
+fi
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"

@@ -35,8 +35,20 @@ scripts/install-deps.sh --sanitize
 # PoCL's LLVM in process (far too slow under a sanitizer for CI). No benches.
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DVMAFX_SANITIZE="$kind" -DVMAFX_CUDA=OFF -DVMAFX_OPENCL=OFF -DVMAFX_BUILD_BENCH=OFF "${extra[@]}" >/dev/null
+# The fuzz targets this configuration has: fuzz_capi needs the C API
+# (VMAFX_CAPI), fuzz_libav FFmpeg's libraries (VMAFX_LIBAV).
+have=$(cmake --build "$dir" --target help | sed -n 's/^\(fuzz_[a-z0-9_]*\):.*/\1/p')
+fuzz_targets=()
+for t in fuzz_y4m fuzz_yuv fuzz_model fuzz_options fuzz_report fuzz_capi fuzz_libav; do
+  grep -qx "$t" <<<"$have" && fuzz_targets+=("$t")
+done
 if [ "$build_only" -eq 1 ]; then
-  cmake --build "$dir" -j "$jobs" --target "${targets[@]}"
+  keep=()
+  for t in "${targets[@]}"; do
+    [[ "$t" != fuzz_* ]] || grep -qx "$t" <<<"$have" || { echo "sanitize.sh: no target $t in this build (skipped)" >&2; continue; }
+    keep+=("$t")
+  done
+  [ "${#keep[@]}" -eq 0 ] || cmake --build "$dir" -j "$jobs" --target "${keep[@]}"
   exit 0
 fi
 
@@ -60,7 +72,7 @@ case "$kind" in
     # harness, which without device backends only repeats the SIMD checks of
     # the unit tests, nor the install package test).
     cmake --build "$dir" -j "$jobs" --target vmafx_unit_tests vmafx_error_tests vmafx_golden_tests vmaf \
-      fuzz_y4m fuzz_yuv fuzz_model fuzz_options fuzz_report
+      "${fuzz_targets[@]}"
     ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 1500 -L 'unit|errors|golden|fuzz' \
       -E "$GOLDEN_LEFT_OUT|SpeedCli"
     ;;

@@ -89,7 +89,9 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
 
 /* Stores a score computed elsewhere as feature `feature_name` of picture
  * `index` (models use it like an extracted one). -EINVAL if that feature
- * already has a value there. */
+ * already has a value there, or for an index past both the pictures read and
+ * 2^24 - 1 (the scores are kept frame by frame: a stray index must not
+ * allocate gigabytes). */
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
                               double value, unsigned index);
 
@@ -97,7 +99,8 @@ int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
  * the order they are handed over (another index is -EINVAL). The context takes both pictures (and
  * unreferences them) when this succeeds, also when it fails after they were
  * accepted. ref = dist = NULL flushes: every frame is scored, after which no
- * picture can follow. */
+ * picture can follow. A 4:2:0 or 4:2:2 picture one sample wide (4:2:0: or
+ * tall) has empty chroma planes and is refused (-EINVAL, still the caller's). */
 int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
                        unsigned index);
 

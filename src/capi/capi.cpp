@@ -146,7 +146,8 @@ int score_into(VmafContext* v, const vmafx::Model& m, const std::vector<std::str
 // libvmaf's pooling loop over [lo, hi] (every n_subsample-th picture).
 int pool_range(const VmafContext* v, const std::string& name, VmafPoolingMethod method, double* out, unsigned lo,
                unsigned hi) {
-  if (method <= VMAF_POOL_METHOD_UNKNOWN || method >= VMAF_POOL_METHOD_NB) return -EINVAL;
+  if (vmafx::capi::raw(method) <= VMAF_POOL_METHOD_UNKNOWN || vmafx::capi::raw(method) >= VMAF_POOL_METHOD_NB)
+    return -EINVAL;
   if (lo > hi) return -EINVAL;
   const unsigned sub = v->cfg.n_subsample;
   unsigned n = 0;
@@ -230,7 +231,8 @@ void copy_in(const VmafPicture& src, vmafx::Picture& dst) {
 
 bool picture_ok(const VmafPicture* p) {
   if (!p || !p->ref || !p->priv || !p->data[0]) return false;
-  if (p->pix_fmt < VMAF_PIX_FMT_YUV420P || p->pix_fmt > VMAF_PIX_FMT_YUV400P || p->bpc < 8 || p->bpc > 16) return false;
+  const int pix = vmafx::capi::raw(p->pix_fmt);
+  if (pix < VMAF_PIX_FMT_YUV420P || pix > VMAF_PIX_FMT_YUV400P || p->bpc < 8 || p->bpc > 16) return false;
   VmafPicture g;
   std::size_t bytes;
   if (!vmafx::capi::picture_geometry(g, p->pix_fmt, p->bpc, p->w[0], p->h[0], bytes)) return false;
@@ -239,6 +241,11 @@ bool picture_ok(const VmafPicture* p) {
   for (int i = 0; i < planes; ++i)
     if (!p->data[i] || p->w[i] < g.w[i] || p->h[i] < g.h[i] || p->stride[i] < std::ptrdiff_t(g.w[i]) * bps)
       return false;
+  // libvmaf's chroma geometry rounds down: a 4:2:0 or 4:2:2 picture one
+  // sample wide (4:2:0: or tall) has empty chroma planes, nothing to fill the
+  // engine's (rounded up) chroma with.
+  for (int i = 1; i < planes; ++i)
+    if (g.w[i] == 0 || g.h[i] == 0) return false;
   return true;
 }
 
@@ -255,7 +262,8 @@ extern "C" {
 
 int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg) {
   if (!vmaf) return -EINVAL;
-  if (cfg.log_level < VMAF_LOG_LEVEL_NONE || cfg.log_level > VMAF_LOG_LEVEL_DEBUG) return -EINVAL;
+  const int level = vmafx::capi::raw(cfg.log_level);
+  if (level < VMAF_LOG_LEVEL_NONE || level > VMAF_LOG_LEVEL_DEBUG) return -EINVAL;
   if (cfg.n_threads > 256) return -EINVAL;
   return guarded("vmaf_init", [&] {
     vmafx::capi::set_log_level(cfg.log_level);
@@ -381,6 +389,14 @@ int vmaf_use_feature(VmafContext* vmaf, const char* feature_name, VmafFeatureDic
 
 int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name, double value, unsigned index) {
   if (!vmaf || !feature_name || !*feature_name) return -EINVAL;
+  // Scores are stored frame by frame: index 2^32 - 1 wrapped the collector's
+  // size to 0 (found by fuzz_capi); a huge one would allocate gigabytes.
+  constexpr unsigned kMaxImportIndex = (1u << 24) - 1;
+  if (index > kMaxImportIndex && index >= vmaf->pictures) {
+    log(VMAF_LOG_LEVEL_ERROR, "vmaf_import_feature_score: index %u is past the pictures read (%u) and %u", index,
+        vmaf->pictures, kMaxImportIndex);
+    return -EINVAL;
+  }
   return guarded("vmaf_import_feature_score", [&] {
     if (vmaf->flushed) {
       vmafx::FeatureCollector* fc = writable(vmaf);
@@ -529,6 +545,8 @@ int vmaf_score_at_index_model_collection(VmafContext* vmaf, VmafModelCollection*
 int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_name, enum VmafPoolingMethod pool_method,
                               double* score, unsigned index_low, unsigned index_high) {
   if (!vmaf || !feature_name || !score) return -EINVAL;
+  if (vmafx::capi::raw(pool_method) <= VMAF_POOL_METHOD_UNKNOWN || vmafx::capi::raw(pool_method) >= VMAF_POOL_METHOD_NB)
+    return -EINVAL;
   return guarded("vmaf_feature_score_pooled",
                  [&] { return pool_range(vmaf, feature_name, pool_method, score, index_low, index_high); });
 }
@@ -536,7 +554,8 @@ int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_name, enum 
 int vmaf_score_pooled(VmafContext* vmaf, VmafModel* model, enum VmafPoolingMethod pool_method, double* score,
                       unsigned index_low, unsigned index_high) {
   if (!vmaf || !model || !model->model || !score || index_low > index_high) return -EINVAL;
-  if (pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB) return -EINVAL;
+  if (vmafx::capi::raw(pool_method) <= VMAF_POOL_METHOD_UNKNOWN || vmafx::capi::raw(pool_method) >= VMAF_POOL_METHOD_NB)
+    return -EINVAL;
   return guarded("vmaf_score_pooled", [&] {
     const unsigned sub = vmaf->cfg.n_subsample;
     for (unsigned i = index_low;; ++i) {
@@ -553,7 +572,8 @@ int vmaf_score_pooled_model_collection(VmafContext* vmaf, VmafModelCollection* m
                                        enum VmafPoolingMethod pool_method, VmafModelCollectionScore* score,
                                        unsigned index_low, unsigned index_high) {
   if (!vmaf || !model_collection || !model_collection->m.model || !score || index_low > index_high) return -EINVAL;
-  if (pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB) return -EINVAL;
+  if (vmafx::capi::raw(pool_method) <= VMAF_POOL_METHOD_UNKNOWN || vmafx::capi::raw(pool_method) >= VMAF_POOL_METHOD_NB)
+    return -EINVAL;
   return guarded("vmaf_score_pooled_model_collection", [&] {
     const unsigned sub = vmaf->cfg.n_subsample;
     for (unsigned i = index_low;; ++i) {
@@ -577,6 +597,8 @@ int vmaf_score_pooled_model_collection(VmafContext* vmaf, VmafModelCollection* m
 
 int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg) {
   if (!vmaf || !cfg.pic_cnt || vmaf->pool) return -EINVAL;
+  const int pix = vmafx::capi::raw(cfg.pic_params.pix_fmt);
+  if (pix < VMAF_PIX_FMT_YUV420P || pix > VMAF_PIX_FMT_YUV400P) return -EINVAL;
   return guarded("vmaf_preallocate_pictures", [&] {
     VmafPicture shape;
     std::size_t bytes;
@@ -596,7 +618,7 @@ int vmaf_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* pic) {
 int vmaf_write_output(VmafContext* vmaf, const char* output_path, enum VmafOutputFormat fmt) {
   if (!vmaf || !output_path) return -EINVAL;
   vmafx::OutputFormat of;
-  switch (fmt) {
+  switch (vmafx::capi::raw(fmt)) {
     case VMAF_OUTPUT_FORMAT_XML: of = vmafx::OutputFormat::kXml; break;
     case VMAF_OUTPUT_FORMAT_JSON: of = vmafx::OutputFormat::kJson; break;
     case VMAF_OUTPUT_FORMAT_CSV: of = vmafx::OutputFormat::kCsv; break;

@@ -3,6 +3,7 @@
 // include/libvmaf/*.h, shared by capi.cpp, picture.cpp and cuda.cpp.
 #include <atomic>
 #include <condition_variable>
+#include <cstring>
 #include <cstdarg>
 #include <map>
 #include <memory>
@@ -38,6 +39,17 @@ struct VmafModelCollection {
 };
 
 namespace vmafx::capi {
+
+// The int a C caller stored in an enum field or argument. C allows any int
+// there; in C++ loading a value outside the enum's range is undefined (UBSan:
+// vmaf_init with log level 99), so entry points check the raw int first.
+template <class E>
+int raw(const E& e) {
+  static_assert(sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
 
 // Log output (libvmaf's vmaf_log): "libvmaf <LEVEL> message" on stderr when
 // `level` is at or below the level set by the last vmaf_init.

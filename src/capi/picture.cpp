@@ -65,7 +65,7 @@ void log(VmafLogLevel level, const char* fmt, ...) {
 
 bool picture_geometry(VmafPicture& pic, VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h,
                       std::size_t& bytes) {
-  if (pix_fmt < VMAF_PIX_FMT_YUV420P || pix_fmt > VMAF_PIX_FMT_YUV400P) return false;
+  if (raw(pix_fmt) < VMAF_PIX_FMT_YUV420P || raw(pix_fmt) > VMAF_PIX_FMT_YUV400P) return false;
   if (bpc < 8 || bpc > 16) return false;
   if (w == 0 || h == 0 || w > (1u << 16) || h > (1u << 16)) return false;
   std::memset(&pic, 0, sizeof pic);
@@ -153,7 +153,7 @@ using namespace vmafx::capi;
 extern "C" {
 
 int vmaf_picture_alloc(VmafPicture* pic, enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h) {
-  if (!pic) return -EINVAL;
+  if (!pic || raw(pix_fmt) < VMAF_PIX_FMT_YUV420P || raw(pix_fmt) > VMAF_PIX_FMT_YUV400P) return -EINVAL;
   VmafPicture p;
   std::size_t bytes = 0;
   if (!picture_geometry(p, pix_fmt, bpc, w, h, bytes)) return -EINVAL;

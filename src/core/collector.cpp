@@ -11,14 +11,14 @@ void FeatureCollector::append(std::string_view name, unsigned index, double valu
     series_.push_back({std::string(name), {}, {}});
   }
   Series& s = series_[it->second];
-  if (index >= s.value.size()) {
-    s.value.resize(index + 1, 0.0);
-    s.written.resize(index + 1, 0);
+  if (index >= s.value.size()) {  // (size_t: index 2^32 - 1 must not wrap to 0)
+    s.value.resize(std::size_t(index) + 1, 0.0);
+    s.written.resize(std::size_t(index) + 1, 0);
   }
   if (s.written[index]) throw Error("internal: feature " + s.name + " written twice at frame " + std::to_string(index));
   s.value[index] = value;
   s.written[index] = 1;
-  if (index + 1 > capacity_) capacity_ = index + 1;
+  if (index >= capacity_) capacity_ = index == ~0u ? index : index + 1;
 }
 
 const FeatureCollector::Series* FeatureCollector::find(std::string_view name) const {

@@ -241,6 +241,7 @@ class LibavReader final : public VideoReader {
   DeviceImporter* importer_ = nullptr;  // set: hardware frames stay on the device
   int stream_ = -1;
   std::int64_t packets_ = 0;  // packets of the stream sent to the decoder
+  std::int64_t discarded_ = 0;  // of them, those whose frames are not shown (edit lists)
   AVRational time_base_{0, 1};
   bool draining_ = false, ended_ = false;
   bool pending_ = false;  // frame_ holds a decoded frame not yet delivered
@@ -287,6 +288,13 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   fmt_ctx_->flags |= AVFMT_FLAG_CUSTOM_IO;
   if (int r = avformat_open_input(&fmt_ctx_, path_.c_str(), container, nullptr); r < 0)
     fail("cannot be opened as a video: " + av_error(r) + " (truncated or corrupt file?)");  // frees fmt_ctx_
+  // Debian's libjxl writes its own diagnostics to standard error (a damaged
+  // image: a dozen lines, found by fuzz_yuv), and FFmpeg decodes JPEG XL to
+  // RGB only, which is refused anyway: refused before anything decodes.
+  for (unsigned i = 0; i < fmt_ctx_->nb_streams; ++i)
+    if (fmt_ctx_->streams[i]->codecpar->codec_id == AV_CODEC_ID_JPEGXL)
+      fail("JPEG XL is not supported (FFmpeg decodes it to RGB only; its decoder writes to standard error)",
+           Error::Kind::kUnsupported);
   if (int r = avformat_find_stream_info(fmt_ctx_, nullptr); r < 0)
     fail("cannot read the stream information: " + av_error(r));
 
@@ -417,6 +425,17 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
     fail("cannot set up the " + std::string(codec->name) + " decoder: " + av_error(r));
   dec_->pkt_timebase = time_base_;
   dec_->thread_count = 0;  // libavcodec's choice (about one per core)
+  // Frame threads only for the codecs whose damaged streams were fuzzed with
+  // them: FFmpeg 5.1's MPEG-4 part 2 decoder with frame threads aborted the
+  // process (an assertion in avcodec_send_packet) on a damaged AVI that slice
+  // threads report as an error (fuzz_libav, LibavErrors.DamagedMpeg4InAvi).
+  switch (codec->id) {
+    case AV_CODEC_ID_H264:
+    case AV_CODEC_ID_HEVC:
+    case AV_CODEC_ID_VP9:
+    case AV_CODEC_ID_AV1: break;
+    default: dec_->thread_type = FF_THREAD_SLICE;
+  }
   // A damaged stream is an error, never concealed.
   dec_->err_recognition |= AV_EF_EXPLODE;
   if (!opts.hwdec.empty()) {
@@ -480,8 +499,10 @@ bool LibavReader::next_frame() {
     if (r == AVERROR_EOF) {
       ended_ = true;
       // A container that counts its frames (mp4) and holds more than decoded:
-      // the file was cut short.
-      const std::int64_t expected = fmt_ctx_->streams[stream_]->nb_frames;
+      // the file was cut short. Packets an edit list leaves out (mp4 cut by
+      // `ffmpeg -ss T -c copy`) count but are not shown: the decoder drops
+      // their frames.
+      const std::int64_t expected = fmt_ctx_->streams[stream_]->nb_frames - discarded_;
       if (expected > 0 && std::int64_t(frames_) < expected)
         fail("ended after " + std::to_string(frames_) + " of its " + std::to_string(expected) +
              " frames (truncated or corrupt)");
@@ -506,6 +527,7 @@ bool LibavReader::next_frame() {
       }
       const bool corrupt = pkt_->flags & AV_PKT_FLAG_CORRUPT;
       ++packets_;
+      if (pkt_->flags & AV_PKT_FLAG_DISCARD) ++discarded_;
       if (corrupt) fail(at_frame() + "packet " + std::to_string(packets_ - 1) + " is truncated or corrupt");
       r = avcodec_send_packet(dec_, pkt_);
       av_packet_unref(pkt_);

@@ -151,6 +151,8 @@ static void check_errors(const char *model_path) {
   CHECK(vmaf_import_feature_score(vmaf, NULL, 1.0, 0) == -EINVAL);
   CHECK(vmaf_import_feature_score(vmaf, "imported", 1.5, 0) == 0);
   CHECK(vmaf_import_feature_score(vmaf, "imported", 2.5, 0) == -EINVAL); /* already there */
+  CHECK(vmaf_import_feature_score(vmaf, "far", 1.0, 0xffffffffu) == -EINVAL); /* once wrapped (fuzz_capi) */
+  CHECK(vmaf_import_feature_score(vmaf, "far", 1.0, 1u << 24) == -EINVAL);
   CHECK(vmaf_feature_score_at_index(vmaf, "imported", &s, 0) == 0 && s == 1.5);
 
   /* pictures into a context */
@@ -160,6 +162,23 @@ static void check_errors(const char *model_path) {
   CHECK(vmaf_picture_alloc(&b, VMAF_PIX_FMT_YUV420P, 8, 32, 32) == 0);
   CHECK(vmaf_read_pictures(vmaf, &a, &b, 0) == -EINVAL); /* sizes differ: still the caller's */
   CHECK(a.ref && b.ref);
+  {
+    /* One sample wide (4:2:0 and 4:2:2) or tall (4:2:0): empty chroma planes
+     * (libvmaf's geometry rounds down). Refused, still the caller's (the
+     * copy into the engine once read 4 GB past the plane: fuzz_capi). */
+    const unsigned sizes[][3] = {{VMAF_PIX_FMT_YUV420P, 1, 16}, {VMAF_PIX_FMT_YUV420P, 16, 1},
+                                 {VMAF_PIX_FMT_YUV422P, 1, 16}};
+    for (int i = 0; i < 3; ++i) {
+      VmafPicture p = {0}, q = {0};
+      CHECK(vmaf_picture_alloc(&p, (enum VmafPixelFormat)sizes[i][0], 8, sizes[i][1], sizes[i][2]) == 0);
+      CHECK(vmaf_picture_alloc(&q, (enum VmafPixelFormat)sizes[i][0], 8, sizes[i][1], sizes[i][2]) == 0);
+      CHECK(p.w[1] == 0 || p.h[1] == 0);
+      CHECK(vmaf_read_pictures(vmaf, &p, &q, 0) == -EINVAL);
+      CHECK(p.ref && q.ref);
+      vmaf_picture_unref(&p);
+      vmaf_picture_unref(&q);
+    }
+  }
   vmaf_picture_unref(&b);
   CHECK(vmaf_picture_alloc(&b, VMAF_PIX_FMT_YUV420P, 8, 64, 64) == 0);
   CHECK(vmaf_read_pictures(vmaf, &a, &b, 5) == -EINVAL); /* not the next index */
@@ -186,6 +205,7 @@ static void check_errors(const char *model_path) {
   CHECK(vmaf_feature_score_at_index(vmaf, "imported", NULL, 0) == -EINVAL);
   CHECK(vmaf_import_feature_score(vmaf, "imported", 3.0, 0) == -EINVAL);
   CHECK(vmaf_import_feature_score(vmaf, "late", 3.0, 0) == 0);
+  CHECK(vmaf_import_feature_score(vmaf, "late", 3.0, 0xffffffffu) == -EINVAL); /* after the flush too */
   CHECK(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_UNKNOWN, &s, 0, 0) == -EINVAL);
   CHECK(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_NB, &s, 0, 0) == -EINVAL);
   CHECK(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &s, 1, 0) == -EINVAL);

@@ -177,3 +177,50 @@ put(T, "nan_inf", bytes([1, 18, 1, 1]) + struct.pack(">d", float("nan")) + bytes
 put(T, "sparse_subsample", bytes([3, 17, 9, 9]) + bytes(8) + bytes([4]) +
     b"".join(bytes([i % 6, i % 4, 5]) + b"".join(bytes([j * 7 % 40]) + struct.pack(">d", j * 1.25 + i)
                                                    for j in range(5)) for i in range(4)))
+
+# ---- fuzz_capi: C API call sequences (see fuzz_capi.cpp for the opcodes) -----
+T = "fuzz_capi"
+
+
+def capi(*ops):
+    return bytes(b for op in ops for b in op)
+
+
+def init(threads=0, sub=0, log=0):
+    return [0, log, threads, sub, 0, 0]
+
+
+def pair(fmt, ref_seed, dis_seed):
+    # alloc slots 0 and 1 (fmt: None = the context's format), fill, hand over
+    a = [0] if fmt is None else [200] + fmt
+    return [7, 0] + a + [7, 1] + a + [8, 0, ref_seed, 8, 1, dis_seed, 11, 0, 1, 0, 0]
+
+
+FLUSH = [11, 240, 240, 0, 0]
+F420_64 = [1, 0, 9, 9]          # 4:2:0 8-bit 64x64
+F422_10_ODD = [2, 1, 10, 7]     # 4:2:2 10-bit 65x33
+F444_12 = [3, 5, 8, 8]          # 4:4:4 12-bit 48x48
+F400_16 = [4, 14, 9, 6]         # 4:0:0 16-bit 64x32
+put(T, "vmaf_psnr_two_frames", capi(init(), [2, 0, 0, 0, 0], [5, 0, 0], [6, 0, 0], pair(F420_64, 8, 9),
+                                    pair(None, 16, 19), FLUSH, [13, 0, 0, 0, 0, 1], [13, 0, 1, 0, 1, 3],
+                                    [15, 2], [1]))
+put(T, "threads_subsample_odd_422", capi(init(threads=2, sub=2), [2, 1, 2, 2, 1], [5, 1, 0], [6, 2, 1, 1, 2],
+                                         pair(F422_10_ODD, 24, 27), pair(None, 32, 33), pair(None, 40, 47),
+                                         FLUSH, [13, 1, 1, 0, 2, 4], [15, 1], [15, 3], [15, 4], [1]))
+put(T, "collection_444", capi(init(), [3, 2, 4, 3, 0], [5, 2, 1], pair(F444_12, 8, 10),
+                              pair(None, 8, 12), FLUSH, [13, 2, 2, 0, 0, 0], [13, 2, 3, 0, 1, 3], [15, 2], [1]))
+put(T, "features_400", capi(init(threads=1), [6, 0, 0], [6, 1, 0], [6, 12, 0], pair(F400_16, 8, 9), FLUSH,
+                            [13, 0, 4, 0, 0, 0, 0], [13, 0, 5, 0, 1, 3, 0], [15, 2], [1]))
+put(T, "overload_and_flags", capi(init(), [2, 0, 0, 2, 3], [4, 0, 8, 1, 3, 4], [5, 0, 0],
+                                  pair(F420_64, 8, 11), FLUSH, [13, 0, 0, 0, 0, 1], [1]))
+put(T, "misuse", capi(init(), [2, 0, 0, 0, 0], [15, 2], [13, 0, 0, 0, 0, 1], [11, 0, 1, 0, 0],
+                      [7, 0, 200, 1, 0, 9, 9], [7, 1, 200, 1, 0, 8, 9], [11, 0, 1, 0, 0], [11, 0, 240, 0, 0],
+                      [7, 1, 200, 1, 0, 9, 9], [11, 0, 1, 220, 0], [11, 0, 1, 0, 250], [9, 0, 3, 17],
+                      [11, 0, 1, 0, 0], [10, 0], [10, 0], [5, 0, 0], FLUSH, [6, 0, 0], FLUSH,
+                      [11, 0, 1, 0, 0], [15, 0], [15, 250], [16, 0], [1]))
+put(T, "pool_and_import", capi(init(), [6, 0, 0], [16, 1, 1, 200, 1, 0, 9, 9, 2], [16, 1, 0, 0], [16, 1, 0, 1],
+                               [8, 0, 8], [8, 1, 9], [11, 0, 1, 0, 0], [16, 1, 0, 0], [16, 1, 0, 1], [14, 8, 1, 1],
+                               [11, 0, 1, 0, 0], FLUSH, [14, 8, 1, 2], [13, 0, 4, 0, 0, 0, 8], [15, 2], [1]))
+put(T, "close_mid_stream", capi(init(threads=3), [2, 0, 1, 1, 0], [5, 0, 0], pair(F420_64, 8, 9),
+                                pair(None, 16, 17), [1], [0, 6, 0, 0, 0, 0], [1]))
+put(T, "disable_transform_flag", capi(init(), [2, 0, 0, 2, 4], [5, 0, 0], pair(F420_64, 8, 9), FLUSH, [1]))

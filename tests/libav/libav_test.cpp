@@ -513,4 +513,174 @@ TEST_F(LibavErrors, UnknownBytesStayAnError) {
   expect_error({"-r", junk, "-d", src8}, junk + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
 }
 
+
+// ---- crafted streams: each remaining failure of the reader, one line ----
+
+// `in` with `bytes` written at `at` (little-endian fields of a header, a NAL
+// unit type): a file broken in one known place.
+std::string patched(const std::string& in, std::size_t at, const std::string& bytes, const std::string& name) {
+  std::string data = slurp(in);
+  EXPECT_LE(at + bytes.size(), data.size());
+  data.replace(at, bytes.size(), bytes);
+  const std::string p = (clip_dir() / ("patched-" + name)).string();
+  std::ofstream(p, std::ios::binary) << data;
+  return p;
+}
+
+std::string le32(std::uint32_t v) {
+  std::string s(4, '\0');
+  for (int i = 0; i < 4; ++i) s[std::size_t(i)] = char((v >> (8 * i)) & 0xff);
+  return s;
+}
+
+// IVF: a 32-byte file header, then per frame a 12-byte header (32-bit size,
+// 64-bit presentation time) and the frame. VP9 without hidden frames: one
+// frame a packet, times 0, 1, 2, ... (time base 1/25).
+std::string plain_ivf(const std::string& src) {
+  return ffmpeg("plain.ivf", "-i " + quote(src) +
+                                 " -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -auto-alt-ref 0 -lag-in-frames 0");
+}
+
+// The offset of frame `k`'s 12-byte header in an IVF file.
+std::size_t ivf_frame(const std::string& ivf, int k) {
+  const std::string d = slurp(ivf);
+  std::size_t pos = 32;
+  for (int i = 0; i < k; ++i) {
+    const auto* b = reinterpret_cast<const unsigned char*>(d.data() + pos);
+    pos += 12 + (b[0] | b[1] << 8 | b[2] << 16 | std::uint32_t(b[3]) << 24);
+  }
+  EXPECT_LT(pos + 12, d.size());
+  return pos;
+}
+
+TEST_F(LibavErrors, PresentationTimeGoingBack) {
+  // Frame 3 stamped with frame 2's time: pairing by time cannot place it.
+  const std::string ivf = plain_ivf(src8);
+  const std::string bad = patched(ivf, ivf_frame(ivf, 3) + 4, le32(2) + le32(0), "pts-back.ivf");
+  expect_error({"-r", bad, "-d", src8, "--sync", "pts"}, bad + ": frame 3: presentation time 2 does not come after 2");
+  // By index the times do not matter: 8 frames scored.
+  EXPECT_EQ(psnr_y_of({"-r", bad, "-d", src8}).size(), 8u);
+}
+
+TEST_F(LibavErrors, NoFrameInTheStream) {
+  // An IVF file header and no frame.
+  const std::string ivf = plain_ivf(src8);
+  const std::string bad = cut(ivf, 32, "header-only.ivf");
+  expect_error({"-r", src8, "-d", bad}, bad + ": no frame could be decoded (empty or truncated stream)");
+}
+
+TEST_F(LibavErrors, PacketThatCannotBeRead) {
+  // Frame 4's size field says 2.4 GB: libavformat refuses to read the packet.
+  const std::string ivf = plain_ivf(src8);
+  const std::string bad = patched(ivf, ivf_frame(ivf, 4), le32(0x90000000u), "huge-packet.ivf");
+  // (The frame number depends on how many frames the decoder's threads hold.)
+  expect_error({"-r", src8, "-d", bad}, ": reading packet 4 failed: ");
+  expect_error({"-r", src8, "-d", bad}, " (truncated or corrupt file)");
+}
+
+TEST_F(LibavErrors, FrameSizePastTheLimit) {
+  // Raw video of 2x40000 (taller than 32768) in NUT and Matroska.
+  for (const char* ext : {"nut", "mkv"}) {
+    const std::string tall = ffmpeg(std::string("tall.") + ext,
+                                    "-f lavfi -i color=size=2x40000:rate=25 -frames:v 2 -c:v rawvideo -pix_fmt yuv420p");
+    expect_error({"-r", tall, "-d", tall}, tall + ": frame size 2x40000 is not supported");
+  }
+}
+
+TEST_F(LibavErrors, PictureChangesMidStream) {
+  // Two H.264 elementary streams one after the other: the second's size, or
+  // its depth, differs from the first's.
+  const std::string a = ffmpeg("a.h264", "-i " + quote(src8) + " -frames:v 4 -c:v libx264");
+  const std::string b = ffmpeg("b.h264", "-i " + quote(src8) + " -frames:v 4 -vf scale=32:24 -c:v libx264");
+  const std::string c = ffmpeg("c.h264", "-i " + quote(src8) + " -frames:v 4 -c:v libx264 -pix_fmt yuv420p10le");
+  for (const auto& [second, what] : {std::pair{b, std::string("32x24 yuv420p")}, {c, "64x48 yuv420p10le"}}) {
+    const std::string both = (clip_dir() / ("joined-" + fs::path(second).filename().string())).string();
+    std::ofstream(both, std::ios::binary) << slurp(a) << slurp(second);
+    expect_error({"-r", both, "-d", both},
+                 both + ": frame 4: the picture changed from 64x48 yuv420p to " + what + " mid-stream");
+  }
+}
+
+TEST_F(LibavErrors, DecoderThatDoesNotOpen) {
+  // Raw video in AVI whose bitmap header says 7 bits a pixel: no such format.
+  const std::string avi = ffmpeg("raw.avi", "-i " + quote(src8) + " -c:v rawvideo -pix_fmt bgr24");
+  const std::string d = slurp(avi);
+  const std::size_t strf = d.find("strf");
+  ASSERT_NE(strf, std::string::npos);
+  // strf: tag, size, then BITMAPINFOHEADER (size, width, height, planes, bit count).
+  const std::string bad = patched(avi, strf + 8 + 14, std::string("\x07\x00", 2), "bpp7.avi");
+  expect_error({"-r", bad, "-d", src8}, bad + ": cannot open the rawvideo decoder: Invalid argument");
+}
+
+TEST_F(LibavErrors, FewerFramesThanTheContainerCounts) {
+  // An AVI whose headers count 12 frames; it holds 8.
+  const std::string avi = ffmpeg("m4.avi", "-i " + quote(src8) + " -c:v mpeg4 -q:v 5");
+  const std::string d = slurp(avi);
+  const std::size_t strh = d.find("strh"), avih = d.find("avih");
+  ASSERT_NE(strh, std::string::npos);
+  ASSERT_NE(avih, std::string::npos);
+  // strh's dwLength at 32 bytes into its data; avih's dwTotalFrames at 16.
+  const std::string once = patched(avi, strh + 8 + 32, le32(12), "long1.avi");
+  const std::string bad = patched(once, avih + 8 + 16, le32(12), "long.avi");
+  expect_error({"-r", src8, "-d", bad}, bad + ": ended after 8 of its 12 frames (truncated or corrupt)");
+}
+
+TEST_F(LibavErrors, FrameDecodedWithErrors) {
+  // H.264 with two slices a picture; frame 3's second slice turned into a
+  // filler NAL unit: the decoder conceals it without failing the call.
+  const std::string enc = ffmpeg("slices.mp4", "-i " + quote(src8) + " -c:v libx264 -g 1 -slices 2");
+  const auto [pos, size] = packet(enc, 3);
+  const std::string d = slurp(enc);
+  std::size_t nal = pos, last = 0;  // length-prefixed NAL units (4 bytes, big-endian)
+  while (nal < pos + size) {
+    const auto* b = reinterpret_cast<const unsigned char*>(d.data() + nal);
+    last = nal + 4;
+    nal += 4 + (std::size_t(b[0]) << 24 | b[1] << 16 | b[2] << 8 | b[3]);
+  }
+  ASSERT_EQ(nal, pos + size);
+  ASSERT_NE(last, pos + 4) << "one slice only";
+  const std::string bad = patched(enc, last, std::string(1, char((d[last] & 0xe0) | 12)), "slices.mp4");
+  expect_error({"-r", src8, "-d", bad}, bad + ": frame 3: decoded with errors (corrupt or truncated stream)");
+}
+
+TEST_F(LibavErrors, DamagedMpeg4InAvi) {
+  // An MPEG-4 part 2 AVI damaged by fuzz_libav: FFmpeg 5.1's decoder with
+  // frame threads aborted the process (an assertion, no message, exit 134).
+  // Every file that fuzz_libav found is one line, exit 1, no report.
+  const std::string dir = VMAFX_FUZZ_CORPUS_DIR "/fuzz_libav/";
+  for (const char* found : {"found-damaged-mpeg4-avi-frame-threads"}) {
+    const std::string f = dir + found;
+    expect_error({"-r", f, "-d", f}, f + ": ");
+  }
+}
+
+TEST_F(LibavErrors, JpegXlIsRefusedBeforeItsDecoderWrites) {
+  // libjxl writes its own lines to stderr on a damaged image (fuzz_yuv found
+  // it): JPEG XL is refused before anything decodes, whole or damaged.
+  const std::string jxl = ffmpeg("a.jxl", "-f lavfi -i testsrc2=size=64x48 -frames:v 1 -c:v libjxl");
+  expect_error({"-r", jxl, "-d", jxl}, jxl + ": JPEG XL is not supported");
+  std::string d = slurp(jxl);
+  ASSERT_GT(d.size(), 200u);
+  for (std::size_t k = 100; k < d.size(); k += 37) d[k] = char(d[k] ^ 0x5a);
+  const std::string bad = (clip_dir() / "damaged.jxl").string();
+  std::ofstream(bad, std::ios::binary) << d;
+  expect_error({"-r", bad, "-d", bad}, bad + ": JPEG XL is not supported");
+}
+
+// An mp4 cut with `ffmpeg -ss T -c copy`: an edit list hides the frames before
+// T that the first shown one needs. They count in the container's frame
+// number but are not shown: not a truncated file (it was refused so).
+TEST(Libav, EditListHidingFramesIsNotTruncation) {
+  const std::string src = source("yuv420p", 8);
+  const std::string enc = ffmpeg("gop.mp4", "-i " + quote(src) + " -c:v libx264 -g 100 -bf 0 -qp 0");
+  const std::string cut = ffmpeg("gop-cut.mp4", "-ss 0.12 -i " + quote(enc) + " -c copy");
+  const std::string y4m = decoded(cut);
+  // ffmpeg shows 5 frames (8 coded); scored against its own decode: lossless.
+  const std::vector<double> p = psnr_y_of({"-r", cut, "-d", y4m});
+  EXPECT_EQ(p.size(), 5u);
+  EXPECT_TRUE(all_60(p));
+  // They are frames 3..7 of the source.
+  EXPECT_TRUE(all_60(psnr_y_of({"-r", cut, "-d", src, "--dis-skip", "3"})));
+}
+
 }  // namespace

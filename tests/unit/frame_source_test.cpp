@@ -249,6 +249,48 @@ TEST_F(Files, SourceStopsEarlyWithoutHanging) {
   SUCCEED();
 }
 
+// A reader of gray frames with the presentation times it is given (a library
+// caller's own VideoReader): FrameSource's checks of the times when it pairs
+// by them, which no built-in reader can fail (their time bases are fixed).
+class TimedReader final : public VideoReader {
+ public:
+  TimedReader(std::string name, std::vector<Timestamp> times) : VideoReader(std::move(name)), times_(std::move(times)) {
+    fmt_ = {32, 16, 8, ChromaFormat::k420};
+  }
+  bool read(Picture& pic) override {
+    if (frames_ == times_.size()) return false;
+    for (int p = 0; p < 3; ++p)
+      for (int y = 0; y < fmt_.plane_height(p); ++y)
+        for (int x = 0; x < fmt_.plane_width(p); ++x) pic.row<std::uint8_t>(p, y)[x] = 128;
+    ++frames_;
+    return true;
+  }
+  std::optional<Timestamp> timestamp() const override {
+    if (frames_ == 0) return std::nullopt;
+    return times_[frames_ - 1];
+  }
+
+ private:
+  std::vector<Timestamp> times_;
+};
+
+TEST(SourceTimes, BadOrChangingTimeBasesAndTimesGoingBack) {
+  const std::vector<Timestamp> good = {{0, 1, 25}, {1, 1, 25}, {2, 1, 25}};
+  std::vector<Timestamp> ref_times;  // 0 .. 9 (longer than any distorted clip here)
+  for (int i = 0; i < 10; ++i) ref_times.push_back({i, 1, 25});
+  auto run = [&](std::vector<Timestamp> dis_times) {
+    TimedReader ref("ref", ref_times), dis("dis", std::move(dis_times));
+    return read_all(ref, dis, {.sync = FrameSource::Options::Sync::kPts, .shortest = true}).error;
+  };
+  EXPECT_EQ(run(good), "");
+  EXPECT_EQ(run({{0, 1, 25}, {1, 0, 25}, {2, 1, 25}}), "dis: frame 1: bad time base");
+  EXPECT_EQ(run({{0, 1, 0}}), "dis: frame 0: bad time base");
+  EXPECT_EQ(run({{0, -1, 25}}), "dis: frame 0: bad time base");
+  EXPECT_EQ(run({{0, 1, 25}, {1, 1, 50}, {2, 1, 25}}), "dis: frame 1: the time base changed mid-stream");
+  EXPECT_EQ(run({{0, 1, 25}, {5, 1, 25}, {5, 1, 25}}), "dis: frame 2: presentation time 5 does not come after 5");
+  EXPECT_EQ(run({{4, 1, 25}, {3, 1, 25}}), "dis: frame 1: presentation time 3 does not come after 4");
+}
+
 // A Y4M reader that counts how FrameSource uses it.
 class Counting final : public VideoReader {
  public:
