@@ -20,6 +20,16 @@ if [ -f "$REPO/.device.txz" ] && [ "${VMAFX_DEVICE_UNPACKED:-}" != 1 ]; then
 fi
 STATUS=0
 
+# NVIDIA's OpenCL driver for the ICD loader: the machine ships no .icd file.
+nvidia_opencl() {
+  local nv=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  [ -e "$nv" ] || return 0
+  mkdir -p /etc/OpenCL/vendors /tmp/vmafx-ocl-vendors
+  echo "$nv" > /etc/OpenCL/vendors/nvidia.icd 2> /dev/null || true
+  echo "$nv" > /tmp/vmafx-ocl-vendors/nvidia.icd
+  export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
+}
+
 # The test binaries have the absolute paths of the tree they were built in
 # compiled in (<root>/tests/data, <root>/build-cuda/tools/vmaf): make them
 # resolve to this copy. Roots: this checkout and the CUDA build worktree.
@@ -113,12 +123,7 @@ opencl_check() {
   local X=$REPO/.device/opencl
   local L=$OUT
   if [ ! -x "$B/vmaf" ]; then echo "opencl: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
-  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-  if [ -e "$NV" ]; then
-    mkdir -p /etc/OpenCL/vendors && echo "$NV" > /etc/OpenCL/vendors/nvidia.icd
-    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
-  fi
+  nvidia_opencl
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   mkdir -p /work/main/build-cuda/tools
   cp -f "$B/vmaf" /work/main/build-cuda/tools/vmaf
@@ -166,11 +171,7 @@ profile_check() {
   local B=$REPO/.device/cuda
   local X=$REPO/.device/opencl
   local L=$OUT
-  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-  if [ -e "$NV" ]; then
-    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
-  fi
+  nvidia_opencl
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local rc=0
   echo "== profile: OpenCL twins and engine at 3840x2160 8-bit (VMAFX_OPENCL_PROFILE=1)"
@@ -196,11 +197,7 @@ profile_check() {
 golden_check() {
   local B=$REPO/.device/cuda
   local L=$OUT
-  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-  if [ -e "$NV" ]; then
-    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
-  fi
+  nvidia_opencl
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local root
   for root in /work/main /work/cuda-wt; do
@@ -238,11 +235,7 @@ golden_check() {
 e2e_check() {
   local B=$REPO/.device/cuda
   local L=$OUT
-  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-  if [ -e "$NV" ]; then
-    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
-  fi
+  nvidia_opencl
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local rc=0
   { nproc; grep -m1 'model name' /proc/cpuinfo; grep -o -m1 -w 'avx512f' /proc/cpuinfo; free -g | head -2;
@@ -479,11 +472,7 @@ cambi_check() {
   local B=$REPO/.device/cuda
   local L=$OUT
   if [ ! -x "$B/vmaf" ]; then echo "cambi: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
-  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-  if [ -e "$NV" ]; then
-    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
-  fi
+  nvidia_opencl
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local rc=0 be
   echo "== cambi: checkfeat (cuda, opencl)"
@@ -541,11 +530,7 @@ PY
 twins_misc_check() {
   local B=$REPO/.device/cuda
   local L=$OUT
-  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-  if [ -e "$NV" ]; then
-    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
-  fi
+  nvidia_opencl
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local root
   for root in /work/main /work/cuda-wt; do
@@ -587,11 +572,7 @@ float_twins_check() {
   local B=$REPO/.device/cuda
   local L=$OUT
   if [ ! -x "$B/vmaf" ]; then echo "float-twins: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
-  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-  if [ -e "$NV" ]; then
-    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
-  fi
+  nvidia_opencl
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local rc=0 be
   for be in cuda opencl; do
@@ -624,11 +605,7 @@ float_twins_check() {
 speed_check() {
   local B=$REPO/.device/cuda
   local L=$OUT
-  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-  if [ -e "$NV" ]; then
-    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
-  fi
+  nvidia_opencl
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local root
   for root in /work/main /work/cuda-wt; do
@@ -691,11 +668,7 @@ ciede_check() {
   local B=$REPO/.device/cuda
   local L=$OUT
   if [ ! -x "$B/vmaf" ]; then echo "ciede: $B/vmaf missing (run scripts/device-pack.sh first)"; return 1; fi
-  local NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-  if [ -e "$NV" ]; then
-    mkdir -p /tmp/vmafx-ocl-vendors && echo "$NV" > /tmp/vmafx-ocl-vendors/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/vmafx-ocl-vendors
-  fi
+  nvidia_opencl
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   local root
   for root in /work/main /work/cuda-wt; do
@@ -734,6 +707,53 @@ ciede_check() {
   return $rc
 }
 # --- end ciede ---
+
+# --- final ---
+# A session's last run with little device time left: the checks of the newest
+# changes, most important first, each bounded, sizes cut down (the full
+# sections above say more). Carried: .device.txz and .device-libav.txz.
+final_check() {
+  local B=$REPO/.device/cuda L=$OUT rc=0 be i
+  nvidia_opencl
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  for root in /work/main /work/cuda-wt; do
+    mkdir -p "$root/build-cuda/tools" && cp -f "$B/vmaf" "$root/build-cuda/tools/vmaf"
+  done
+  import_check || rc=1
+  capi_check || rc=1
+  echo "== final: ciede checkfeat (cuda, opencl)"
+  timeout 120 "$B/vmafx_checkfeat" --gtest_filter='*cuda_ciede*:*opencl_ciede*' > "$L/ciede-checkfeat.log" 2>&1 || rc=1
+  grep -E '^\[ +(OK|FAILED|SKIPPED) +\]' "$L/ciede-checkfeat.log" | cut -c1-160
+  echo "== final: ciede stress, ${FINAL_STRESS:-300000} random pairs per depth and backend"
+  VMAFX_CIEDE_STRESS=${FINAL_STRESS:-300000} timeout 150 "$B/vmafx_backend_tests" --gtest_filter='CiedeStress*' \
+    > "$L/ciede-stress.log" 2>&1 || rc=1
+  grep -E '^ciede stress|^\[ +(OK|FAILED|SKIPPED) +\]' "$L/ciede-stress.log" | cut -c1-200
+  for be in cuda opencl; do
+    echo "== final: golden ciede runs (libvmaf's values), --backend $be"
+    timeout 120 python3 "$REPO/scripts/golden-twins.py" "$B/vmaf" "$REPO/tests/data/golden" --features ciede \
+      --backend $be > "$L/ciede-golden-twins-$be.log" 2>&1 || rc=1
+    tail -3 "$L/ciede-golden-twins-$be.log"
+  done
+  if [ -f "$REPO/.device-libav.txz" ]; then
+    LIBAV_REPEAT=${LIBAV_REPEAT:-10} LIBAV_ROUNDS=${LIBAV_ROUNDS:-1} libav_check || rc=1
+  fi
+  for be in cuda opencl; do
+    for i in 0 1 2 3 4 5 6 7; do
+      (cd /work/main && VMAFX_GOLDEN_EXTRA_ARGS="--backend $be" GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i \
+        timeout 200 "$B/vmafx_golden_tests" --gtest_filter='*CliGolden*' > "$L/final-golden-$be.$i.log" 2>&1) &
+    done
+    wait
+    cat "$L"/final-golden-$be.[0-7].log > "$L/final-golden-$be.log" && rm -f "$L"/final-golden-$be.[0-7].log
+    echo "== final: CLI golden --backend $be: passed $(grep -c '^\[       OK \]' "$L/final-golden-$be.log")," \
+         "failed $(grep -c -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$L/final-golden-$be.log")"
+    grep -m3 -A8 'Failure' "$L/final-golden-$be.log" | cut -c1-200 | head -20
+  done
+  return $rc
+}
+if [ "$WHICH" = final ]; then
+  final_check || STATUS=1
+fi
+# --- end final ---
 
 if [ "$WHICH" = golden ] || [ "$WHICH" = quick ]; then
   golden_check || STATUS=1

@@ -42,8 +42,8 @@ struct Timestamp {
 
 // How open_video reads a compressed clip (ignored for Y4M and raw YUV).
 struct OpenOptions {
-  int stream = 0;     // which video stream: 0 = the first (ffmpeg's -map 0:v:N)
-  std::string hwdec;  // "" (CPU decode) or "cuda" (NVDEC through libavcodec)
+  int stream = 0;        // which video stream: 0 = the first (ffmpeg's -map 0:v:N)
+  std::string hwdec;     // "" (CPU decode) or "cuda" (NVDEC through libavcodec)
   int hwdec_device = 0;  // the CUDA device that decodes (the session's --gpu)
 };
 
@@ -57,8 +57,8 @@ class DeviceImporter {
   struct Surface {
     const void* data[3] = {nullptr, nullptr, nullptr};  // device pointers, as the decoder left them
     int pitch[3] = {0, 0, 0};                           // bytes per row
-    bool interleaved_chroma = false;  // NV12/P010/P016: data[1] holds U and V alternating
-    int shift = 0;                    // samples in the top bits of 16: shifted down by this
+    bool interleaved_chroma = false;                    // NV12/P010/P016: data[1] holds U and V alternating
+    int shift = 0;                                      // samples in the top bits of 16: shifted down by this
   };
   virtual int cuda_device() const = 0;
   // Fills `pic`'s device copy from `s` (pic's format says the geometry).

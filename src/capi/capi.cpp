@@ -18,6 +18,7 @@
 #include "core/env.hpp"
 #include "core/feature.hpp"
 #include "core/options.hpp"
+#include "vmaf_exact/input.hpp"
 #include "vmaf_exact/report.hpp"
 #include "vmaf_exact/version.hpp"
 
@@ -245,7 +246,9 @@ bool picture_ok(const VmafPicture* p) {
 
 namespace vmafx::capi {
 // Device pictures (CUDA builds): copies `src` into `dst` (cuda.cpp).
-int copy_device_picture(const VmafPicture& src, vmafx::Picture& dst);
+// With `importer` (every extractor on the CUDA backend, pictures of the
+// engine's exact plane sizes) the planes stay on the device.
+int copy_device_picture(const VmafPicture& src, vmafx::Picture& dst, vmafx::DeviceImporter* importer);
 }  // namespace vmafx::capi
 
 extern "C" {
@@ -463,10 +466,13 @@ int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, u
       vmaf->failed = true;  // a worker failed: nothing more can be scored
       throw;
     }
+    vmafx::DeviceImporter* importer = vmaf->backend && vmaf->engine->cpu_fallbacks().empty()
+                                          ? vmaf->backend->device_importer()
+                                          : nullptr;
     for (auto [src, dst] : {std::pair{ref, r.get()}, std::pair{dist, d.get()}}) {
       auto* priv = static_cast<vmafx::capi::PicturePriv*>(src->priv);
       if (priv->buf == vmafx::capi::BufType::kDevice) {
-        if (int e = vmafx::capi::copy_device_picture(*src, *dst)) return e;
+        if (int e = vmafx::capi::copy_device_picture(*src, *dst, importer)) return e;
       } else {
         copy_in(*src, *dst);
       }
@@ -621,5 +627,5 @@ const char* vmaf_version(void) { return "3.2.0-vmaf-exact-" VMAF_EXACT_VERSION; 
 
 #ifndef VMAFX_HAVE_CUDA
 // Without CUDA no picture lives on a device.
-int vmafx::capi::copy_device_picture(const VmafPicture&, vmafx::Picture&) { return -EINVAL; }
+int vmafx::capi::copy_device_picture(const VmafPicture&, vmafx::Picture&, vmafx::DeviceImporter*) { return -EINVAL; }
 #endif

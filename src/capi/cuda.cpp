@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
 #include "capi/capi.hpp"
 #include "libvmaf/libvmaf_cuda.h"
+#include "vmaf_exact/input.hpp"
 
 struct VmafCudaState {
   int device = 0;
@@ -36,9 +38,25 @@ void heap_free(void* p) { std::free(p); }
 }  // namespace
 
 // Copies a device picture into an engine picture (odd sizes: the last
-// column / row repeated into the engine's rounded-up chroma planes).
-int copy_device_picture(const VmafPicture& src, vmafx::Picture& dst) {
+// column / row repeated into the engine's rounded-up chroma planes): on the
+// device through `importer` when there is one and the planes have the
+// engine's sizes, otherwise into host memory.
+int copy_device_picture(const VmafPicture& src, vmafx::Picture& dst, vmafx::DeviceImporter* importer) {
   const unsigned bps = src.bpc > 8 ? 2 : 1;
+  const int planes = dst.format().plane_count();
+  bool exact_size = true;
+  for (int p = 0; p < planes; ++p)
+    exact_size = exact_size && int(src.w[p]) == dst.format().plane_width(p) &&
+                 int(src.h[p]) == dst.format().plane_height(p) && src.stride[p] <= std::ptrdiff_t(INT32_MAX);
+  if (importer && exact_size) {
+    vmafx::DeviceImporter::Surface s;
+    for (int p = 0; p < planes; ++p) {
+      s.data[p] = src.data[p];
+      s.pitch[p] = int(src.stride[p]);
+    }
+    importer->import(s, dst);  // no shift: no stray bits to find
+    return 0;
+  }
   for (int p = 0; p < dst.format().plane_count(); ++p) {
     const int dw = dst.format().plane_width(p), dh = dst.format().plane_height(p);
     const unsigned sw = std::min<unsigned>(src.w[p], dw), sh = std::min<unsigned>(src.h[p], dh);

@@ -12,6 +12,7 @@
 #include "feature/float_simd.hpp"
 #include "feature/float_vif_tables.h"
 #include "core/simd.hpp"
+#include "feature/motion_options.hpp"
 
 namespace vmafx {
 namespace fmotion {
@@ -156,36 +157,10 @@ constexpr std::string_view kMotion3 = "VMAF_feature_motion3_score";
 
 constexpr OptionSpec kOptions[] = {
     {.name = "debug", .help = "also write motion (the per-frame score)", .type = OptionType::kBool, .default_num = 1},
-    {.name = "motion_force_zero",
-     .alias = "force_0",
-     .help = "write 0 for every motion score",
-     .type = OptionType::kBool,
-     .default_num = 0,
-     .feature_param = true},
-    {.name = "motion_fps_weight",
-     .alias = "mfw",
-     .help = "multiplier for the frame-rate correction",
-     .type = OptionType::kDouble,
-     .default_num = 1.0,
-     .min = 0.0,
-     .max = 5.0,
-     .feature_param = true},
-    {.name = "motion_blend_factor",
-     .alias = "mbf",
-     .help = "weight of the raw score when blending with min(score, offset)",
-     .type = OptionType::kDouble,
-     .default_num = 1.0,
-     .min = 0.0,
-     .max = 1.0,
-     .feature_param = true},
-    {.name = "motion_blend_offset",
-     .alias = "mbo",
-     .help = "score above which blending applies",
-     .type = OptionType::kDouble,
-     .default_num = 40.0,
-     .min = 0.0,
-     .max = 1000.0,
-     .feature_param = true},
+    motion_options::kForceZero,
+    motion_options::kFpsWeight,
+    motion_options::kBlendFactor,
+    motion_options::kBlendOffset,
     {.name = "motion_add_scale1",
      .alias = "mdc",
      .help = "add the score of the half-size (bilinear) frames",
@@ -206,14 +181,7 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::kBool,
      .default_num = 0,
      .feature_param = true},
-    {.name = "motion_max_val",
-     .alias = "mmxv",
-     .help = "upper clip for motion scores",
-     .type = OptionType::kDouble,
-     .default_num = 10000.0,
-     .min = 0.0,
-     .max = 10000.0,
-     .feature_param = true},
+    motion_options::kMaxVal,
 };
 
 constexpr std::string_view kProvided[] = {kMotion, kMotion2, kMotion3};

@@ -11,6 +11,7 @@
 #include "feature/motion_simd.hpp"
 #include "feature/motion_tables.h"
 #include "core/simd.hpp"
+#include "feature/motion_options.hpp"
 
 namespace vmafx {
 namespace motion {
@@ -203,44 +204,11 @@ void Scores::flush(FeatureSink& out) const {
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {.name = "motion_force_zero",
-     .alias = "force_0",
-     .help = "write 0 for every motion score",
-     .type = OptionType::kBool,
-     .default_num = 0,
-     .feature_param = true},
-    {.name = "motion_blend_factor",
-     .alias = "mbf",
-     .help = "weight of the raw score when blending with min(score, offset)",
-     .type = OptionType::kDouble,
-     .default_num = 1.0,
-     .min = 0.0,
-     .max = 1.0,
-     .feature_param = true},
-    {.name = "motion_blend_offset",
-     .alias = "mbo",
-     .help = "score above which blending applies",
-     .type = OptionType::kDouble,
-     .default_num = 40.0,
-     .min = 0.0,
-     .max = 1000.0,
-     .feature_param = true},
-    {.name = "motion_fps_weight",
-     .alias = "mfw",
-     .help = "multiplier for the frame-rate correction",
-     .type = OptionType::kDouble,
-     .default_num = 1.0,
-     .min = 0.0,
-     .max = 5.0,
-     .feature_param = true},
-    {.name = "motion_max_val",
-     .alias = "mmxv",
-     .help = "upper clip for motion scores",
-     .type = OptionType::kDouble,
-     .default_num = 10000.0,
-     .min = 0.0,
-     .max = 10000.0,
-     .feature_param = true},
+    motion_options::kForceZero,
+    motion_options::kBlendFactor,
+    motion_options::kBlendOffset,
+    motion_options::kFpsWeight,
+    motion_options::kMaxVal,
     {.name = "motion_five_frame_window",
      .alias = "mffw",
      .help = "compare with the frame two back (five-frame window)",

@@ -237,7 +237,7 @@ class LibavReader final : public VideoReader {
   AVFrame* sw_frame_ = nullptr;
   AVBufferRef* hw_device_ = nullptr;
   AVPixelFormat hw_pix_ = AV_PIX_FMT_NONE;
-  int hw_index_ = 0;                      // the CUDA device decoding
+  int hw_index_ = 0;                    // the CUDA device decoding
   DeviceImporter* importer_ = nullptr;  // set: hardware frames stay on the device
   int stream_ = -1;
   std::int64_t packets_ = 0;  // packets of the stream sent to the decoder
@@ -319,9 +319,10 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
          Error::Kind::kUnsupported);
   open_decoder(codec, opts);
   if (id == AV_CODEC_ID_AV1 && std::strcmp(dec_->codec->name, "av1") == 0 && hw_pix_ == AV_PIX_FMT_NONE)
-    fail("no CPU decoder for av1 in this FFmpeg build (its own av1 decoder needs a GPU with AV1 NVDEC; "
-         "FFmpeg with libdav1d decodes it on the CPU)",
-         Error::Kind::kUnsupported);
+    fail(
+        "no CPU decoder for av1 in this FFmpeg build (its own av1 decoder needs a GPU with AV1 NVDEC; "
+        "FFmpeg with libdav1d decodes it on the CPU)",
+        Error::Kind::kUnsupported);
   pkt_ = av_packet_alloc();
   frame_ = av_frame_alloc();
   sw_frame_ = av_frame_alloc();
@@ -624,8 +625,7 @@ void LibavReader::convert(Picture& pic) {
 }
 
 void LibavReader::stray_bits() const {
-  fail(at_frame() + pix_name(pix_) + " samples with nonzero low bits: not " + std::to_string(fmt_.bpc) +
-       "-bit video");
+  fail(at_frame() + pix_name(pix_) + " samples with nonzero low bits: not " + std::to_string(fmt_.bpc) + "-bit video");
 }
 
 void LibavReader::import(Picture& pic) {

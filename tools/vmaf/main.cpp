@@ -266,7 +266,9 @@ int main(int argc, char** argv) {
                  "Frame pairing: index (default: frame i with frame i) or pts (each distorted frame with the "
                  "reference frame nearest in presentation time, from each clip's start)");
   app.add_flag("--shortest", s.shortest, "Stop at the end of the shorter clip instead of failing");
-  app.add_option("--hwdec", s.hwdec, "Decode compressed input on the GPU: cuda (NVDEC; the default with --backend cuda, frames then stay on the GPU) or none (the default otherwise)");
+  app.add_option("--hwdec", s.hwdec,
+                 "Decode compressed input on the GPU: cuda (NVDEC; the default with --backend cuda, frames then stay "
+                 "on the GPU) or none (the default otherwise)");
   app.add_flag("--progress", s.progress, "Print the progress line even when stderr is not a terminal");
   app.add_flag("--decode-only", s.decode_only,
                "Read (decode) and pair both clips, score nothing, print the rate (input speed measurements)");

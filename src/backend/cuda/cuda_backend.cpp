@@ -172,8 +172,8 @@ bool Importer::import(const Surface& s, Picture& pic) {
                             lane->stream);
     } else {
       for (int p = 1; p < 3; ++p)
-        import::launch_unpack(s.data[p], s.pitch[p], out(p), nullptr, c.stride, c.width, c.height, bps, s.shift,
-                              flag, lane->stream);
+        import::launch_unpack(s.data[p], s.pitch[p], out(p), nullptr, c.stride, c.width, c.height, bps, s.shift, flag,
+                              lane->stream);
     }
   }
   check(cudaGetLastError(), "decoded frame: kernel launch");

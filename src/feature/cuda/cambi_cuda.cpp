@@ -110,17 +110,18 @@ class CambiTwin final : public Extractor {
       auto* patch = static_cast<std::uint16_t*>(ctx.device(this, slot + 3, (patched ? patched : 1) * 2));
       if (patched) {
         auto* hp = static_cast<std::uint16_t*>(ctx.pinned(this, 1 + int(k), patched * 2));
+        const Picture& samples = host_samples(ctx, pic);
         std::size_t at = 0;
         for (unsigned y : side.bad_y)
           for (int j = 0; j < w; ++j) {
             const int x = side.xmap[std::size_t(j)];
             const unsigned px = x >= 0 ? unsigned(x) : side.bad_x[std::size_t(-1 - x)];
-            hp[at++] = std::uint16_t(vmafx::cambi::layout_sample(pic, px, y));
+            hp[at++] = std::uint16_t(vmafx::cambi::layout_sample(samples, px, y));
           }
         for (unsigned x : side.bad_x)
           for (int i = 0; i < h; ++i) {
             const int y = side.ymap[std::size_t(i)];
-            hp[at++] = y >= 0 ? std::uint16_t(vmafx::cambi::layout_sample(pic, x, y)) : 0;
+            hp[at++] = y >= 0 ? std::uint16_t(vmafx::cambi::layout_sample(samples, x, y)) : 0;
           }
         check(cudaMemcpyAsync(patch, hp, patched * 2, cudaMemcpyHostToDevice, q), "cambi: patch");
       }
@@ -172,7 +173,25 @@ class CambiTwin final : public Extractor {
   struct Thread {
     bool maps[2] = {false, false};
     std::vector<std::uint16_t> row;
+    std::unique_ptr<Picture> host;  // samples of a device-resident picture, read back
   };
+  // `pic` itself, or for a picture whose frame is only on the device (NVDEC),
+  // its planes read back into a host picture of this thread.
+  const Picture& host_samples(ThreadContext& ctx, const Picture& pic) {
+    const Picture::DeviceCopy* dc = pic.device_copy();
+    if (!dc) return pic;
+    Thread& t = thread_state(ctx);
+    if (!t.host) t.host = std::make_unique<Picture>(pic.format());
+    for (int p = 0; p < pic.format().plane_count(); ++p) {
+      const PlaneView v = pic.plane(p);
+      if (v.stride != t.host->stride(p)) fail(cudaErrorInvalidValue, "cambi: picture strides differ");
+      check(cudaMemcpyAsync(t.host->plane_data(p), dc->plane[p], std::size_t(v.stride) * std::size_t(v.height),
+                            cudaMemcpyDeviceToHost, ctx.stream()),
+            "cambi: read-back of a decoded plane");
+    }
+    ctx.sync("cambi: read-back of a decoded plane");
+    return *t.host;
+  }
   Thread& thread_state(ThreadContext& ctx) {
     std::lock_guard<std::mutex> lock(mu_);
     return threads_[&ctx];
