@@ -310,30 +310,6 @@ VMAFX_CE_CALL vmafx_sd vmafx_ce_exp(vmafx_sd x)
     return vmafx_sd_mul_pow2(p, k);
 }
 
-/* ln(x), x > 0 normal: x = 2^k m, m in [sqrt(1/2), sqrt(2)], ln m = 2 atanh(s)
- * with s = (m - 1)/(m + 1), |s| <= 0.172, series to s^23. */
-VMAFX_CE_CALL vmafx_sd vmafx_ce_log(vmafx_sd x)
-{
-    vmafx_i32 k = x.e + 52;
-    vmafx_sd one = vmafx_ce_int(1), m = vmafx_sd_make_(0, VMAFX_SD_FINITE, x.m, -52), s, s2, p, kd;
-    int n;
-    if (vmafx_sd_lt(vmafx_ce_k(VMAFX_CE_M_SQRT2), m)) {
-        m = vmafx_sd_mul_pow2(m, -1);
-        k += 1;
-    }
-    s = vmafx_ce_div_(vmafx_ce_sub_(m, one), vmafx_ce_add_(m, one));
-    s2 = vmafx_ce_mul_(s, s);
-    p = vmafx_ce_k(vmafx_ce_inv_odd[11]);
-    for (n = 10; n >= 0; --n) p = vmafx_ce_add_(vmafx_ce_mul_(p, s2), vmafx_ce_k(vmafx_ce_inv_odd[n]));
-    p = vmafx_ce_mul_(vmafx_sd_mul_pow2(s, 1), p);
-    kd = vmafx_ce_int(k);
-    return vmafx_ce_add_(vmafx_ce_mul_(kd, vmafx_ce_k(VMAFX_CE_M_LN2_HI)),
-                        vmafx_ce_add_(vmafx_ce_mul_(kd, vmafx_ce_k(VMAFX_CE_M_LN2_LO)), p));
-}
-
-/* x^y for x > 0 normal and moderate |y ln x|. */
-VMAFX_FN vmafx_sd vmafx_ce_pow(vmafx_sd x, vmafx_sd y) { return vmafx_ce_exp(vmafx_ce_mul_(y, vmafx_ce_log(x))); }
-
 /* Hardware float for estimates only (their accuracy never decides a result). */
 typedef union vmafx_ce_fu {
     float f;
@@ -499,14 +475,12 @@ VMAFX_CE_CALL vmafx_sd vmafx_ce_powf7(vmafx_sd x, int* ok)
     t = vmafx_ce_exp2f_tab[ki % 32u];
     t += ki << 47;
     s = vmafx_sd_from_bits(t);
-    z = vmafx_sd_zero(0);
     p = vmafx_ce_fma_any(vmafx_ce_pt(vmafx_ce_k(vmafx_ce_exp2f_poly[0])), r,
                          vmafx_ce_pt(vmafx_ce_k(vmafx_ce_exp2f_poly[1])));
     r2 = vmafx_ce_mul(r, r);
     y = vmafx_ce_fma_any(vmafx_ce_pt(vmafx_ce_k(vmafx_ce_exp2f_poly[2])), r, vmafx_ce_pt(vmafx_ce_int(1)));
     y = vmafx_ce_fma_any(p, r2, y);
     y = vmafx_ce_mul(y, vmafx_ce_pt(s));
-    (void)z;
     return vmafx_ce_to_f32(y, ok);
 }
 
