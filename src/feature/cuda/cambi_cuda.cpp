@@ -3,6 +3,7 @@
 // (cambi.cu), the c-values of all scales (and of the reference's with
 // full_ref) read back once per frame, and the CPU extractor's host end (top-k
 // means in the reference's order, weighting, clipping, heat maps) on them.
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -154,7 +155,10 @@ class CambiTwin final : public Extractor {
     double score[2] = {0.0, 0.0};
     base = 0;
     for (const Side& side : sides_) {
-      vmafx::cambi::check_luma(side.is_src ? ref : dis, side.is_src, index);
+      // The range check reads the luma: of a device-resident frame, read back
+      // (only 9- to 15-bit input is checked).
+      const Picture& pic = side.is_src ? ref : dis;
+      vmafx::cambi::check_luma(pic.bpc() == 8 || pic.bpc() == 16 ? pic : host_samples(ctx, pic, 1), side.is_src, index);
       double scales[vmafx::cambi::kScales];
       for (int k = 0; k < vmafx::cambi::kScales; ++k) {
         float* v = host + base + side.off[k];
@@ -177,12 +181,13 @@ class CambiTwin final : public Extractor {
   };
   // `pic` itself, or for a picture whose frame is only on the device (NVDEC),
   // its planes read back into a host picture of this thread.
-  const Picture& host_samples(ThreadContext& ctx, const Picture& pic) {
+  // With `planes`, only the first ones.
+  const Picture& host_samples(ThreadContext& ctx, const Picture& pic, int planes = 3) {
     const Picture::DeviceCopy* dc = pic.device_copy();
     if (!dc) return pic;
     Thread& t = thread_state(ctx);
     if (!t.host) t.host = std::make_unique<Picture>(pic.format());
-    for (int p = 0; p < pic.format().plane_count(); ++p) {
+    for (int p = 0; p < std::min(planes, pic.format().plane_count()); ++p) {
       const PlaneView v = pic.plane(p);
       if (v.stride != t.host->stride(p)) fail(cudaErrorInvalidValue, "cambi: picture strides differ");
       check(cudaMemcpyAsync(t.host->plane_data(p), dc->plane[p], std::size_t(v.stride) * std::size_t(v.height),
