@@ -14,7 +14,9 @@
 // read pattern, so 4:2:2 scores equal libvmaf's.
 //
 // Bit depths 8, 10, 12 and 16 (as libvmaf); 4:0:0 is refused.
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "core/feature.hpp"
 #include "core/picture.hpp"
@@ -52,6 +54,28 @@ void samples_at(const Picture& pic, int i, int j, unsigned yuv[3]);
 float pixel_difference(const Picture& ref, const Picture& dis, int i, int j);
 // The same from the two pixels' samples (y, u, v) at bit depth bpc.
 float pixel_difference(const unsigned ref[3], const unsigned dis[3], unsigned bpc);
+
+// The device twins' frame sum, in the reference's order (row-major, in
+// double): the device's float for each pixel it certified (`bits` where `ok`
+// is set), `replay(i, j)` for the others, which `replayed` counts.
+template <class Replay>
+double ordered_sum(const std::uint32_t* bits, const std::uint32_t* ok, int w, int h, Replay&& replay,
+                   long long& replayed) {
+  double total = 0.;
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j) {
+      const std::size_t k = std::size_t(i) * std::size_t(w) + std::size_t(j);
+      float v;
+      if (ok[k]) {
+        std::memcpy(&v, &bits[k], 4);
+      } else {
+        v = replay(i, j);
+        ++replayed;
+      }
+      total += v;
+    }
+  return total;
+}
 
 }  // namespace ciede
 }  // namespace vmafx

@@ -197,6 +197,29 @@ class FakeBackend final : public Backend {
   unsigned lanes_;
 };
 
+// Without CPU fallback, an extractor the backend has no twin for is an Error
+// naming the extractor and the backend (every real feature has both twins
+// now, so only a backend without one shows it).
+TEST(Engine, NoTwinWithoutFallbackIsAnError) {
+  static Calls calls;
+  static const ExtractorDescriptor cpu_only{
+      "cpu_only", {}, {}, 0, [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
+        return std::make_unique<Submitting>(calls, 0);
+      }};
+  const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+  FakeBackend backend;
+  Engine e(fmt, {.threads = 2, .backend = &backend});
+  try {
+    e.use(cpu_only, {});
+    FAIL() << "no error";
+  } catch (const Error& err) {
+    EXPECT_EQ(std::string(err.what()), "cpu_only: no fake twin for this extractor (use the cpu or auto backend)");
+  }
+  Engine fallback(fmt, {.threads = 2, .backend = &backend, .cpu_fallback = true});
+  fallback.use(cpu_only, {});
+  EXPECT_EQ(fallback.cpu_fallbacks(), std::vector<std::string>{"cpu_only"});
+}
+
 TEST(Engine, SubmitsEveryTwinOfAFrameBeforeExtracting) {
   // Device twins enqueue in submit() and finish in extract(): per frame, every
   // submit comes first, on the thread that then extracts, in registration order.

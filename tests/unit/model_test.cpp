@@ -791,7 +791,7 @@ TEST(FeatureTable, DescribesEveryExtractor) {
     EXPECT_NE(d.find(std::string(e->name) + "  ["), std::string::npos) << e->name;
   EXPECT_NE(d.find("\nvif  [cpu, cuda, opencl]\n"), std::string::npos);
   EXPECT_NE(d.find("motion  [cpu, cuda, opencl]  temporal"), std::string::npos);
-  EXPECT_NE(d.find("\nciede  [cpu]\n"), std::string::npos);  // the one extractor without a twin (cambi has both now)
+  EXPECT_NE(d.find("\nciede  [cpu, cuda, opencl]\n"), std::string::npos);  // every extractor has both twins
   EXPECT_NE(d.find("  vif_enhn_gain_limit (egl) double, default 100, 1..100"), std::string::npos);
   EXPECT_NE(d.find("  outputs: integer_vif_scale0 integer_vif_scale1"), std::string::npos);
 }

@@ -45,31 +45,22 @@ class CiedeTwin final : public Extractor {
     check(cudaMemcpyAsync(host, dev, 2 * n * 4, cudaMemcpyDeviceToHost, s), "ciede: readback");
     ctx.sync("ciede");
     const std::uint32_t* ok = host + n;
-    double total = 0.;
     long long replayed = 0;
-    for (int i = 0; i < h; ++i)
-      for (int j = 0; j < w; ++j) {
-        const std::size_t k = std::size_t(i) * w + j;
-        float v;
-        if (ok[k]) {
-          std::memcpy(&v, &host[k], 4);
-        } else {
-          // A picture NVDEC left on the device has nothing in its host planes:
-          // its samples are read back one by one (a few pixels per frame).
-          if (ref.device_copy() || dis.device_copy()) {
-            unsigned a[3], b[3];
-            device_samples(r, i, j, a);
-            device_samples(d, i, j, b);
-            v = vmafx::ciede::pixel_difference(a, b, unsigned(fmt_.bpc));
-          } else {
-            v = vmafx::ciede::pixel_difference(ref, dis, i, j);
-          }
-          ++replayed;
-        }
-        total += v;
-      }
+    // A picture NVDEC left on the device has nothing in its host planes: its
+    // samples are read back one by one (a few pixels per frame).
+    const bool on_device = ref.device_copy() || dis.device_copy();
+    const double total = vmafx::ciede::ordered_sum(
+        host, ok, w, h,
+        [&](int i, int j) {
+          if (!on_device) return vmafx::ciede::pixel_difference(ref, dis, i, j);
+          unsigned a[3], c[3];
+          device_samples(r, i, j, a);
+          device_samples(d, i, j, c);
+          return vmafx::ciede::pixel_difference(a, c, unsigned(fmt_.bpc));
+        },
+        replayed);
     replayed_ += replayed;
-    pixels_ += (long long)(w) * h;
+    pixels_ += (long long)(w)*h;
     out.put_plain("ciede2000", index, vmafx::ciede::frame_score(total, unsigned(w), unsigned(h)));
   }
 

@@ -42,22 +42,11 @@ class CiedeTwin final : public Twin {
     const std::size_t n = std::size_t(w) * h;
     const std::uint32_t* bits = st.out.data();
     const std::uint32_t* ok = bits + n;
-    double total = 0.;
     long long replayed = 0;
-    for (int i = 0; i < h; ++i)
-      for (int j = 0; j < w; ++j) {
-        const std::size_t k = std::size_t(i) * w + j;
-        float v;
-        if (ok[k]) {
-          std::memcpy(&v, &bits[k], 4);
-        } else {
-          v = ciede::pixel_difference(ref, dis, i, j);
-          ++replayed;
-        }
-        total += v;
-      }
+    const double total = ciede::ordered_sum(
+        bits, ok, w, h, [&](int i, int j) { return ciede::pixel_difference(ref, dis, i, j); }, replayed);
     replayed_ += replayed;
-    pixels_ += (long long)(w) * h;
+    pixels_ += (long long)(w)*h;
     out.put_plain("ciede2000", index, ciede::frame_score(total, unsigned(w), unsigned(h)));
   }
 
