@@ -482,9 +482,8 @@ int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, u
       vmaf->failed = true;  // a worker failed: nothing more can be scored
       throw;
     }
-    vmafx::DeviceImporter* importer = vmaf->backend && vmaf->engine->cpu_fallbacks().empty()
-                                          ? vmaf->backend->device_importer()
-                                          : nullptr;
+    vmafx::DeviceImporter* importer =
+        vmaf->backend && vmaf->engine->cpu_fallbacks().empty() ? vmaf->backend->device_importer() : nullptr;
     for (auto [src, dst] : {std::pair{ref, r.get()}, std::pair{dist, d.get()}}) {
       auto* priv = static_cast<vmafx::capi::PicturePriv*>(src->priv);
       if (priv->buf == vmafx::capi::BufType::kDevice) {

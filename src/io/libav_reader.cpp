@@ -240,7 +240,7 @@ class LibavReader final : public VideoReader {
   int hw_index_ = 0;                    // the CUDA device decoding
   DeviceImporter* importer_ = nullptr;  // set: hardware frames stay on the device
   int stream_ = -1;
-  std::int64_t packets_ = 0;  // packets of the stream sent to the decoder
+  std::int64_t packets_ = 0;    // packets of the stream sent to the decoder
   std::int64_t discarded_ = 0;  // of them, those whose frames are not shown (edit lists)
   AVRational time_base_{0, 1};
   bool draining_ = false, ended_ = false;

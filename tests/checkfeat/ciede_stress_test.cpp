@@ -47,8 +47,8 @@ long check(const std::vector<std::int32_t>& s, const std::vector<std::uint32_t>&
     std::uint32_t w;
     std::memcpy(&w, &want, 4);
     if (out[k] != w && ++wrong <= 5)
-      ADD_FAILURE() << where << " " << bpc << "-bit (" << p[0] << "," << p[1] << "," << p[2] << ") vs (" << p[3]
-                    << "," << p[4] << "," << p[5] << "): device " << std::hex << out[k] << ", reference " << w;
+      ADD_FAILURE() << where << " " << bpc << "-bit (" << p[0] << "," << p[1] << "," << p[2] << ") vs (" << p[3] << ","
+                    << p[4] << "," << p[5] << "): device " << std::hex << out[k] << ", reference " << w;
   }
   EXPECT_EQ(wrong, 0) << where << " " << bpc << "-bit";
   std::printf("ciede stress %s %d-bit: %d pairs, %ld replayed on the host, %ld certified but wrong\n", where, bpc, n,

@@ -53,8 +53,7 @@
 extern "C" {  // fuzz_capi_calls.c
 int fuzz_picture_alloc(VmafPicture* pic, int pix_fmt, unsigned bpc, unsigned w, unsigned h);
 int fuzz_score_pooled(VmafContext* vmaf, VmafModel* model, int method, double* score, unsigned lo, unsigned hi);
-int fuzz_feature_score_pooled(VmafContext* vmaf, const char* name, int method, double* score, unsigned lo,
-                              unsigned hi);
+int fuzz_feature_score_pooled(VmafContext* vmaf, const char* name, int method, double* score, unsigned lo, unsigned hi);
 int fuzz_score_pooled_model_collection(VmafContext* vmaf, VmafModelCollection* mc, int method,
                                        VmafModelCollectionScore* score, unsigned lo, unsigned hi);
 int fuzz_write_output(VmafContext* vmaf, const char* path, int fmt);
@@ -66,8 +65,8 @@ namespace {
   std::fprintf(stderr, "fuzz_capi: %s (line %d)\n", what, line);
   std::abort();
 }
-#define CHECK(cond)                   \
-  do {                                \
+#define CHECK(cond)                     \
+  do {                                  \
     if (!(cond)) fail(#cond, __LINE__); \
   } while (0)
 
@@ -106,21 +105,29 @@ struct Bytes {
   unsigned u16() { return u8() | u8() << 8; }
 };
 
-const char* const kVersions[] = {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_float_v0.6.1", "vmaf_4k_v0.6.1",
-                                 "vmaf_b_v0.6.3", "vmaf_float_b_v0.6.3", "no_such_model", ""};
+const char* const kVersions[] = {"vmaf_v0.6.1",   "vmaf_v0.6.1neg",      "vmaf_float_v0.6.1", "vmaf_4k_v0.6.1",
+                                 "vmaf_b_v0.6.3", "vmaf_float_b_v0.6.3", "no_such_model",     ""};
 const char* const kNames[] = {nullptr, "vmaf", "m1", "m_2", "", "vmaf_b_v0.6.3"};
 // Extractors (libvmaf's names) and a few that do not exist.
-const char* const kFeatures[] = {"psnr",        "float_psnr", "float_ssim", "ssim",    "float_ms_ssim",  "ms_ssim",
-                                 "vif",         "float_vif",  "adm",        "float_adm", "motion",       "float_motion",
-                                 "motion_v2",   "ciede",      "cambi",      "psnr_hvs", "float_moment", "no_such",
-                                 ""};
-const char* const kKeys[] = {"enable_chroma", "enable_lcs",     "motion_force_zero", "adm_enhn_gain_limit",
-                             "vif_enhn_gain_limit", "enable_db", "clip_db",         "debug",
-                             "min_sse",       "motion_fps_weight", "no_such_key",   "window_size"};
+const char* const kFeatures[] = {"psnr",     "float_psnr",   "float_ssim", "ssim",  "float_ms_ssim",
+                                 "ms_ssim",  "vif",          "float_vif",  "adm",   "float_adm",
+                                 "motion",   "float_motion", "motion_v2",  "ciede", "cambi",
+                                 "psnr_hvs", "float_moment", "no_such",    ""};
+const char* const kKeys[] = {
+    "enable_chroma", "enable_lcs", "motion_force_zero", "adm_enhn_gain_limit", "vif_enhn_gain_limit", "enable_db",
+    "clip_db",       "debug",      "min_sse",           "motion_fps_weight",   "no_such_key",         "window_size"};
 const char* const kValues[] = {"0", "1", "true", "false", "1.5", "-1", "1e9", "abc", "nan", "2", "0.5", ""};
 // Series the C++ Session writes for the extractors above (lookups).
-const char* const kSeries[] = {"psnr_y", "float_ssim", "vmaf", "m1", "integer_adm2", "integer_motion2",
-                               "integer_vif_scale0", "vmaf_b_v0.6.3_bagging", "imported", ""};
+const char* const kSeries[] = {"psnr_y",
+                               "float_ssim",
+                               "vmaf",
+                               "m1",
+                               "integer_adm2",
+                               "integer_motion2",
+                               "integer_vif_scale0",
+                               "vmaf_b_v0.6.3_bagging",
+                               "imported",
+                               ""};
 const unsigned kSizes[] = {1, 2, 3, 7, 16, 17, 32, 33, 48, 64, 65};
 
 // A picture slot of the harness.
@@ -174,8 +181,8 @@ struct Pushed {
 struct Registered {
   std::string arg;  // --model or --feature string
   bool model;
-  std::string name;     // a model's score name
-  bool main = false;    // a model's own score is written at the flush
+  std::string name;   // a model's score name
+  bool main = false;  // a model's own score is written at the flush
 };
 struct LoadedModel {
   VmafModel* m = nullptr;
@@ -276,8 +283,7 @@ struct Harness {
     VmafModelConfig mc{name, flags};
     VmafModel* m = nullptr;
     VmafModelCollection* c = nullptr;
-    int r = collection ? rc(vmaf_model_collection_load(&m, &c, &mc, version))
-                       : rc(vmaf_model_load(&m, &mc, version));
+    int r = collection ? rc(vmaf_model_collection_load(&m, &c, &mc, version)) : rc(vmaf_model_load(&m, &mc, version));
     const bool bootstrap = std::strstr(version, "_b_") != nullptr;
     const bool known = *version && std::strcmp(version, "no_such_model") != 0;
     if (!known || bootstrap != collection || (name && !*name)) CHECK(r == -EINVAL);
@@ -564,8 +570,7 @@ struct Harness {
       }
     }
     if (!ctx) CHECK(r == -EINVAL);
-    if ((kind == 1 || kind == 3 || kind == 5) && (lo > hi || !method_ok))
-      CHECK(r == -EINVAL);
+    if ((kind == 1 || kind == 3 || kind == 5) && (lo > hi || !method_ok)) CHECK(r == -EINVAL);
     // A model's score at a picture not scored (it wrote one the Session has
     // not): compare only the values both have (check_against_session).
   }

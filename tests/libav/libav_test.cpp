@@ -513,7 +513,6 @@ TEST_F(LibavErrors, UnknownBytesStayAnError) {
   expect_error({"-r", junk, "-d", src8}, junk + ": not a Y4M file; raw YUV input needs -w, -h, -p and -b");
 }
 
-
 // ---- crafted streams: each remaining failure of the reader, one line ----
 
 // `in` with `bytes` written at `at` (little-endian fields of a header, a NAL
@@ -581,8 +580,9 @@ TEST_F(LibavErrors, PacketThatCannotBeRead) {
 TEST_F(LibavErrors, FrameSizePastTheLimit) {
   // Raw video of 2x40000 (taller than 32768) in NUT and Matroska.
   for (const char* ext : {"nut", "mkv"}) {
-    const std::string tall = ffmpeg(std::string("tall.") + ext,
-                                    "-f lavfi -i color=size=2x40000:rate=25 -frames:v 2 -c:v rawvideo -pix_fmt yuv420p");
+    const std::string tall =
+        ffmpeg(std::string("tall.") + ext,
+               "-f lavfi -i color=size=2x40000:rate=25 -frames:v 2 -c:v rawvideo -pix_fmt yuv420p");
     expect_error({"-r", tall, "-d", tall}, tall + ": frame size 2x40000 is not supported");
   }
 }

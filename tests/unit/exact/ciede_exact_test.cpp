@@ -66,8 +66,12 @@ TEST(CiedeExact, IdenticalAndZeroChromaPairs) {
   // dE00 of a colour with itself is 0; greys have zero chroma (hue angle 0).
   for (int bpc : {8, 16}) {
     const int mx = (1 << bpc) - 1, mid = 128 << (bpc - 8);
-    const std::int32_t cases[][6] = {{0, 0, 0, 0, 0, 0},       {mx, mx, mx, mx, mx, mx}, {mid, mid, mid, mid, mid, mid},
-                                     {16, mid, mid, 235, mid, mid}, {mx, 0, mx, 0, mx, 0},  {1, mid, mid, 1, mid + 1, mid}};
+    const std::int32_t cases[][6] = {{0, 0, 0, 0, 0, 0},
+                                     {mx, mx, mx, mx, mx, mx},
+                                     {mid, mid, mid, mid, mid, mid},
+                                     {16, mid, mid, 235, mid, mid},
+                                     {mx, 0, mx, 0, mx, 0},
+                                     {1, mid, mid, 1, mid + 1, mid}};
     for (const auto& c : cases) {
       int ok = 0;
       const std::uint32_t got = vmafx_ciede_pixel(c[0], c[1], c[2], c[3], c[4], c[5], bpc, &ok);
@@ -203,15 +207,14 @@ TEST(CiedeExact, PixelDifferenceIsTheExtractorsTerm) {
   for (ChromaFormat cf : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444}) {
     PictureFormat f{97, 61, 8, cf};
     double total = 0;
-    auto fc = test::run_engine(
-        f, 1,
-        [&](Picture& r, Picture& d, unsigned) {
-          test::fill_random(r, rng, 0, 255);
-          test::fill_random(d, rng, 0, 255);
-          for (int i = 0; i < f.height; ++i)
-            for (int j = 0; j < f.width; ++j) total += ciede::pixel_difference(r, d, i, j);
-        },
-        {FeatureRequest{"ciede", {}}});
+    auto fc = test::run_engine(f, 1,
+                               [&](Picture& r, Picture& d, unsigned) {
+                                 test::fill_random(r, rng, 0, 255);
+                                 test::fill_random(d, rng, 0, 255);
+                                 for (int i = 0; i < f.height; ++i)
+                                   for (int j = 0; j < f.width; ++j) total += ciede::pixel_difference(r, d, i, j);
+                               },
+                               {FeatureRequest{"ciede", {}}});
     EXPECT_EQ(test::at(fc, "ciede2000", 0), ciede::frame_score(total, 97, 61));
   }
 }
