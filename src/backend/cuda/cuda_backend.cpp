@@ -195,6 +195,22 @@ void* ThreadContext::pinned(const void* owner, int slot, std::size_t bytes) {
 
 void ThreadContext::sync(std::string_view what) { check(cudaStreamSynchronize(stream_), what); }
 
+const Picture& ThreadContext::host_view(const Picture& pic, int slot, int planes) {
+  const Picture::DeviceCopy* dc = pic.device_copy();
+  if (!dc) return pic;
+  std::unique_ptr<Picture>& h = host_[slot & 1];
+  if (!h || h->format() != pic.format()) h = std::make_unique<Picture>(pic.format());
+  // Same format, same allocation rule: the same strides as `pic`.
+  for (int p = 0; p < std::min(planes, pic.format().plane_count()); ++p) {
+    const PlaneView v = pic.plane(p);
+    check(cudaMemcpyAsync(h->plane_data(p), dc->plane[p], std::size_t(v.stride) * std::size_t(v.height),
+                          cudaMemcpyDeviceToHost, stream_),
+          "read-back of a decoded plane");
+  }
+  sync("read-back of a decoded plane");
+  return *h;
+}
+
 namespace {
 
 int device_count() {

@@ -92,6 +92,13 @@ class ThreadContext {
   // Waits for this thread's stream; throws on an asynchronous failure.
   void sync(std::string_view what);
 
+  // For the few host-side reads a twin makes (a replayed pixel, a range
+  // check): `pic` itself, or, when its frame is only in device memory
+  // (Picture::device_copy: NVDEC, the C API), its first `planes` planes read
+  // back into a host picture of this thread, one per `slot` (0 or 1, so that
+  // a reference and a distorted picture can be read back together).
+  const Picture& host_view(const Picture& pic, int slot, int planes = 3);
+
  private:
   struct Entry {
     const Picture* pic = nullptr;
@@ -108,6 +115,7 @@ class ThreadContext {
   std::uint64_t tick_ = 0;
   std::map<std::pair<const void*, int>, DeviceBuffer> dev_;
   std::map<std::pair<const void*, int>, PinnedBuffer> pin_;
+  std::unique_ptr<Picture> host_[2];  // host_view's read-backs
 };
 
 // Frames NVDEC left in device memory become pictures' device copies: one

@@ -111,7 +111,7 @@ class CambiTwin final : public Extractor {
       auto* patch = static_cast<std::uint16_t*>(ctx.device(this, slot + 3, (patched ? patched : 1) * 2));
       if (patched) {
         auto* hp = static_cast<std::uint16_t*>(ctx.pinned(this, 1 + int(k), patched * 2));
-        const Picture& samples = host_samples(ctx, pic);
+        const Picture& samples = ctx.host_view(pic, 0);
         std::size_t at = 0;
         for (unsigned y : side.bad_y)
           for (int j = 0; j < w; ++j) {
@@ -158,7 +158,7 @@ class CambiTwin final : public Extractor {
       // The range check reads the luma: of a device-resident frame, read back
       // (only 9- to 15-bit input is checked).
       const Picture& pic = side.is_src ? ref : dis;
-      vmafx::cambi::check_luma(pic.bpc() == 8 || pic.bpc() == 16 ? pic : host_samples(ctx, pic, 1), side.is_src, index);
+      vmafx::cambi::check_luma(pic.bpc() == 8 || pic.bpc() == 16 ? pic : ctx.host_view(pic, 0, 1), side.is_src, index);
       double scales[vmafx::cambi::kScales];
       for (int k = 0; k < vmafx::cambi::kScales; ++k) {
         float* v = host + base + side.off[k];
@@ -177,26 +177,7 @@ class CambiTwin final : public Extractor {
   struct Thread {
     bool maps[2] = {false, false};
     std::vector<std::uint16_t> row;
-    std::unique_ptr<Picture> host;  // samples of a device-resident picture, read back
   };
-  // `pic` itself, or for a picture whose frame is only on the device (NVDEC),
-  // its planes read back into a host picture of this thread.
-  // With `planes`, only the first ones.
-  const Picture& host_samples(ThreadContext& ctx, const Picture& pic, int planes = 3) {
-    const Picture::DeviceCopy* dc = pic.device_copy();
-    if (!dc) return pic;
-    Thread& t = thread_state(ctx);
-    if (!t.host) t.host = std::make_unique<Picture>(pic.format());
-    for (int p = 0; p < std::min(planes, pic.format().plane_count()); ++p) {
-      // Same format, same allocation rule: the same strides as `pic`.
-      const PlaneView v = pic.plane(p);
-      check(cudaMemcpyAsync(t.host->plane_data(p), dc->plane[p], std::size_t(v.stride) * std::size_t(v.height),
-                            cudaMemcpyDeviceToHost, ctx.stream()),
-            "cambi: read-back of a decoded plane");
-    }
-    ctx.sync("cambi: read-back of a decoded plane");
-    return *t.host;
-  }
   Thread& thread_state(ThreadContext& ctx) {
     std::lock_guard<std::mutex> lock(mu_);
     return threads_[&ctx];

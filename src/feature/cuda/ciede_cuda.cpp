@@ -9,7 +9,6 @@
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "core/env.hpp"
-#include "exact/ciede.h"
 #include "feature/ciede.hpp"
 #include "feature/cuda/ciede_cuda.hpp"
 
@@ -46,17 +45,18 @@ class CiedeTwin final : public Extractor {
     ctx.sync("ciede");
     const std::uint32_t* ok = host + n;
     long long replayed = 0;
-    // A picture NVDEC left on the device has nothing in its host planes: its
-    // samples are read back one by one (a few pixels per frame).
-    const bool on_device = ref.device_copy() || dis.device_copy();
+    // A frame only in device memory (NVDEC) is read back for the replay, once,
+    // at its first uncertified pixel (a few pixels per frame).
+    const Picture* rv = nullptr;
+    const Picture* dv = nullptr;
     const double total = vmafx::ciede::ordered_sum(
         host, ok, w, h,
         [&](int i, int j) {
-          if (!on_device) return vmafx::ciede::pixel_difference(ref, dis, i, j);
-          unsigned a[3], c[3];
-          device_samples(r, i, j, a);
-          device_samples(d, i, j, c);
-          return vmafx::ciede::pixel_difference(a, c, unsigned(fmt_.bpc));
+          if (!rv) {
+            rv = &ctx.host_view(ref, 0);
+            dv = &ctx.host_view(dis, 1);
+          }
+          return vmafx::ciede::pixel_difference(*rv, *dv, i, j);
         },
         replayed);
     replayed_ += replayed;
@@ -65,29 +65,6 @@ class CiedeTwin final : public Extractor {
   }
 
  private:
-  // The samples the kernel read for pixel (i, j) (y, u, v), from the device copy.
-  void device_samples(const ciede::Planes& p, int i, int j, unsigned out[3]) const {
-    const int bps = fmt_.bpc > 8 ? 2 : 1;
-    const int fmt = fmt_.chroma == ChromaFormat::k420 ? 0 : fmt_.chroma == ChromaFormat::k422 ? 1 : 2;
-    auto read = [&](const void* plane, std::ptrdiff_t stride, int row, int col) {
-      std::uint16_t v16 = 0;
-      std::uint8_t v8 = 0;
-      const auto* src = static_cast<const std::uint8_t*>(plane) + (std::ptrdiff_t(row) * stride + col) * bps;
-      check(cudaMemcpy(bps == 2 ? static_cast<void*>(&v16) : static_cast<void*>(&v8), src, std::size_t(bps),
-                       cudaMemcpyDeviceToHost),
-            "ciede: sample read-back");
-      return bps == 2 ? unsigned(v16) : unsigned(v8);
-    };
-    out[0] = read(p.y, p.y_stride, i, j);
-    for (int c = 1; c <= 2; ++c) {
-      int plane = 0, row = 0, col = 0;
-      out[c] = 0;
-      if (vmafx_ciede_chroma_at(fmt, fmt_.plane_width(1), fmt_.plane_height(1), c == 1 ? 2 : 1, i, j, &plane, &row,
-                                &col))
-        out[c] = read(c + plane == 1 ? p.u : p.v, p.c_stride, row, col);
-    }
-  }
-
   CudaBackend& b_;
   PictureFormat fmt_;
   std::atomic<long long> replayed_{0}, pixels_{0};
