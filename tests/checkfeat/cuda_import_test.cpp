@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backend/backends.hpp"
+#include "support/pictures.hpp"
 #include "vmaf_exact/collector.hpp"
 #include "vmaf_exact/input.hpp"
 #include "vmaf_exact/session.hpp"
@@ -90,23 +91,6 @@ void make_surface(const Picture& pic, bool interleaved, int shift, Surface& out)
   }
 }
 
-void fill(Picture& pic, std::mt19937& rng, int frame) {
-  const PictureFormat& f = pic.format();
-  const unsigned top = (1u << f.bpc) - 1;
-  std::uniform_int_distribution<unsigned> d(0, top);
-  for (int p = 0; p < f.plane_count(); ++p)
-    for (int y = 0; y < f.plane_height(p); ++y)
-      for (int x = 0; x < f.plane_width(p); ++x) {
-        // Smooth content with noise, moving with the frame: motion is nonzero.
-        const unsigned v =
-            std::min(top, ((unsigned(x * 3 + y * 2 + frame * 5) << (f.bpc - 8)) + d(rng) / 8) % (top + 1));
-        if (f.bpc == 8)
-          pic.row<std::uint8_t>(p, y)[x] = std::uint8_t(v);
-        else
-          pic.row<std::uint16_t>(p, y)[x] = std::uint16_t(v);
-      }
-}
-
 // The device copy read back into a host picture of the same geometry.
 void read_back(const Picture& pic, Picture& out) {
   const Picture::DeviceCopy* dc = pic.device_copy();
@@ -150,7 +134,7 @@ TEST(CudaImport, SurfacesBecomePlanarCopiesSampleForSample) {
   };
   for (const Case& c : cases) {
     Picture host(c.f), dev(c.f), back(c.f);
-    fill(host, rng, 0);
+    test::fill_random(host, rng, 0, (1 << c.f.bpc) - 1);
     Surface s;
     make_surface(host, c.interleaved, c.shift, s);
     ASSERT_TRUE(imp->import(s.s, dev)) << c.f.width << "x" << c.f.height << " " << c.f.bpc;
@@ -168,7 +152,7 @@ TEST(CudaImport, StrayLowBitsAreCaught) {
   const PictureFormat f{32, 16, 10, ChromaFormat::k420};
   Picture host(f), dev(f);
   std::mt19937 rng(5);
-  fill(host, rng, 0);
+  test::fill_random(host, rng, 0, (1 << f.bpc) - 1);
   for (int plane : {0, 1}) {
     Surface s;
     make_surface(host, true, 6, s);
@@ -215,12 +199,11 @@ TEST(CudaImport, ScoresOfDeviceCopiesEqualHostPictures) {
         Session session(f, cfg);
         DeviceImporter* imp = session.device_importer();
         ASSERT_NE(imp, nullptr) << session.backend_description();
-        std::mt19937 rng(11);
+        const test::Filler content = test::scaled_content(bpc);
         std::vector<std::unique_ptr<Surface>> keep;
         for (int i = 0; i < frames; ++i) {
           auto a = session.acquire(), b = session.acquire();
-          fill(*a, rng, i);
-          fill(*b, rng, i);
+          content(*a, *b, unsigned(i));
           if (device) {
             for (auto* pic : {a.get(), b.get()}) {
               keep.push_back(std::make_unique<Surface>());

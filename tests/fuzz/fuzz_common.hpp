@@ -10,8 +10,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "core/error.hpp"
+#include "io/video_reader.hpp"
 
 namespace vmafx::fuzz {
 
@@ -47,6 +51,35 @@ inline void check_message(std::string_view what, std::string_view prefix) {
     std::fprintf(stderr, "bad error message (expected one line starting with '%.*s'): '%.*s'\n", int(prefix.size()),
                  prefix.data(), int(what.size()), what.data());
     std::abort();
+  }
+}
+
+// The clip readers' target body (fuzz_y4m, fuzz_libav): the input opened by
+// path as the CLI opens a clip; a clip that opens must have a sane format
+// (1..32768 a side, at most 2^26 luma samples, 8..16 bit); then up to
+// `max_frames` frames, every `skip_period`-th skipped instead of read, with
+// frames_read() counting each and a timestamp never of a zero time base;
+// frames over 4 MiB are not read (a header may claim 8192x8192 4:4:4 16-bit).
+// Every failure must be an Error of one line starting with the path.
+inline void read_clip(const std::uint8_t* data, std::size_t size, unsigned max_frames, unsigned skip_period) {
+  constexpr std::size_t kMaxFrameBytes = std::size_t(1) << 22;
+  MemFile file(data, size);
+  try {
+    auto reader = open_video(file.path(), std::nullopt);
+    const PictureFormat& f = reader->format();
+    if (f.width < 1 || f.height < 1 || f.width > 32768 || f.height > 32768 ||
+        static_cast<long long>(f.width) * f.height > (1LL << 26) || f.bpc < 8 || f.bpc > 16)
+      std::abort();
+    if (f.frame_bytes() > kMaxFrameBytes) return;
+    Picture pic(f);
+    for (unsigned i = 0; i < max_frames; ++i) {
+      const bool got = (i % skip_period == skip_period - 1) ? reader->skip(pic) : reader->read(pic);
+      if (!got) break;
+      if (reader->frames_read() != i + 1) std::abort();
+      if (auto ts = reader->timestamp(); ts && ts->den == 0 && ts->num == 0) std::abort();
+    }
+  } catch (const Error& e) {
+    check_message(e.what(), file.path() + ": ");
   }
 }
 
