@@ -7,11 +7,13 @@
 #include <memory>
 #include <string>
 
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "vmaf_exact/input.hpp"
 
 #if VMAFX_HAVE_SWSCALE
 extern "C" {
+#include <libavutil/cpu.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixfmt.h>
 #include <libswscale/swscale.h>
@@ -85,6 +87,8 @@ class ScaledReader final : public VideoReader {
     av_opt_set_int(s, "src_v_chr_pos", in == AV_PIX_FMT_YUV420P ? 128 : -513, 0);
     av_opt_set_int(s, "dst_h_chr_pos", -513, 0);
     av_opt_set_int(s, "dst_v_chr_pos", out == AV_PIX_FMT_YUV420P ? 128 : -513, 0);
+    // VMAFX_SIMD=off: libswscale's plain C paths too (they choose at set-up).
+    if (!env::simd_allowed()) av_force_cpu_flags(0);
     if (sws_init_context(s, nullptr, nullptr) < 0)
       throw input_error(path_ + ": libswscale cannot convert " + describe(src_) + " to " + describe(target) +
                         " with flags " + flags);

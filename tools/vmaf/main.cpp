@@ -307,12 +307,6 @@ int run_ladder(const Settings& s, const Inputs& in) {
   // same name would overwrite each other.
   std::vector<std::string> out(n);
   if (!s.output_path.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(s.output_path, ec);
-    if (!std::filesystem::is_directory(s.output_path))
-      throw Error(s.output_path + ": with several -d, -o names a directory, and this one cannot be made" +
-                      (ec ? ": " + ec.message() : std::string()),
-                  Error::Kind::kOutput);
     for (std::size_t k = 0; k < n; ++k) {
       out[k] = report_path(s.output_path, s.dis_paths[k], s.output_fmt);
       for (std::size_t j = 0; j < k; ++j)
@@ -320,6 +314,12 @@ int run_ladder(const Settings& s, const Inputs& in) {
           throw Error(s.dis_paths[j] + " and " + s.dis_paths[k] + " would both write " + out[k] +
                       " (the reports are named after the renditions' files)");
     }
+    std::error_code ec;
+    std::filesystem::create_directories(s.output_path, ec);
+    if (!std::filesystem::is_directory(s.output_path))
+      throw Error(s.output_path + ": with several -d, -o names a directory, and this one cannot be made" +
+                      (ec ? ": " + ec.message() : std::string()),
+                  Error::Kind::kOutput);
   }
   auto ref = open_video(s.ref_path, in.raw, {.stream = s.ref_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu});
   const PictureFormat fmt = ref->format();
