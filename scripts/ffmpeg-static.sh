@@ -6,7 +6,8 @@
 # NVDEC (--enable-nvdec through Debian's ffnvcodec headers, which load
 # libcuda and libnvcuvid at run time: nothing CUDA is linked). One external
 # codec library, libdav1d (shared: Debian has no static one), so that AV1 can
-# be decoded on the CPU where NVDEC has no AV1 (Hopper).
+# be decoded on the CPU where NVDEC has no AV1 (Hopper). libswscale is built:
+# renditions of another size are converted by it (docs/input.md).
 #
 #   scripts/ffmpeg-static.sh            # prints the install prefix
 #
@@ -29,7 +30,7 @@ fi
 
 flags=(
   --disable-everything --disable-autodetect --disable-doc --disable-debug --disable-network
-  --disable-programs --disable-avdevice --disable-swresample --disable-swscale --disable-postproc
+  --disable-programs --disable-avdevice --disable-swresample --disable-postproc
   --disable-avfilter --enable-static --disable-shared --enable-pic --enable-pthreads
   --enable-ffnvcodec --enable-nvdec --enable-cuda
   --enable-demuxer=matroska,mov,ivf,h264,hevc,obu

@@ -28,10 +28,11 @@ import numpy as np
 import vmaf_exact
 from vmaf_exact import Result
 
-__all__ = ["score_pairs", "ScorerPool", "merge_ranges"]
+__all__ = ["score_pairs", "score_ladders", "ScorerPool", "merge_ranges"]
 
 _SCORE_KEYS = ("models", "features", "backend", "threads", "subsample", "no_prediction", "gpu", "raw",
-               "frame_skip_ref", "frame_skip_dist", "frame_cnt")
+               "frame_skip_ref", "frame_skip_dist", "frame_cnt", "scale")
+_LADDER_KEYS = _SCORE_KEYS + ("sync", "sync_window", "shortest")
 
 
 def _ray():
@@ -102,6 +103,15 @@ class _Scorer:
         except vmaf_exact.Error as e:
             return _Failure(type(e).__name__, str(e))
 
+    def score_ladder(self, ref: str, dis: List[str], kw: Dict[str, Any]):
+        """One ladder: the reference decoded once on this actor, a Result or a _Failure per rendition."""
+        _maybe_die()
+        try:
+            out = vmaf_exact.score_ladder(ref, dis, **self._kw(kw))
+        except vmaf_exact.Error as e:
+            return _Failure(type(e).__name__, str(e))
+        return [r if isinstance(r, Result) else _Failure(type(r).__name__, str(r)) for r in out]
+
     def score_range(self, ref: str, dis: str, kw: Dict[str, Any], first: int, count: int):
         kw = self._kw(kw)
         kw["frame_skip_ref"] = kw.get("frame_skip_ref", 0) + first
@@ -167,10 +177,11 @@ def merge_ranges(parts: Sequence[Tuple[int, int, int, Result]], n_frames: int) -
                   backend=r0.backend, notices=list(r0.notices), range_context=r0.range_context)
 
 
-def _check_options(score_kw: Dict[str, Any], split_frames: int, max_retries: int) -> None:
+def _check_options(score_kw: Dict[str, Any], split_frames: int, max_retries: int, what: str = "score_pairs",
+                   keys: Sequence[str] = _SCORE_KEYS) -> None:
     for k in score_kw:
-        if k not in _SCORE_KEYS:
-            raise vmaf_exact.UsageError(f"score_pairs: unknown option {k} (expected one of {', '.join(_SCORE_KEYS)})")
+        if k not in keys:
+            raise vmaf_exact.UsageError(f"{what}: unknown option {k} (expected one of {', '.join(keys)})")
     if split_frames < 0:
         raise vmaf_exact.UsageError(f"split_frames {split_frames}: expected 0 (no split) or more")
     if max_retries < 0:
@@ -188,7 +199,7 @@ class _Task:
 @dataclass
 class _Pair:
     ref: str
-    dis: str
+    dis: Any  # a path; a list of paths for a ladder
     ranges: List[Tuple[int, int, int]] = field(default_factory=list)  # (begin, end, first)
     parts: List[Tuple[int, int, int, Result]] = field(default_factory=list)
     n_frames: int = 0
@@ -250,6 +261,8 @@ class ScorerPool:
         p = self._pairs[t.pair]
         if t.kind == "score":
             ref = actor.score.remote(p.ref, p.dis, kw)
+        elif t.kind == "ladder":
+            ref = actor.score_ladder.remote(p.ref, p.dis, kw)
         elif t.kind == "plan":
             ref = actor.plan.remote(p.ref, p.dis, kw)
         else:
@@ -262,12 +275,25 @@ class ScorerPool:
         vmaf_exact.score's keywords (models, features, subsample, raw, ...). A vmaf_exact.Error of a pair is
         raised when it comes back."""
         _check_options(score_kw, split_frames, max_retries)
+        items = [_Pair(os.fspath(r), os.fspath(d)) for r, d in pairs]
+        yield from self._run(items, "plan" if split_frames else "score", split_frames, max_retries, dict(score_kw))
+
+    def score_ladders(self, ladders: Iterable[Tuple[Any, Sequence[Any]]], *, max_retries: int = 3,
+                      **score_kw) -> Iterator[Tuple[int, List[Any]]]:
+        """Yields (index, results) for every (ref, [dis, ...]) ladder as it finishes: each ladder is scored on one
+        actor, its reference decoded once (vmaf_exact.score_ladder); results holds a Result or a vmaf_exact.Error per
+        rendition. score_kw: score_ladder's keywords. An error of the whole ladder is raised when it comes back."""
+        _check_options(score_kw, 0, max_retries, "score_ladders", _LADDER_KEYS)
+        items = [_Pair(os.fspath(r), [os.fspath(d) for d in ds]) for r, ds in ladders]
+        for i, out in self._run(items, "ladder", 0, max_retries, dict(score_kw)):
+            yield i, [r.exception() if isinstance(r, _Failure) else r for r in out]
+
+    def _run(self, items: List[_Pair], first_kind: str, split_frames: int, max_retries: int,
+             kw: Dict[str, Any]) -> Iterator[Tuple[int, Any]]:
         ray = _ray()
-        self._pairs = [_Pair(os.fspath(r), os.fspath(d)) for r, d in pairs]
+        self._pairs = items
         self._inflight = {}  # what an abandoned earlier call left is not waited for
-        queue: Deque[_Task] = collections.deque(
-            _Task(i, "plan" if split_frames else "score", ()) for i in range(len(self._pairs)))
-        kw = dict(score_kw)
+        queue: Deque[_Task] = collections.deque(_Task(i, first_kind, ()) for i in range(len(self._pairs)))
         done = 0
         load: Dict[int, int] = collections.defaultdict(int)
         while done < len(self._pairs):
@@ -301,7 +327,7 @@ class ScorerPool:
             if isinstance(out, _Failure):
                 raise out.exception()
             p = self._pairs[t.pair]
-            if t.kind == "score":
+            if t.kind in ("score", "ladder"):
                 done += 1
                 yield t.pair, out
             elif t.kind == "plan":
@@ -338,3 +364,17 @@ def score_pairs(pairs: Iterable[Tuple[Any, Any]], *, num_actors: Optional[int] =
     with ScorerPool(num_actors, cpus_per_actor, gpus_per_actor, score_kw.pop("backend", None),
                     score_kw.pop("threads", None)) as pool:
         yield from pool.score_pairs(pairs, split_frames=split_frames, max_retries=max_retries, **score_kw)
+
+
+def score_ladders(ladders: Iterable[Tuple[Any, Sequence[Any]]], *, num_actors: Optional[int] = None,
+                  cpus_per_actor: float = 1, gpus_per_actor: float = 0, max_retries: int = 3,
+                  **score_kw) -> Iterator[Tuple[int, List[Any]]]:
+    """Scores every (ref, [dis, ...]) ladder on the Ray cluster, one ladder per task (its reference decoded once on
+    the actor that scores it), yielding (index, [Result or vmaf_exact.Error per rendition]) as each finishes.
+    score_kw: vmaf_exact.score_ladder's keywords (scale, sync, models, ...). The actors are shut down when the
+    iterator ends."""
+    _check_options({k: v for k, v in score_kw.items() if k not in ("backend", "threads")}, 0, max_retries,
+                   "score_ladders", _LADDER_KEYS)
+    with ScorerPool(num_actors, cpus_per_actor, gpus_per_actor, score_kw.pop("backend", None),
+                    score_kw.pop("threads", None)) as pool:
+        yield from pool.score_ladders(ladders, max_retries=max_retries, **score_kw)

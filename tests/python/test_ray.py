@@ -159,3 +159,28 @@ def test_ray_errors(cluster, tmp_path):
     cluster.write_text("die")
     with pytest.raises(vmaf_exact.Error, match="life176__x264_crf30.dis.y4m: its scorer died on all 1 attempts"):
         list(vr.score_pairs([(CLIPS / "life176.ref.y4m", CLIPS / "life176__x264_crf30.dis.y4m")], max_retries=0))
+
+
+def test_ladders_equal_score_ladder(cluster, tmp_path):
+    # Two ladders, one task each: a half-size rendition (scaled back) and a
+    # full-size one; a missing rendition comes back as its error, the others
+    # are scored.
+    from test_score import half_size
+    ladders = [
+        (CLIPS / "astro176.ref.y4m", [half_size(tmp_path), CLIPS / "astro176__x264_crf45.dis.y4m",
+                                      tmp_path / "missing.y4m"]),
+        (CLIPS / "coffee320.ref.y4m", [CLIPS / "coffee320__x264_crf30.dis.y4m"]),
+    ]
+    got = dict(vr.score_ladders(ladders, cpus_per_actor=1, features=["psnr"]))
+    assert sorted(got) == [0, 1]
+    for i, (ref, dis) in enumerate(ladders):
+        alone = vmaf_exact.score_ladder(ref, dis, features=["psnr"], backend="cpu")
+        assert len(got[i]) == len(dis)
+        for a, b in zip(got[i], alone):
+            if isinstance(b, vmaf_exact.Error):
+                assert type(a) is type(b) and str(a) == str(b)
+            else:
+                assert a.to_json(fps=1) == b.to_json(fps=1)
+    assert isinstance(got[0][2], vmaf_exact.InputError) and "missing.y4m" in str(got[0][2])
+    with pytest.raises(vmaf_exact.UsageError, match="score_ladders: unknown option colour"):
+        list(vr.score_ladders([], colour="red"))

@@ -307,7 +307,7 @@ def test_score_scaled_equals_cli(cli, tmp_path, flags):
     r = vmaf_exact.score(ref, small, features=["psnr"], scale=flags)
     text, fps = run_cli(cli, ["-r", ref, "-d", small, "--feature", "psnr"] + (["--scale", flags] if flags else []))
     assert r.to_json(fps=fps) == text
-    assert r.width == 176 and r.n_frames == 3
+    assert r.width == 176 and r.n_frames == 4
 
 
 def test_score_ladder(cli, tmp_path):

@@ -363,3 +363,84 @@ TEST(Pool, PicturesComeBackWithoutDeviceCopies) {
 
 }  // namespace
 }  // namespace vmafx
+
+namespace vmafx {
+namespace {
+
+// LadderSource: every rendition gets the pairs FrameSource would give it,
+// with its own offset; the reference's pictures are shared between sessions.
+TEST_F(Files, LadderPairsEachRenditionWithItsOffset) {
+  // Chroma is base + i: "later" (base 13) holds the reference's chroma from
+  // its frame 3 on (offset -3), "self" is the reference itself.
+  const std::string ref = y4m("ref.y4m", 16, 8, 10, 10);
+  const std::string self = y4m("self.y4m", 16, 8, 10, 10);
+  const std::string later = y4m("later.y4m", 16, 8, 7, 13);
+  auto r = open_video(ref, std::nullopt);
+  auto a = open_video(self, std::nullopt), b = open_video(later, std::nullopt);
+  SessionConfig cfg;
+  cfg.no_prediction = true;
+  cfg.features = {"psnr"};
+  Session s0(r->format(), cfg), s1(r->format(), cfg);
+  LadderSource ladder(*r, {{a.get(), &s0, 0}, {b.get(), &s1, -3}}, {});
+  std::vector<unsigned> progress;
+  const auto out = ladder.run([&](unsigned n) { progress.push_back(n); });
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].frames, 10u);
+  EXPECT_EQ(out[0].error, "");
+  EXPECT_EQ(out[1].frames, 7u);
+  EXPECT_EQ(out[1].error, "");
+  EXPECT_EQ(progress.back(), 10u);
+  s1.finish();
+  s0.finish();
+  const auto* cb0 = s0.scores().find("psnr_cb");
+  const auto* cb1 = s1.scores().find("psnr_cb");
+  ASSERT_TRUE(cb0 && cb1);
+  ASSERT_EQ(cb0->value.size(), 10u);
+  ASSERT_EQ(cb1->value.size(), 7u);
+  // Equal chroma in every pair of both renditions: the identical-pair value.
+  for (double v : cb1->value) EXPECT_EQ(v, cb0->value[0]);
+  // Luma (x + 3y + i) differs by 3 in the offset rendition's pairs.
+  EXPECT_LT(s1.scores().find("psnr_y")->value[0], s0.scores().find("psnr_y")->value[0]);
+}
+
+TEST_F(Files, LadderFailsOneRenditionAndScoresTheOthers) {
+  const std::string ref = y4m("ref.y4m", 16, 8, 5, 10);
+  const std::string ok = y4m("ok.y4m", 16, 8, 5, 50);
+  const std::string cut = y4m("cut.y4m", 16, 8, 3, 50, "FRAME", 7);
+  auto r = open_video(ref, std::nullopt);
+  auto a = open_video(ok, std::nullopt), b = open_video(cut, std::nullopt);
+  SessionConfig cfg;
+  cfg.no_prediction = true;
+  cfg.features = {"psnr"};
+  Session s1(r->format(), cfg), s0(r->format(), cfg);  // s1 lends the reference pictures: it goes last
+  const auto out = LadderSource(*r, {{b.get(), &s1, 0}, {a.get(), &s0, 0}}, {}).run();
+  EXPECT_EQ(out[0].error, cut + ": frame 2: truncated frame data");
+  EXPECT_EQ(out[0].frames, 2u);
+  EXPECT_EQ(out[1].error, "");
+  EXPECT_EQ(out[1].frames, 5u);
+  s0.finish();
+}
+
+TEST(LadderErrors, NeedsARendition) {
+  auto r = open_video(std::string(VMAFX_TEST_DATA_DIR) + "/golden/clips/astro176.ref.y4m", std::nullopt);
+  try {
+    LadderSource l(*r, {}, {});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "a ladder needs at least one rendition");
+  }
+}
+
+TEST(SyncErrors, NegativeWindow) {
+  const std::string clip = std::string(VMAFX_TEST_DATA_DIR) + "/golden/clips/astro176.ref.y4m";
+  auto a = open_video(clip, std::nullopt), b = open_video(clip, std::nullopt);
+  try {
+    find_sync_offset(*a, *b, -1);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "--sync-window -1: expected 0 or more");
+  }
+}
+
+}  // namespace
+}  // namespace vmafx
