@@ -53,13 +53,13 @@ def _model_arg(m: str) -> str:
     return "version=" + m
 
 
-def _config(models, features, no_prediction, threads, subsample, backend, gpu):
+def _config(models, features, no_prediction, threads, subsample, backend, gpu, libvmaf_cpu):
     if isinstance(models, str) or isinstance(features, str):
         raise UsageError("models and features are lists of strings (got a single string)")
     models = [] if models is None else [_model_arg(str(m)) for m in models]
     features = [] if features is None else [str(f) for f in features]
     return _core.make_config(models, features, bool(no_prediction), int(threads), int(subsample), str(backend),
-                             int(gpu))
+                             int(gpu), str(libvmaf_cpu))
 
 
 def _raw(raw) -> Optional[Tuple[int, int, str, int]]:
@@ -235,17 +235,19 @@ class Result:
 def score(ref: PathLike, dis: PathLike, models: Optional[Sequence[str]] = ("vmaf_v0.6.1",),
           features: Sequence[str] = (), backend: str = "auto", threads: int = 0, *, subsample: int = 1,
           no_prediction: bool = False, gpu: int = 0, raw=None, frame_skip_ref: int = 0, frame_skip_dist: int = 0,
-          frame_cnt: int = 0) -> Result:
+          frame_cnt: int = 0, libvmaf_cpu: str = "auto") -> Result:
     """Scores the distorted clip `dis` against `ref` as `vmaf -r ref -d dis ...` would.
 
     models: names ("vmaf_v0.6.1"), paths ("my.json") or --model strings
     ("version=vmaf_4k_v0.6.1:name=4k"); features: --feature strings ("psnr",
     "float_ssim=enable_lcs=true"); raw: (width, height, "420", bitdepth) for
-    .yuv input. The GIL is released while scoring.
+    .yuv input; libvmaf_cpu: which libvmaf float_adm (and the vmaf_float_*
+    models) equals, as the CLI's --libvmaf-cpu: "auto" (this machine's),
+    "intel", "amd" or "generic". The GIL is released while scoring.
     """
     if no_prediction and models == ("vmaf_v0.6.1",):
         models = ()
-    cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu)
+    cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu, libvmaf_cpu)
     d = _core.score_files(os.fspath(ref), os.fspath(dis), cfg, _raw(raw), int(frame_skip_ref), int(frame_skip_dist),
                           int(frame_cnt))
     return Result._from_core(d)
@@ -280,10 +282,10 @@ class Session:
     def __init__(self, width: int, height: int, bitdepth: int = 8, pixel_format: str = "420",
                  models: Optional[Sequence[str]] = ("vmaf_v0.6.1",), features: Sequence[str] = (),
                  backend: str = "auto", threads: int = 0, *, subsample: int = 1, no_prediction: bool = False,
-                 gpu: int = 0):
+                 gpu: int = 0, libvmaf_cpu: str = "auto"):
         if no_prediction and models == ("vmaf_v0.6.1",):
             models = ()
-        cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu)
+        cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu, libvmaf_cpu)
         self._s = _core._Session(int(width), int(height), int(bitdepth), str(pixel_format), cfg)
 
     @staticmethod

@@ -31,7 +31,7 @@ from vmaf_exact import Result
 __all__ = ["score_pairs", "ScorerPool", "merge_ranges"]
 
 _SCORE_KEYS = ("models", "features", "backend", "threads", "subsample", "no_prediction", "gpu", "raw",
-               "frame_skip_ref", "frame_skip_dist", "frame_cnt")
+               "frame_skip_ref", "frame_skip_dist", "frame_cnt", "libvmaf_cpu")
 
 
 def _ray():
