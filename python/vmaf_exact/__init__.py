@@ -263,7 +263,8 @@ def score_ladder(ref: PathLike, dis: Sequence[PathLike], models: Optional[Sequen
                  features: Sequence[str] = (), backend: str = "auto", threads: int = 0, *, subsample: int = 1,
                  no_prediction: bool = False, gpu: int = 0, raw=None, frame_skip_ref: int = 0,
                  frame_skip_dist: int = 0, frame_cnt: int = 0, scale: Optional[str] = None, sync: str = "index",
-                 sync_window: int = 30, shortest: bool = False) -> List[Union[Result, Error]]:
+                 sync_window: int = 30, shortest: bool = False,
+                 libvmaf_cpu: str = "auto") -> List[Union[Result, Error]]:
     """Scores every rendition in `dis` against `ref`, read (decoded) once, as
     `vmaf -r ref -d dis[0] -d dis[1] ...` does.
 
@@ -272,8 +273,9 @@ def score_ladder(ref: PathLike, dis: Sequence[PathLike], models: Optional[Sequen
     Error that stopped it (the other renditions are still scored). Renditions
     of another size or format are converted (scale: libswscale flags, None: the
     default bicubic); sync="auto" finds each rendition's frame offset within
-    +-sync_window frames. Errors common to all (a bad model, an unreadable
-    reference) raise. The GIL is released while scoring.
+    +-sync_window frames; libvmaf_cpu as for score(). Errors common to all (a
+    bad model, an unreadable reference) raise. The GIL is released while
+    scoring.
     """
     if isinstance(dis, (str, bytes)) or not isinstance(dis, Sequence):
         raise UsageError("score_ladder: dis is a list of distorted clips")
@@ -281,7 +283,7 @@ def score_ladder(ref: PathLike, dis: Sequence[PathLike], models: Optional[Sequen
         raise UsageError(f"sync {sync}: expected index or auto")
     if no_prediction and models == ("vmaf_v0.6.1",):
         models = ()
-    cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu)
+    cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu, libvmaf_cpu)
     out = _core.score_ladder_files(os.fspath(ref), [os.fspath(d) for d in dis], cfg, _raw(raw), int(frame_skip_ref),
                                    int(frame_skip_dist), int(frame_cnt), scale or "", sync == "auto",
                                    int(sync_window), bool(shortest))
