@@ -43,6 +43,12 @@ struct SessionConfig {
   // CPU for the rest; never an OpenCL device that is the CPU itself).
   std::string backend = "cpu";
   int gpu = 0;  // device index for cuda/opencl
+  // Which libvmaf 3.2.0 to equal where its answer depends on the processor
+  // (float_adm's division, hence also the vmaf_float_* models): intel or amd
+  // (an x86 build run on such a processor), generic (a build without SSE2:
+  // aarch64, ppc64), or auto: this machine's (its x86 vendor; generic
+  // elsewhere). Set on every float_adm the session runs, the models' too.
+  std::string libvmaf_cpu = "auto";
 };
 
 // One model's pooled (mean) result, as libvmaf's CLI prints it.

@@ -42,7 +42,7 @@ vmafx::ChromaFormat parse_chroma(const std::string& s, const char* what) {
 }
 
 vmafx::SessionConfig make_config(std::vector<std::string> models, std::vector<std::string> features, bool no_prediction,
-                                 long threads, long subsample, std::string backend, long gpu) {
+                                 long threads, long subsample, std::string backend, long gpu, std::string libvmaf_cpu) {
   if (threads < 0) throw Error("threads " + std::to_string(threads) + ": expected 0 (automatic) or more");
   if (subsample < 1) throw Error("subsample " + std::to_string(subsample) + ": expected 1 or more");
   if (gpu < 0) throw Error("gpu " + std::to_string(gpu) + ": expected a device index, 0 or more");
@@ -54,6 +54,7 @@ vmafx::SessionConfig make_config(std::vector<std::string> models, std::vector<st
   c.subsample = unsigned(subsample);
   c.backend = std::move(backend);
   c.gpu = int(gpu);
+  c.libvmaf_cpu = std::move(libvmaf_cpu);
   return c;
 }
 
@@ -534,7 +535,7 @@ NB_MODULE(_core, m) {
 
   nb::class_<vmafx::SessionConfig>(m, "_Config");
   m.def("make_config", &make_config, "models"_a, "features"_a, "no_prediction"_a, "threads"_a, "subsample"_a,
-        "backend"_a, "gpu"_a);
+        "backend"_a, "gpu"_a, "libvmaf_cpu"_a);
   m.def("score_files", &score_files, "ref"_a, "dis"_a, "config"_a, "raw"_a.none(), "skip_ref"_a, "skip_dis"_a,
         "frame_cnt"_a, "scale"_a);
   m.def("score_ladder_files", &score_ladder_files, "ref"_a, "dis"_a, "config"_a, "raw"_a.none(), "skip_ref"_a,

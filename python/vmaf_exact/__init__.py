@@ -53,13 +53,13 @@ def _model_arg(m: str) -> str:
     return "version=" + m
 
 
-def _config(models, features, no_prediction, threads, subsample, backend, gpu):
+def _config(models, features, no_prediction, threads, subsample, backend, gpu, libvmaf_cpu):
     if isinstance(models, str) or isinstance(features, str):
         raise UsageError("models and features are lists of strings (got a single string)")
     models = [] if models is None else [_model_arg(str(m)) for m in models]
     features = [] if features is None else [str(f) for f in features]
     return _core.make_config(models, features, bool(no_prediction), int(threads), int(subsample), str(backend),
-                             int(gpu))
+                             int(gpu), str(libvmaf_cpu))
 
 
 def _raw(raw) -> Optional[Tuple[int, int, str, int]]:
@@ -236,19 +236,21 @@ class Result:
 def score(ref: PathLike, dis: PathLike, models: Optional[Sequence[str]] = ("vmaf_v0.6.1",),
           features: Sequence[str] = (), backend: str = "auto", threads: int = 0, *, subsample: int = 1,
           no_prediction: bool = False, gpu: int = 0, raw=None, frame_skip_ref: int = 0, frame_skip_dist: int = 0,
-          frame_cnt: int = 0, scale: Optional[str] = None) -> Result:
+          frame_cnt: int = 0, scale: Optional[str] = None, libvmaf_cpu: str = "auto") -> Result:
     """Scores the distorted clip `dis` against `ref` as `vmaf -r ref -d dis ...` would.
 
     models: names ("vmaf_v0.6.1"), paths ("my.json") or --model strings
     ("version=vmaf_4k_v0.6.1:name=4k"); features: --feature strings ("psnr",
     "float_ssim=enable_lcs=true"); raw: (width, height, "420", bitdepth) for
     .yuv input; scale: libswscale flags for a distorted clip of another size or
-    format (as `vmaf --scale`; None: the default bicubic). The GIL is released
-    while scoring.
+    format (as `vmaf --scale`; None: the default bicubic); libvmaf_cpu: which
+    libvmaf float_adm (and the vmaf_float_* models) equals, as the CLI's
+    --libvmaf-cpu: "auto" (this machine's), "intel", "amd" or "generic". The
+    GIL is released while scoring.
     """
     if no_prediction and models == ("vmaf_v0.6.1",):
         models = ()
-    cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu)
+    cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu, libvmaf_cpu)
     d = _core.score_files(os.fspath(ref), os.fspath(dis), cfg, _raw(raw), int(frame_skip_ref), int(frame_skip_dist),
                           int(frame_cnt), scale or "")
     return Result._from_core(d)
@@ -261,7 +263,8 @@ def score_ladder(ref: PathLike, dis: Sequence[PathLike], models: Optional[Sequen
                  features: Sequence[str] = (), backend: str = "auto", threads: int = 0, *, subsample: int = 1,
                  no_prediction: bool = False, gpu: int = 0, raw=None, frame_skip_ref: int = 0,
                  frame_skip_dist: int = 0, frame_cnt: int = 0, scale: Optional[str] = None, sync: str = "index",
-                 sync_window: int = 30, shortest: bool = False) -> List[Union[Result, Error]]:
+                 sync_window: int = 30, shortest: bool = False,
+                 libvmaf_cpu: str = "auto") -> List[Union[Result, Error]]:
     """Scores every rendition in `dis` against `ref`, read (decoded) once, as
     `vmaf -r ref -d dis[0] -d dis[1] ...` does.
 
@@ -270,8 +273,9 @@ def score_ladder(ref: PathLike, dis: Sequence[PathLike], models: Optional[Sequen
     Error that stopped it (the other renditions are still scored). Renditions
     of another size or format are converted (scale: libswscale flags, None: the
     default bicubic); sync="auto" finds each rendition's frame offset within
-    +-sync_window frames. Errors common to all (a bad model, an unreadable
-    reference) raise. The GIL is released while scoring.
+    +-sync_window frames; libvmaf_cpu as for score(). Errors common to all (a
+    bad model, an unreadable reference) raise. The GIL is released while
+    scoring.
     """
     if isinstance(dis, (str, bytes)) or not isinstance(dis, Sequence):
         raise UsageError("score_ladder: dis is a list of distorted clips")
@@ -279,7 +283,7 @@ def score_ladder(ref: PathLike, dis: Sequence[PathLike], models: Optional[Sequen
         raise UsageError(f"sync {sync}: expected index or auto")
     if no_prediction and models == ("vmaf_v0.6.1",):
         models = ()
-    cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu)
+    cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu, libvmaf_cpu)
     out = _core.score_ladder_files(os.fspath(ref), [os.fspath(d) for d in dis], cfg, _raw(raw), int(frame_skip_ref),
                                    int(frame_skip_dist), int(frame_cnt), scale or "", sync == "auto",
                                    int(sync_window), bool(shortest))
@@ -324,10 +328,10 @@ class Session:
     def __init__(self, width: int, height: int, bitdepth: int = 8, pixel_format: str = "420",
                  models: Optional[Sequence[str]] = ("vmaf_v0.6.1",), features: Sequence[str] = (),
                  backend: str = "auto", threads: int = 0, *, subsample: int = 1, no_prediction: bool = False,
-                 gpu: int = 0):
+                 gpu: int = 0, libvmaf_cpu: str = "auto"):
         if no_prediction and models == ("vmaf_v0.6.1",):
             models = ()
-        cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu)
+        cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu, libvmaf_cpu)
         self._s = _core._Session(int(width), int(height), int(bitdepth), str(pixel_format), cfg)
 
     @staticmethod

@@ -31,7 +31,7 @@ from vmaf_exact import Result
 __all__ = ["score_pairs", "score_ladders", "ScorerPool", "merge_ranges"]
 
 _SCORE_KEYS = ("models", "features", "backend", "threads", "subsample", "no_prediction", "gpu", "raw",
-               "frame_skip_ref", "frame_skip_dist", "frame_cnt", "scale")
+               "frame_skip_ref", "frame_skip_dist", "frame_cnt", "scale", "libvmaf_cpu")
 _LADDER_KEYS = _SCORE_KEYS + ("sync", "sync_window", "shortest")
 
 

@@ -17,6 +17,7 @@
 #include "core/clock.hpp"
 #include "core/env.hpp"
 #include "core/feature.hpp"
+#include "core/libvmaf_cpu.hpp"
 #include "core/options.hpp"
 #include "vmaf_exact/input.hpp"
 #include "vmaf_exact/report.hpp"
@@ -188,6 +189,7 @@ void build_engine(VmafContext* v) {
   vmafx::EngineOptions eo;
   eo.threads = v->cfg.n_threads;
   eo.subsample = v->cfg.n_subsample ? v->cfg.n_subsample : 1;
+  eo.libvmaf_cpu = vmafx::libvmaf_cpu_name(vmafx::parse_libvmaf_cpu(vmafx::env::libvmaf_cpu(), "VMAFX_LIBVMAF_CPU"));
   if (v->use_cuda && !v->cfg.gpumask) {
     v->backend = vmafx::create_backend("cuda", v->cuda_device);
     eo.backend = v->backend.get();

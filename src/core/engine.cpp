@@ -49,7 +49,15 @@ Engine::~Engine() {
 }
 
 Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d, const std::map<std::string, std::string>& given) {
-  OptionSet set(d->options, given, d->name);
+  std::map<std::string, std::string> with_cpu;
+  const std::map<std::string, std::string>* opts = &given;
+  if (!opts_.libvmaf_cpu.empty() && !given.contains("libvmaf_cpu") &&
+      std::any_of(d->options.begin(), d->options.end(), [](const OptionSpec& o) { return o.name == "libvmaf_cpu"; })) {
+    with_cpu = given;
+    with_cpu["libvmaf_cpu"] = opts_.libvmaf_cpu;
+    opts = &with_cpu;
+  }
+  OptionSet set(d->options, *opts, d->name);
   for (Instance& in : instances_)
     if (in.desc == d && in.key == set.key()) return in;
   if (started_) throw std::logic_error("Engine::use after the first acquire or push");

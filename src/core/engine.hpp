@@ -34,6 +34,9 @@ struct EngineOptions {
   // its own stream / queue); 0 = the backend's preference. Workers not busy
   // with device work run the CPU extractors.
   unsigned device_lanes = 0;
+  // Non-empty: the value of the option libvmaf_cpu of every extractor that has
+  // one (float_adm) where the request does not give it (Session sets it).
+  std::string libvmaf_cpu;
 };
 
 // Runs extractors over frame pairs and fills a FeatureCollector.

@@ -18,6 +18,8 @@ constexpr Variable kVariables[] = {
     {"VMAFX_OPENCL_PAGEABLE", "1: heap pictures instead of page-locked ones for OpenCL"},
     {"VMAFX_OPENCL_GROUP_CAP", "N: at most N work items per OpenCL work group (tests)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
+    {"VMAFX_LIBVMAF_CPU",
+     "auto, intel, amd or generic: the libvmaf whose float_adm libvmaf.so equals (as the CLI's --libvmaf-cpu)"},
     {"VMAFX_LIBVMAF_PRECISION",
      "max or 1..17: libvmaf.so's vmaf_write_output prints %.<N>g (as the CLI's --precision)"},
 };
@@ -86,6 +88,11 @@ int libvmaf_precision() {
   return v;
 }
 
+std::string libvmaf_cpu() {
+  static const std::string v = value("VMAFX_LIBVMAF_CPU");
+  return v.empty() ? "auto" : v;
+}
+
 std::span<const Variable> all() { return kVariables; }
 
 void check() {
@@ -104,6 +111,7 @@ void check() {
   one_of("VMAFX_OPENCL_PAGEABLE", {"0", "1"});
   one_of("VMAFX_HWDEC_HOST", {"0", "1"});
   one_of("VMAFX_OPENCL_PROFILE", {"0", "1"});
+  one_of("VMAFX_LIBVMAF_CPU", {"auto", "intel", "amd", "generic"});
   const std::string prec = value("VMAFX_LIBVMAF_PRECISION");
   if (!prec.empty() && parse_precision(prec) == 0)
     throw Error("VMAFX_LIBVMAF_PRECISION=" + prec + ": expected max or 1 to 17");

@@ -1,7 +1,8 @@
 #pragma once
 // Every environment variable vmaf-exact reads, in one place (each is read
 // once, on first use). README.md lists them; a test checks that it does.
-// They tune or diagnose; none changes a score.
+// They tune or diagnose; none changes a score, except VMAFX_LIBVMAF_CPU,
+// which picks the libvmaf that libvmaf.so's float_adm equals.
 #include <cstddef>
 #include <span>
 #include <string>
@@ -38,6 +39,11 @@ bool opencl_profile();
 // prints scores with %.17g (%.<N>g), as the CLI's --precision; 0 when unset
 // (libvmaf's own rule).
 int libvmaf_precision();
+
+// VMAFX_LIBVMAF_CPU=auto|intel|amd|generic: the libvmaf whose float_adm
+// division libvmaf.so (the C API) reproduces, as the CLI's --libvmaf-cpu;
+// "auto" when unset.
+std::string libvmaf_cpu();
 
 struct Variable {
   std::string_view name;

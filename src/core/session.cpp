@@ -7,6 +7,7 @@
 #include "backend/backends.hpp"
 #include "core/env.hpp"
 #include "core/engine.hpp"
+#include "core/libvmaf_cpu.hpp"
 #include "core/options.hpp"
 #include "model/model.hpp"
 #include "output/report.hpp"
@@ -109,6 +110,7 @@ Session::Session(const PictureFormat& fmt, const SessionConfig& cfg) : impl_(std
   if (s.cfg.subsample == 0) throw Error("subsample 0: expected 1 or more");
   // Each worker holds up to two pictures in flight: keep that bounded.
   if (s.cfg.threads > 256) throw Error("threads " + std::to_string(s.cfg.threads) + ": at most 256");
+  const std::string libvmaf_cpu(libvmaf_cpu_name(parse_libvmaf_cpu(cfg.libvmaf_cpu, "libvmaf_cpu")));
 
   // Device backend: a named one, or for auto the first that starts (the CPU
   // otherwise, and the CPU for extractors without a twin).
@@ -149,6 +151,7 @@ Session::Session(const PictureFormat& fmt, const SessionConfig& cfg) : impl_(std
   eopts.subsample = cfg.subsample;
   eopts.backend = s.backend.get();
   eopts.cpu_fallback = cfg.backend == "auto";
+  eopts.libvmaf_cpu = libvmaf_cpu;
   s.engine = std::make_unique<Engine>(fmt, eopts);
   s.model_inputs.resize(s.models.size());
   for (std::size_t m = 0; m < s.models.size(); ++m)

@@ -222,8 +222,8 @@ float pool(const float acc[3], int rw, int rh, double noise_weight, double p_nor
   return out[0] + out[1] + out[2];
 }
 
-void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
-                  float* const* add) {
+void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
+                  float* const* rst, float* const* add) {
   const float cos_1deg_sq = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
   const float eps = static_cast<float>(1e-30);
   auto limit = [gain_limit](float rst, float t, bool angle) {
@@ -240,9 +240,9 @@ void decouple_row(const float* const* o, const float* const* t, int l, int r, do
   for (int j = l; j < r; ++j) {
     const float oh = o[0][j], ov = o[1][j], od = o[2][j];
     const float th = t[0][j], tv = t[1][j], td = t[2][j];
-    float kh = th * flt::rcp_refined(oh + eps);
-    float kv = tv * flt::rcp_refined(ov + eps);
-    float kd = td * flt::rcp_refined(od + eps);
+    float kh = flt::adm_divide(th, oh + eps, cpu);
+    float kv = flt::adm_divide(tv, ov + eps, cpu);
+    float kd = flt::adm_divide(td, od + eps, cpu);
     kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
     kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
     kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);
@@ -316,7 +316,7 @@ namespace {
 // within the gain limit where the angles agree to within 1 degree) and the
 // additive rest (a = distorted - r).
 void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a, int w, int h, double gain_limit,
-              bool simd) {
+              LibvmafCpu cpu, bool simd) {
   const Region g = filter_region(w, h);
   if (g.right <= g.left) return;
   for (int i = g.top; i < g.bottom; ++i) {
@@ -325,9 +325,9 @@ void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a
     float* const rst[3] = {r.h.row(i), r.v.row(i), r.d.row(i)};
     float* const add[3] = {a.h.row(i), a.v.row(i), a.d.row(i)};
     if (simd)
-      simd::decouple_row(o, t, g.left, g.right, gain_limit, rst, add);
+      simd::decouple_row(o, t, g.left, g.right, gain_limit, cpu, rst, add);
     else
-      decouple_row(o, t, g.left, g.right, gain_limit, rst, add);
+      decouple_row(o, t, g.left, g.right, gain_limit, cpu, rst, add);
   }
 }
 
@@ -444,7 +444,7 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
       den_s[scale] = static_cast<float>(1e-10);
     } else {
       const Factors fac = csf_factors(scale, p);
-      decouple(rb, db, r, a, w, h, p.enhn_gain_limit, simd);
+      decouple(rb, db, r, a, w, h, p.enhn_gain_limit, p.cpu, simd);
       den_s[scale] = den_scale(rb, fac, w, h, p, simd);
       csf(a, csf_a, csf_f, fac, w, h, simd);
       num_s[scale] = masked_norm(r, csf_f, csf_a, fac, w, h, p.noise_weight, p, simd);
@@ -493,6 +493,11 @@ Scores finish(const float num_scale[4], const float den_scale[4], const float ai
 namespace {
 
 constexpr OptionSpec kOptions[] = {
+    {.name = "libvmaf_cpu",
+     .help = "whose libvmaf division to reproduce: auto (this machine's), intel, amd or generic (not x86); "
+             "not a libvmaf option",
+     .type = OptionType::kString,
+     .default_str = "auto"},
     {.name = "debug",
      .help = "also write adm, adm_num, adm_den and the per-scale numerators and denominators",
      .type = OptionType::kBool,
@@ -719,6 +724,7 @@ Config config(const OptionSet& o, const PictureFormat& fmt) {
   }
   p.skip_aim_scale = o.get_int("adm_skip_aim_scale");
   p.skip_scale0 = o.get_bool("adm_skip_scale0");
+  p.cpu = parse_libvmaf_cpu(o.get_string("libvmaf_cpu"), "float_adm: libvmaf_cpu");
   c.debug = o.get_bool("debug");
   c.apply_hm = o.get_bool("adm_adm3_apply_hm");
   c.dlm_weight = o.get_double("adm_dlm_weight");

@@ -8,6 +8,11 @@
 // list it among the provided features, so it gets no option suffix), adm_num,
 // adm_den and adm_num_scale0..3 / adm_den_scale0..3 (with the suffix).
 // Luma only, on the 8-bit scale with -128 offset.
+//
+// Its option libvmaf_cpu (auto, intel, amd, generic; not libvmaf's: a
+// Session sets it on every float_adm from SessionConfig::libvmaf_cpu) picks
+// the libvmaf whose division it reproduces (exact/fadm_rcp.h); auto: this
+// machine's (host_libvmaf_cpu()). It does not change the output names.
 #include "core/feature.hpp"
 #include "feature/float_common.hpp"
 
@@ -31,6 +36,9 @@ struct Params {
   double f2[4] = {-1, -1, -1, -1};  // >= 0 replaces the CSF factor of d bands
   int skip_aim_scale = -1;
   bool skip_scale0 = false;
+  // Whose division (flt::adm_divide): config() sets it from the libvmaf_cpu
+  // option; kAmd (the golden data's) otherwise.
+  LibvmafCpu cpu = LibvmafCpu::kAmd;
 };
 
 // CSF weights of one scale: factor1 for the h and v bands, factor2 for d.
@@ -52,8 +60,8 @@ struct Scores {
 // their SIMD versions in float_adm_simd.hpp): columns l <= j < r of one row.
 // o / t: the reference / distorted h, v, d rows; rst / add: the decoupled
 // rows.
-void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
-                  float* const* add);
+void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
+                  float* const* rst, float* const* add);
 // dst[j] = rf * src[j]; flt[j] = float(1/30 (a double) * |dst[j]|).
 void csf_row(const float* src, float rf, int l, int r, float* dst, float* flt);
 // sum[t] = float sum from 0, in column order, of |rf[t] * rows[t][j]|^p.

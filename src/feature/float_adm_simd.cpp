@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "exact/fadm_rcp.h"
 #include "feature/float_adm_tables.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -56,7 +57,7 @@ void DwtV(const float* const*, int, float*, float*) { HWY_ABORT("float adm simd:
 void DwtH(const float*, const float*, int, int, float*, float*, float*, float*) {
   HWY_ABORT("float adm simd: no SIMD target");
 }
-void DecoupleRow(const float* const*, const float* const*, int, int, double, float* const*, float* const*) {
+void DecoupleRow(const float* const*, const float* const*, int, int, double, int, float* const*, float* const*) {
   HWY_ABORT("float adm simd: no SIMD target");
 }
 void CsfRow(const float*, float, int, int, float*, float*) { HWY_ABORT("float adm simd: no SIMD target"); }
@@ -65,7 +66,7 @@ void MaskedRow(const float* const*, const float* const*, const float* const*, co
                const float*, int, int, bool, float*) {
   HWY_ABORT("float adm simd: no SIMD target");
 }
-void RcpN(const float*, int, float*) { HWY_ABORT("float adm simd: no SIMD target"); }
+void RcpN(const float*, int, int, float*) { HWY_ABORT("float adm simd: no SIMD target"); }
 #else
 HWY_INLINE V Fir4(const float* f, V s0, V s1, V s2, V s3) {
   const D d;
@@ -128,9 +129,9 @@ void DwtH(const float* tlo, const float* thi, int j0, int j1, float* a, float* v
 
 // ------------------------------------------------------------------ Decouple
 
-// flt::rcp_estimate on lanes: the table entry of the top 12 fraction bits,
-// its exponent moved by the input's, the same special cases.
-HWY_INLINE V RcpEstimate(V x) {
+// flt::rcp_estimate on lanes: the table entry (tab) of the top 23 - shift
+// fraction bits, its exponent moved by the input's, the same special cases.
+HWY_INLINE V RcpEstimate(V x, const std::int32_t* tab, int shift) {
   const D d;
   const DU du;
   const DI di;
@@ -138,9 +139,8 @@ HWY_INLINE V RcpEstimate(V x) {
   const auto sign = hn::And(u, hn::Set(du, 0x80000000u));
   const auto e = hn::And(hn::ShiftRight<23>(u), hn::Set(du, 0xffu));
   const auto m = hn::And(u, hn::Set(du, 0x7fffffu));
-  const auto idx = hn::BitCast(di, hn::ShiftRight<VMAFX_FADM_RCP_INDEX_SHIFT>(m));
-  const auto t =
-      hn::BitCast(du, hn::GatherIndex(di, reinterpret_cast<const std::int32_t*>(vmafx_fadm_rcp_estimate), idx));
+  const auto idx = hn::BitCast(di, hn::ShiftRightSame(m, shift));
+  const auto t = hn::BitCast(du, hn::GatherIndex(di, tab, idx));
   const auto te = hn::BitCast(di, hn::And(hn::ShiftRight<23>(t), hn::Set(du, 0xffu)));
   const auto re = hn::Sub(te, hn::Sub(hn::BitCast(di, e), hn::Set(di, 127)));
   const auto inf = hn::Or(sign, hn::Set(du, 0x7f800000u));
@@ -153,10 +153,26 @@ HWY_INLINE V RcpEstimate(V x) {
   return hn::BitCast(d, r);
 }
 
-HWY_INLINE V RcpRefined(V x) {
+HWY_INLINE V RcpRefined(V x, const std::int32_t* tab, int shift) {
   const D d;
-  const V xi = RcpEstimate(x);
+  const V xi = RcpEstimate(x, tab, shift);
   return hn::Add(xi, hn::Mul(xi, hn::Sub(hn::Set(d, 1.0f), hn::Mul(x, xi))));
+}
+
+// The estimate's table and index shift of a variant (VMAFX_LIBVMAF_CPU_*; amd
+// for generic, which does not use it).
+HWY_INLINE const std::int32_t* RcpTable(int cpu) {
+  return reinterpret_cast<const std::int32_t*>(cpu == VMAFX_LIBVMAF_CPU_INTEL ? vmafx_fadm_rcp_intel
+                                                                              : vmafx_fadm_rcp_amd);
+}
+HWY_INLINE int RcpShift(int cpu) {
+  return 23 - (cpu == VMAFX_LIBVMAF_CPU_INTEL ? VMAFX_FADM_RCP_INTEL_BITS : VMAFX_FADM_RCP_AMD_BITS);
+}
+
+// flt::adm_divide on lanes.
+HWY_INLINE V AdmDivide(V n, V dv, int cpu) {
+  if (cpu == VMAFX_LIBVMAF_CPU_GENERIC) return hn::Div(n, dv);
+  return hn::Mul(n, RcpRefined(dv, RcpTable(cpu), RcpShift(cpu)));
 }
 
 // The gain limit of one orientation where the angle test passed:
@@ -202,13 +218,13 @@ HWY_INLINE V GainLimit(V rst, V t, hn::Mask<D> angle, float glf, double gl) {
 }
 
 template <bool kFloatGain>
-HWY_INLINE void DecoupleVec(const V* o, const V* t, V cos_sq, float glf, double gl, V* rst, V* add) {
+HWY_INLINE void DecoupleVec(const V* o, const V* t, V cos_sq, float glf, double gl, int cpu, V* rst, V* add) {
   const D d;
   const V zero = hn::Zero(d), one = hn::Set(d, 1.0f);
   const V eps = hn::Set(d, static_cast<float>(1e-30));
   V k[3];
   for (int q = 0; q < 3; ++q) {
-    k[q] = hn::Mul(t[q], RcpRefined(hn::Add(o[q], eps)));
+    k[q] = AdmDivide(t[q], hn::Add(o[q], eps), cpu);
     k[q] = hn::IfThenElse(hn::Lt(k[q], zero), zero, hn::IfThenElse(hn::Gt(k[q], one), one, k[q]));
   }
   const V ot_dp = hn::Add(hn::Mul(o[0], t[0]), hn::Mul(o[1], t[1]));
@@ -223,8 +239,8 @@ HWY_INLINE void DecoupleVec(const V* o, const V* t, V cos_sq, float glf, double 
 }
 
 template <bool kFloatGain>
-void DecoupleT(const float* const* o, const float* const* t, std::size_t l, std::size_t r, double gl, float* const* rst,
-               float* const* add) {
+void DecoupleT(const float* const* o, const float* const* t, std::size_t l, std::size_t r, double gl, int cpu,
+               float* const* rst, float* const* add) {
   const D d;
   const std::size_t n = hn::Lanes(d);
   const float glf = static_cast<float>(gl);
@@ -235,7 +251,7 @@ void DecoupleT(const float* const* o, const float* const* t, std::size_t l, std:
       ov[q] = hn::LoadU(d, o[q] + j);
       tv[q] = hn::LoadU(d, t[q] + j);
     }
-    DecoupleVec<kFloatGain>(ov, tv, cos_sq, glf, gl, rv, av);
+    DecoupleVec<kFloatGain>(ov, tv, cos_sq, glf, gl, cpu, rv, av);
     for (int q = 0; q < 3; ++q) {
       hn::StoreU(rv[q], d, rst[q] + j);
       hn::StoreU(av[q], d, add[q] + j);
@@ -252,7 +268,7 @@ void DecoupleT(const float* const* o, const float* const* t, std::size_t l, std:
       ov[q] = hn::Load(d, in[q]);
       tv[q] = hn::Load(d, in[3 + q]);
     }
-    DecoupleVec<kFloatGain>(ov, tv, cos_sq, glf, gl, rv, av);
+    DecoupleVec<kFloatGain>(ov, tv, cos_sq, glf, gl, cpu, rv, av);
     for (int q = 0; q < 3; ++q) {
       hn::Store(rv[q], d, out[q]);
       hn::Store(av[q], d, out[3 + q]);
@@ -266,12 +282,12 @@ void DecoupleT(const float* const* o, const float* const* t, std::size_t l, std:
   if (j < r) one(r - n);
 }
 
-void DecoupleRow(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
-                 float* const* add) {
+void DecoupleRow(const float* const* o, const float* const* t, int l, int r, double gain_limit, int cpu,
+                 float* const* rst, float* const* add) {
   if (static_cast<double>(static_cast<float>(gain_limit)) == gain_limit)
-    DecoupleT<true>(o, t, std::size_t(l), std::size_t(r), gain_limit, rst, add);
+    DecoupleT<true>(o, t, std::size_t(l), std::size_t(r), gain_limit, cpu, rst, add);
   else
-    DecoupleT<false>(o, t, std::size_t(l), std::size_t(r), gain_limit, rst, add);
+    DecoupleT<false>(o, t, std::size_t(l), std::size_t(r), gain_limit, cpu, rst, add);
 }
 
 // ----------------------------------------------------------------------- CSF
@@ -438,7 +454,7 @@ void MaskedRow(const float* const* src, const float* const* fu, const float* con
       sum);
 }
 
-void RcpN(const float* x, int count, float* out) {
+void RcpN(const float* x, int count, int cpu, float* out) {
   const D d;
   const std::size_t n = hn::Lanes(d);
   HWY_ALIGN float buf[kMax];
@@ -446,7 +462,7 @@ void RcpN(const float* x, int count, float* out) {
     const std::size_t m = std::size_t(count) - i < n ? std::size_t(count) - i : n;
     std::memset(buf, 0, sizeof buf);
     std::memcpy(buf, x + i, m * sizeof(float));
-    hn::Store(RcpEstimate(hn::Load(d, buf)), d, buf);
+    hn::Store(RcpEstimate(hn::Load(d, buf), RcpTable(cpu), RcpShift(cpu)), d, buf);
     std::memcpy(out + i, buf, m * sizeof(float));
   }
 }
@@ -476,9 +492,9 @@ void dwt_vertical(const float* const* r, int w, float* lo_out, float* hi_out) {
 void dwt_horizontal(const float* tlo, const float* thi, int j0, int j1, float* a, float* v, float* h, float* d) {
   HWY_DYNAMIC_DISPATCH(DwtH)(tlo, thi, j0, j1, a, v, h, d);
 }
-void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
-                  float* const* add) {
-  HWY_DYNAMIC_DISPATCH(DecoupleRow)(o, t, l, r, gain_limit, rst, add);
+void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
+                  float* const* rst, float* const* add) {
+  HWY_DYNAMIC_DISPATCH(DecoupleRow)(o, t, l, r, gain_limit, static_cast<int>(cpu), rst, add);
 }
 void csf_row(const float* src, float rf, int l, int r, float* dst, float* flt) {
   HWY_DYNAMIC_DISPATCH(CsfRow)(src, rf, l, r, dst, flt);
@@ -490,7 +506,9 @@ void masked_row(const float* const* src, const float* const* fu, const float* co
                 const float* const* ang, const float* rf, int l, int r, bool bypass, float* sum) {
   HWY_DYNAMIC_DISPATCH(MaskedRow)(src, fu, fm, fd, ang, rf, l, r, bypass, sum);
 }
-void rcp_estimate_n(const float* x, int n, float* out) { HWY_DYNAMIC_DISPATCH(RcpN)(x, n, out); }
+void rcp_estimate_n(const float* x, int n, LibvmafCpu cpu, float* out) {
+  HWY_DYNAMIC_DISPATCH(RcpN)(x, n, static_cast<int>(cpu), out);
+}
 
 }  // namespace vmafx::fadm::simd
 #endif  // HWY_ONCE
@@ -503,7 +521,8 @@ namespace vmafx::fadm::simd {
 std::size_t lanes() { std::abort(); }
 void dwt_vertical(const float* const*, int, float*, float*) { std::abort(); }
 void dwt_horizontal(const float*, const float*, int, int, float*, float*, float*, float*) { std::abort(); }
-void decouple_row(const float* const*, const float* const*, int, int, double, float* const*, float* const*) {
+void decouple_row(const float* const*, const float* const*, int, int, double, LibvmafCpu, float* const*,
+                  float* const*) {
   std::abort();
 }
 void csf_row(const float*, float, int, int, float*, float*) { std::abort(); }
@@ -512,7 +531,7 @@ void masked_row(const float* const*, const float* const*, const float* const*, c
                 const float*, int, int, bool, float*) {
   std::abort();
 }
-void rcp_estimate_n(const float*, int, float*) { std::abort(); }
+void rcp_estimate_n(const float*, int, LibvmafCpu, float*) { std::abort(); }
 }  // namespace vmafx::fadm::simd
 
 #endif  // VMAFX_HAVE_HWY

@@ -15,6 +15,8 @@
 // these must not be called.
 #include <cstddef>
 
+#include "core/libvmaf_cpu.hpp"
+
 namespace vmafx::fadm::simd {
 
 // Columns per vector of the running target: the row functions below that
@@ -37,8 +39,8 @@ void dwt_horizontal(const float* tlo, const float* thi, int j0, int j1, float* a
 
 // float_adm.cpp's decouple for the columns l <= j < r of one row; o / t: the
 // reference / distorted h, v, d rows; rst / add: the outputs (r - l >= 1).
-void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, float* const* rst,
-                  float* const* add);
+void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
+                  float* const* rst, float* const* add);
 
 // The CSF stage for columns l <= j < r: dst[j] = rf * src[j],
 // flt[j] = float(one_by_30 * |dst[j]|) (double product).
@@ -58,7 +60,7 @@ void den_row(const float* const* rows, const float* rf, int l, int r, float* sum
 void masked_row(const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
                 const float* const* ang, const float* rf, int l, int r, bool bypass, float* sum);
 
-// The RCPSS estimate (flt::rcp_estimate) on n values, for the tests.
-void rcp_estimate_n(const float* x, int n, float* out);
+// The RCPSS estimate (flt::rcp_estimate, intel or amd) on n values, for the tests.
+void rcp_estimate_n(const float* x, int n, LibvmafCpu cpu, float* out);
 
 }  // namespace vmafx::fadm::simd

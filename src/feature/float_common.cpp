@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "feature/float_adm_tables.h"
+#include "exact/fadm_rcp.h"
 #include "feature/float_simd.hpp"
 #include "feature/float_vif_tables.h"
 #include "core/simd.hpp"
@@ -354,27 +354,10 @@ int scale_axis(ScaleMethod m, int n, int dn, std::vector<int>& idx, std::vector<
   return taps;
 }
 
-float rcp_estimate(float x) {
+float rcp_estimate(float x, LibvmafCpu cpu) {
   std::uint32_t u;
   std::memcpy(&u, &x, sizeof u);
-  const std::uint32_t sign = u & 0x80000000u;
-  const std::uint32_t e = (u >> 23) & 0xffu;
-  const std::uint32_t m = u & 0x7fffffu;
-  std::uint32_t r;
-  if (e == 0xffu) {
-    r = m ? (u | 0x400000u) : sign;  // NaN stays NaN (quiet), +-inf -> +-0
-  } else if (e == 0) {
-    r = sign | 0x7f800000u;  // zero and subnormals -> +-inf
-  } else {
-    const std::uint32_t t = vmafx_fadm_rcp_estimate[m >> VMAFX_FADM_RCP_INDEX_SHIFT];
-    const int re = static_cast<int>((t >> 23) & 0xffu) - (static_cast<int>(e) - 127);
-    if (re <= 0)
-      r = sign;  // below the normal range: flushed
-    else if (re >= 255)
-      r = sign | 0x7f800000u;
-    else
-      r = sign | (std::uint32_t(re) << 23) | (t & 0x7fffffu);
-  }
+  const std::uint32_t r = vmafx_fadm_rcp_estimate_bits(u, static_cast<int>(cpu));
   float out;
   std::memcpy(&out, &r, sizeof out);
   return out;

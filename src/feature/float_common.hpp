@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/libvmaf_cpu.hpp"
 #include "core/picture.hpp"
 
 namespace vmafx::flt {
@@ -87,13 +88,18 @@ void scale_frame(ScaleMethod m, const float* src, int w, int h, float* dst, int 
 // (scale_frame copies the frame instead when neither axis changes size.)
 int scale_axis(ScaleMethod m, int n, int dn, std::vector<int>& idx, std::vector<float>& wt);
 
-// The reciprocal estimate of the x86 RCPSS instruction on the CPUs the golden
-// data was made on (see float_adm_tables.h), portable.
-float rcp_estimate(float x);
+// The reciprocal estimate of the x86 RCPSS instruction of Intel (kIntel) or
+// AMD (kAmd, kGeneric) processors, portable (exact/fadm_rcp.h).
+float rcp_estimate(float x, LibvmafCpu cpu);
 // libvmaf's rcp_s: the estimate refined by one Newton step, in float.
-inline float rcp_refined(float x) {
-  const float xi = rcp_estimate(x);
+inline float rcp_refined(float x, LibvmafCpu cpu) {
+  const float xi = rcp_estimate(x, cpu);
   return xi + xi * (1.0f - x * xi);
+}
+// libvmaf's DIVS(n, d) in float ADM: n * rcp_s(d) on x86 (intel, amd), the
+// quotient n / d on builds without SSE2 (generic).
+inline float adm_divide(float n, float d, LibvmafCpu cpu) {
+  return cpu == LibvmafCpu::kGeneric ? n / d : n * rcp_refined(d, cpu);
 }
 
 }  // namespace vmafx::flt

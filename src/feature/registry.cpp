@@ -99,12 +99,15 @@ constexpr std::string_view kFloatVifChecks[] = {"",
                                                 "vif_prescale=0.75:vif_prescale_method=lanczos4"};
 // Every option of float_adm: the gain limit, the three CSFs and the factor
 // overrides, p != 3 (the host's powf), no masking, the skipped scales, the
-// adm3 variants.
+// adm3 variants, and each libvmaf_cpu (the division's three variants).
 constexpr std::string_view kFloatAdmChecks[] = {
     "",
+    "libvmaf_cpu=intel",
+    "libvmaf_cpu=amd",
+    "libvmaf_cpu=generic",
     "debug=true:adm_enhn_gain_limit=1:adm_csf_mode=1:adm_csf_scale=2:adm_csf_diag_scale=0.5:"
-    "adm_adm3_apply_hm=true",
-    "adm_csf_mode=2:adm_p_norm=2.5:adm_skip_aim_scale=2:adm_min_val=0.5",
+    "adm_adm3_apply_hm=true:libvmaf_cpu=intel",
+    "adm_csf_mode=2:adm_p_norm=2.5:adm_skip_aim_scale=2:adm_min_val=0.5:libvmaf_cpu=generic",
     "adm_bypass_cm=1:adm_skip_scale0=true:adm_noise_weight=0.5:debug=true",
     "adm_enhn_gain_limit=1.5:adm_f1s0=0.5:adm_f2s3=2:adm_norm_view_dist=1.5:adm_ref_display_height=2160:"
     "adm_dlm_weight=0.25"};

@@ -315,7 +315,8 @@ static int score(const char *scenario, const char *ref_path, const char *dis_pat
     err |= vmaf_model_collection_load(&models[0], &mc, &c0, "vmaf_b_v0.6.3");
     err |= vmaf_use_features_from_model_collection(vmaf, mc);
   } else {
-    err |= vmaf_model_load(&models[0], &c0, "vmaf_v0.6.1");
+    /* float: the model whose float_adm follows VMAFX_LIBVMAF_CPU */
+    err |= vmaf_model_load(&models[0], &c0, strcmp(scenario, "float") ? "vmaf_v0.6.1" : "vmaf_float_v0.6.1");
   }
   if (!strcmp(scenario, "two")) {
     n_models = 2;

@@ -111,6 +111,17 @@ TEST_F(CliMoreErrors, NegativeStreamIndex) {
   expect_error({"-r", "a.mkv", "-d", "b.mkv", "--ref-stream", "-1"}, "--ref-stream/--dis-stream: expected 0 or more");
 }
 
+TEST_F(CliMoreErrors, UnknownLibvmafCpu) {
+  const std::string a = y4m("a.y4m", 32, 32, 1);
+  expect_error({"-r", a, "-d", a, "--libvmaf-cpu", "arm"}, "libvmaf_cpu 'arm': expected auto, intel, amd or generic");
+}
+
+TEST_F(CliMoreErrors, UnknownLibvmafCpuOfAFeature) {
+  const std::string a = y4m("a.y4m", 32, 32, 1);
+  expect_error({"-r", a, "-d", a, "-n", "--feature", "float_adm=libvmaf_cpu=x86"},
+               "float_adm: libvmaf_cpu 'x86': expected auto, intel, amd or generic");
+}
+
 TEST_F(CliMoreErrors, Y4mHeaderTooLong) {
   const std::string a = y4m("a.y4m", 16, 16, 1);
   const std::string b = write("b.y4m", "YUV4MPEG2 W16 H16 X" + std::string(5000, 'x') + "\nFRAME\n");

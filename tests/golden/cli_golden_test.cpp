@@ -1,6 +1,10 @@
 // End to end: every oracle run of the golden set through our `vmaf` CLI with
 // the oracle's own command line (plus --precision max), every per-frame,
 // pooled and aggregate value compared with == and the metric order compared.
+// The golden set was made on AMD processors: it runs with --libvmaf-cpu amd.
+// So does each run of tests/data/libvmaf_cpu/<variant>/runs.json (float_adm
+// and the vmaf_float_* models from libvmaf built and run as that variant,
+// see its make/) with --libvmaf-cpu <variant>.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -25,6 +29,8 @@ namespace fs = std::filesystem;
 struct OracleRun {
   std::string pair, run, expected_file;
   std::vector<std::string> argv;
+  std::string libvmaf_cpu;  // --libvmaf-cpu
+  std::string prefix;       // of the test name ("" for the golden set)
 };
 
 std::vector<OracleRun> all_runs() {
@@ -38,13 +44,30 @@ std::vector<OracleRun> all_runs() {
       r.run = o.at("run");
       r.expected_file = golden_oracle_path(r.pair, r.run);
       for (const json& a : o.at("argv")) r.argv.push_back(a);
+      r.libvmaf_cpu = "amd";
+      out.push_back(std::move(r));
+    }
+  }
+  for (const char* cpu : {"amd", "generic", "intel"}) {
+    const std::string dir = data_dir() + "/libvmaf_cpu/" + cpu;
+    if (!fs::exists(dir + "/runs.json")) continue;  // not recorded (yet)
+    std::ifstream rin(dir + "/runs.json");
+    const json runs = json::parse(rin);
+    for (const json& o : runs.at("runs")) {
+      OracleRun r;
+      r.pair = o.at("pair");
+      r.run = o.at("run");
+      r.expected_file = dir + "/" + o.at("file").get<std::string>();
+      for (const json& a : o.at("argv")) r.argv.push_back(a);
+      r.libvmaf_cpu = cpu;
+      r.prefix = std::string("cpu_") + cpu + "__";
       out.push_back(std::move(r));
     }
   }
   return out;
 }
 
-void PrintTo(const OracleRun& r, std::ostream* os) { *os << r.pair << "." << r.run; }
+void PrintTo(const OracleRun& r, std::ostream* os) { *os << r.prefix << r.pair << "." << r.run; }
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
@@ -55,8 +78,8 @@ TEST_P(CliGolden, EveryValueEqual) {
   std::vector<std::string> argv = r.argv;
   std::vector<std::string> cmd{VMAFX_CLI_PATH};
   // Unique per process: ctest runs the CPU and the OpenCL replays side by side.
-  const fs::path out =
-      fs::temp_directory_path() / ("vmafx_golden_" + std::to_string(::getpid()) + "_" + r.pair + "." + r.run + ".json");
+  const fs::path out = fs::temp_directory_path() /
+                       ("vmafx_golden_" + std::to_string(::getpid()) + "_" + r.prefix + r.pair + "." + r.run + ".json");
   for (std::size_t i = 1; i < argv.size(); ++i) {
     if (argv[i] == "-o") {
       cmd.push_back("-o");
@@ -74,6 +97,8 @@ TEST_P(CliGolden, EveryValueEqual) {
   }
   cmd.push_back("--precision");
   cmd.push_back("max");
+  cmd.push_back("--libvmaf-cpu");
+  cmd.push_back(r.libvmaf_cpu);
   // VMAFX_GOLDEN_EXTRA_ARGS="--backend cuda" replays the set on a device backend.
   if (const char* extra = std::getenv("VMAFX_GOLDEN_EXTRA_ARGS")) {
     std::istringstream words(extra);
@@ -141,7 +166,7 @@ TEST_P(CliGolden, EveryValueEqual) {
 
 INSTANTIATE_TEST_SUITE_P(All, CliGolden, ::testing::ValuesIn(all_runs()),
                          [](const ::testing::TestParamInfo<OracleRun>& i) {
-                           std::string n = i.param.pair + "__" + i.param.run;
+                           std::string n = i.param.prefix + i.param.pair + "__" + i.param.run;
                            for (char& c : n)
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return n;

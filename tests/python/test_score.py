@@ -68,11 +68,33 @@ def same(ours, theirs):
 @pytest.mark.parametrize("run", oracle_cases())
 def test_scores_equal_libvmaf(run):
     """Every per-frame and pooled score of libvmaf's %.17g oracle, == (threads=2, the CPU)."""
-    ref, dis, kw = kwargs_from_argv(run["argv"])
-    r = vmaf_exact.score(ref, dis, backend="cpu", threads=2, **kw)
     # Where libvmaf's AVX2 and plain-C paths disagree, the plain-C output (scalar_path) is the reference.
     sp = run.get("scalar_path", {})
-    oracle = json.loads((GOLDEN / (sp["file"] if sp.get("identical") is False else run["file"])).read_text())
+    # The golden set was made on AMD processors (float_adm's division).
+    check_oracle(run["argv"], GOLDEN / (sp["file"] if sp.get("identical") is False else run["file"]), "amd")
+
+
+def libvmaf_cpu_cases():
+    out = []
+    for cpu in ("amd", "generic", "intel"):
+        runs = GOLDEN.parent / "libvmaf_cpu" / cpu / "runs.json"
+        if runs.exists():
+            for o in json.loads(runs.read_text())["runs"]:
+                if o["run"] == "vmaf_float_v0.6.1" and o["pair"].startswith("astro176"):
+                    out.append(pytest.param(cpu, o, id=f'{cpu}-{o["pair"]}-{o["run"]}'))
+    return out
+
+
+@pytest.mark.parametrize("cpu,run", libvmaf_cpu_cases())
+def test_libvmaf_cpu_equals_libvmaf(cpu, run):
+    """libvmaf_cpu= picks which libvmaf float_adm equals: each variant's recorded outputs (tests/data/libvmaf_cpu)."""
+    check_oracle(run["argv"], GOLDEN.parent / "libvmaf_cpu" / cpu / run["file"], cpu)
+
+
+def check_oracle(argv, path, cpu):
+    ref, dis, kw = kwargs_from_argv(argv)
+    r = vmaf_exact.score(ref, dis, backend="cpu", threads=2, libvmaf_cpu=cpu, **kw)
+    oracle = json.loads(path.read_text())
     frames = r.frames
     assert r.n_frames == len(oracle["frames"])
     checked = 0
@@ -362,6 +384,7 @@ def test_error_truncated(cli, tmp_path):
     ({"features": ["nope"]}, ["--feature", "nope"], vmaf_exact.UsageError),
     ({"features": ["psnr=enable_chroma=maybe"]}, ["--feature", "psnr=enable_chroma=maybe"], vmaf_exact.UsageError),
     ({"backend": "tpu"}, ["--backend", "tpu"], vmaf_exact.UsageError),
+    ({"libvmaf_cpu": "arm"}, ["--libvmaf-cpu", "arm"], vmaf_exact.Error),
 ])
 def test_error_config(cli, kw, cli_opts, cls):
     ref, dis = CLIPS / "astro176.ref.y4m", CLIPS / "astro176__noise.dis.y4m"

@@ -122,6 +122,7 @@ bool golden_run_exists(const std::string& pair, const std::string& run) {
 FeatureCollector run_features(const GoldenPair& pair, const std::vector<FeatureRequest>& requests, EngineOptions opts) {
   auto ref = open_video(pair.ref, pair.raw);
   auto dis = open_video(pair.dis, pair.raw);
+  if (opts.libvmaf_cpu.empty()) opts.libvmaf_cpu = "amd";  // the golden set was made on AMD processors
   Engine engine(ref->format(), opts);
   for (const FeatureRequest& r : requests) engine.use(r);
   for (;;) {

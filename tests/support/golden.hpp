@@ -42,7 +42,8 @@ inline const GoldenPair& pair_named(const std::string& name) { return golden_pai
 std::string golden_oracle_path(const std::string& pair, const std::string& run);
 bool golden_run_exists(const std::string& pair, const std::string& run);
 
-// Reads both clips in lock step and runs the requested extractors.
+// Reads both clips in lock step and runs the requested extractors; float_adm
+// as libvmaf on AMD (the golden set's) unless opts.libvmaf_cpu says otherwise.
 FeatureCollector run_features(const GoldenPair& pair, const std::vector<FeatureRequest>& requests,
                               EngineOptions opts = {});
 

@@ -45,6 +45,8 @@ TEST(Env, BadValuesAreErrorsNamingTheVariable) {
   EXPECT_EQ(error_with("VMAFX_HWDEC_HOST", "yes"), "VMAFX_HWDEC_HOST=yes: expected 0, 1");
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_PRECISION", "18"), "VMAFX_LIBVMAF_PRECISION=18: expected max or 1 to 17");
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_PRECISION", "max"), "");
+  EXPECT_EQ(error_with("VMAFX_LIBVMAF_CPU", "arm"), "VMAFX_LIBVMAF_CPU=arm: expected auto, intel, amd, generic");
+  EXPECT_EQ(error_with("VMAFX_LIBVMAF_CPU", "generic"), "");
   EXPECT_EQ(error_with("VMAFX_SIMD", "off"), "");
   EXPECT_NO_THROW(env::check());
 }

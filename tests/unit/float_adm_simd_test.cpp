@@ -180,22 +180,25 @@ TEST_F(FloatAdmSimd, RcpEstimateEqualsScalar) {
       for (std::uint32_t s : {0u, 1u}) x.push_back(bits_float((s << 31) | (e << 23) | m));
   for (std::uint32_t i = 0; i < 4096; ++i) x.push_back(bits_float(0x3f800000u | (i << 11)));  // every entry
   for (int i = 0; i < 300000; ++i) x.push_back(bits_float(std::uint32_t(rng())));
-  std::vector<float> want(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) want[i] = flt::rcp_estimate(x[i]);
-  each_target([&] {
-    std::vector<float> got(x.size());
-    fadm::simd::rcp_estimate_n(x.data(), int(x.size()), got.data());
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      std::uint32_t a, b;
-      std::memcpy(&a, &got[i], 4);
-      std::memcpy(&b, &want[i], 4);
-      ASSERT_EQ(a, b) << "x bits " << std::hex << [&] {
-        std::uint32_t u;
-        std::memcpy(&u, &x[i], 4);
-        return u;
-      }();
-    }
-  });
+  for (const LibvmafCpu cpu : {LibvmafCpu::kIntel, LibvmafCpu::kAmd}) {
+    SCOPED_TRACE(std::string(libvmaf_cpu_name(cpu)));
+    std::vector<float> want(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) want[i] = flt::rcp_estimate(x[i], cpu);
+    each_target([&] {
+      std::vector<float> got(x.size());
+      fadm::simd::rcp_estimate_n(x.data(), int(x.size()), cpu, got.data());
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        std::uint32_t a, b;
+        std::memcpy(&a, &got[i], 4);
+        std::memcpy(&b, &want[i], 4);
+        ASSERT_EQ(a, b) << "x bits " << std::hex << [&] {
+          std::uint32_t u;
+          std::memcpy(&u, &x[i], 4);
+          return u;
+        }();
+      }
+    });
+  }
 }
 
 // One band row set: reference and distorted h, v, d rows of width w.
@@ -230,25 +233,27 @@ TEST_F(FloatAdmSimd, DecoupleRowEqualsScalar) {
   const double gains[] = {100.0, 1.0, 1.5, 1.1, 37.3, 4.0e10};
   std::vector<Rows> rows;
   for (int w = 1; w <= 200; w += (w < 40 ? 1 : 9)) rows.push_back(make_rows(rng, w, int(rng() % 4)));
-  each_target([&] {
-    for (const double gl : gains)
-      for (const Rows& r : rows)
-        for (int l : {0, 1, 3}) {
-          if (l >= r.w) continue;
-          const int right = r.w - (l == 3 ? 2 : 0) > l ? r.w - (l == 3 ? 2 : 0) : r.w;
-          const float* o[3] = {r.v[0].data(), r.v[1].data(), r.v[2].data()};
-          const float* t[3] = {r.v[3].data(), r.v[4].data(), r.v[5].data()};
-          std::vector<float> want(std::size_t(6) * r.w, 5.0f), got(want);
-          float* wr[3] = {want.data(), want.data() + r.w, want.data() + 2 * r.w};
-          float* wa[3] = {want.data() + 3 * r.w, want.data() + 4 * r.w, want.data() + 5 * r.w};
-          float* gr[3] = {got.data(), got.data() + r.w, got.data() + 2 * r.w};
-          float* ga[3] = {got.data() + 3 * r.w, got.data() + 4 * r.w, got.data() + 5 * r.w};
-          fadm::decouple_row(o, t, l, right, gl, wr, wa);
-          fadm::simd::decouple_row(o, t, l, right, gl, gr, ga);
-          const long d = first_diff(got, want);
-          ASSERT_EQ(d, -1) << "w " << r.w << " [" << l << ", " << right << ") gain " << gl << " at " << d;
-        }
-  });
+  for (const LibvmafCpu cpu : {LibvmafCpu::kIntel, LibvmafCpu::kAmd, LibvmafCpu::kGeneric})
+    each_target([&] {
+      for (const double gl : gains)
+        for (const Rows& r : rows)
+          for (int l : {0, 1, 3}) {
+            if (l >= r.w) continue;
+            const int right = r.w - (l == 3 ? 2 : 0) > l ? r.w - (l == 3 ? 2 : 0) : r.w;
+            const float* o[3] = {r.v[0].data(), r.v[1].data(), r.v[2].data()};
+            const float* t[3] = {r.v[3].data(), r.v[4].data(), r.v[5].data()};
+            std::vector<float> want(std::size_t(6) * r.w, 5.0f), got(want);
+            float* wr[3] = {want.data(), want.data() + r.w, want.data() + 2 * r.w};
+            float* wa[3] = {want.data() + 3 * r.w, want.data() + 4 * r.w, want.data() + 5 * r.w};
+            float* gr[3] = {got.data(), got.data() + r.w, got.data() + 2 * r.w};
+            float* ga[3] = {got.data() + 3 * r.w, got.data() + 4 * r.w, got.data() + 5 * r.w};
+            fadm::decouple_row(o, t, l, right, gl, cpu, wr, wa);
+            fadm::simd::decouple_row(o, t, l, right, gl, cpu, gr, ga);
+            const long d = first_diff(got, want);
+            ASSERT_EQ(d, -1) << libvmaf_cpu_name(cpu) << " w " << r.w << " [" << l << ", " << right << ") gain " << gl
+                             << " at " << d;
+          }
+    });
 }
 
 TEST_F(FloatAdmSimd, CsfRowEqualsScalar) {

@@ -21,6 +21,7 @@
 
 #include "core/engine.hpp"
 #include "core/error.hpp"
+#include "core/libvmaf_cpu.hpp"
 #include "feature/float_adm.hpp"
 #include "feature/float_adm_tables.h"
 #include "feature/float_ansnr.hpp"
@@ -49,23 +50,33 @@ const std::vector<FeatureRequest> kAll = {{"float_vif", {}},  {"float_adm", {}},
 // ---- RCPSS estimate -------------------------------------------------------
 
 TEST(FloatRcp, KnownEstimates) {
-  EXPECT_EQ(bits(flt::rcp_estimate(1.0f)), 0x3f7ff000u);
-  EXPECT_EQ(bits(flt::rcp_estimate(2.0f)), 0x3efff000u);  // exponent scales exactly
-  EXPECT_EQ(bits(flt::rcp_estimate(0.25f)), 0x407ff000u);
-  EXPECT_EQ(bits(flt::rcp_estimate(-1.0f)), 0xbf7ff000u);  // sign kept
-  // Only the top 12 mantissa bits select the estimate.
-  EXPECT_EQ(flt::rcp_estimate(from_bits(0x3fc00000u)), flt::rcp_estimate(from_bits(0x3fc007ffu)));
+  for (const LibvmafCpu cpu : {LibvmafCpu::kIntel, LibvmafCpu::kAmd}) {
+    EXPECT_EQ(bits(flt::rcp_estimate(1.0f, cpu)), 0x3f7ff000u);
+    EXPECT_EQ(bits(flt::rcp_estimate(2.0f, cpu)), 0x3efff000u);  // exponent scales exactly
+    EXPECT_EQ(bits(flt::rcp_estimate(0.25f, cpu)), 0x407ff000u);
+    EXPECT_EQ(bits(flt::rcp_estimate(-1.0f, cpu)), 0xbf7ff000u);  // sign kept
+  }
+  // AMD: the top 12 mantissa bits select the estimate; Intel: the top 11.
+  EXPECT_EQ(flt::rcp_estimate(from_bits(0x3fc00000u), LibvmafCpu::kAmd),
+            flt::rcp_estimate(from_bits(0x3fc007ffu), LibvmafCpu::kAmd));
+  EXPECT_EQ(flt::rcp_estimate(from_bits(0x3fc00000u), LibvmafCpu::kIntel),
+            flt::rcp_estimate(from_bits(0x3fc00fffu), LibvmafCpu::kIntel));
+  // The two differ: 1 + 1/4096 is a step of AMD's table, not of Intel's.
+  EXPECT_EQ(bits(flt::rcp_estimate(from_bits(0x3f800800u), LibvmafCpu::kAmd)), 0x3f7fe000u);
+  EXPECT_EQ(bits(flt::rcp_estimate(from_bits(0x3f800800u), LibvmafCpu::kIntel)), 0x3f7ff000u);
 }
 
 TEST(FloatRcp, SpecialInputs) {
-  EXPECT_EQ(flt::rcp_estimate(0.0f), std::numeric_limits<float>::infinity());
-  EXPECT_EQ(flt::rcp_estimate(-0.0f), -std::numeric_limits<float>::infinity());
-  EXPECT_EQ(flt::rcp_estimate(1e-40f), std::numeric_limits<float>::infinity());  // subnormal
-  EXPECT_EQ(bits(flt::rcp_estimate(std::numeric_limits<float>::infinity())), 0u);
-  EXPECT_EQ(bits(flt::rcp_estimate(-std::numeric_limits<float>::infinity())), 0x80000000u);
-  EXPECT_TRUE(std::isnan(flt::rcp_estimate(std::numeric_limits<float>::quiet_NaN())));
-  EXPECT_EQ(bits(flt::rcp_estimate(3e38f)), 0u);          // result below the normal range: flushed
-  EXPECT_TRUE(std::isfinite(flt::rcp_estimate(1e-30f)));  // ADM's epsilon divisor
+  for (const LibvmafCpu cpu : {LibvmafCpu::kIntel, LibvmafCpu::kAmd}) {
+    EXPECT_EQ(flt::rcp_estimate(0.0f, cpu), std::numeric_limits<float>::infinity());
+    EXPECT_EQ(flt::rcp_estimate(-0.0f, cpu), -std::numeric_limits<float>::infinity());
+    EXPECT_EQ(flt::rcp_estimate(1e-40f, cpu), std::numeric_limits<float>::infinity());  // subnormal
+    EXPECT_EQ(bits(flt::rcp_estimate(std::numeric_limits<float>::infinity(), cpu)), 0u);
+    EXPECT_EQ(bits(flt::rcp_estimate(-std::numeric_limits<float>::infinity(), cpu)), 0x80000000u);
+    EXPECT_TRUE(std::isnan(flt::rcp_estimate(std::numeric_limits<float>::quiet_NaN(), cpu)));
+    EXPECT_EQ(bits(flt::rcp_estimate(3e38f, cpu)), 0u);          // result below the normal range: flushed
+    EXPECT_TRUE(std::isfinite(flt::rcp_estimate(1e-30f, cpu)));  // ADM's epsilon divisor
+  }
 }
 
 TEST(FloatRcp, RefinedIsCloseToTheQuotient) {
@@ -74,23 +85,89 @@ TEST(FloatRcp, RefinedIsCloseToTheQuotient) {
   for (int i = 0; i < 10000; ++i) {
     const float x = d(rng);
     if (x == 0) continue;
-    const float r = flt::rcp_refined(x);
-    EXPECT_NEAR(r * x, 1.0f, 3e-7f) << x;
+    for (const LibvmafCpu cpu : {LibvmafCpu::kIntel, LibvmafCpu::kAmd}) {
+      const float r = flt::rcp_refined(x, cpu);
+      EXPECT_NEAR(r * x, 1.0f, 3e-7f) << x;
+    }
+  }
+}
+
+TEST(FloatRcp, DivideOfEachVariant) {
+  // generic: the quotient; intel / amd: n times the refined estimate, which
+  // differ from each other and from the quotient for some inputs.
+  const float n = 0.7f, d = from_bits(0x3f9a3c21u);
+  EXPECT_EQ(bits(flt::adm_divide(n, d, LibvmafCpu::kGeneric)), bits(n / d));
+  for (const LibvmafCpu cpu : {LibvmafCpu::kIntel, LibvmafCpu::kAmd})
+    EXPECT_EQ(bits(flt::adm_divide(n, d, cpu)), bits(n * flt::rcp_refined(d, cpu)));
+  int intel_amd = 0, amd_exact = 0;
+  for (std::uint32_t m = 0; m < (1u << 23); m += 101) {
+    const float x = from_bits(0x3f800000u | m);
+    const std::uint32_t q = bits(flt::adm_divide(1.0f, x, LibvmafCpu::kGeneric));
+    const std::uint32_t a = bits(flt::adm_divide(1.0f, x, LibvmafCpu::kAmd));
+    intel_amd += a != bits(flt::adm_divide(1.0f, x, LibvmafCpu::kIntel));
+    amd_exact += a != q;
+  }
+  EXPECT_GT(intel_amd, 0);
+  EXPECT_GT(amd_exact, 0);
+}
+
+TEST(LibvmafCpu, Names) {
+  for (const LibvmafCpu c : {LibvmafCpu::kIntel, LibvmafCpu::kAmd, LibvmafCpu::kGeneric})
+    EXPECT_EQ(parse_libvmaf_cpu(libvmaf_cpu_name(c), "x"), c);
+  EXPECT_EQ(parse_libvmaf_cpu("auto", "x"), host_libvmaf_cpu());
+#if defined(__x86_64__) || defined(__i386__)
+  EXPECT_EQ(host_libvmaf_cpu(), __builtin_cpu_is("amd") ? LibvmafCpu::kAmd : LibvmafCpu::kIntel);
+#else
+  EXPECT_EQ(host_libvmaf_cpu(), LibvmafCpu::kGeneric);
+#endif
+}
+
+TEST(LibvmafCpu, RejectsOtherNames) {
+  for (const char* bad : {"", "Intel", "arm", "auto "}) {
+    try {
+      parse_libvmaf_cpu(bad, "libvmaf_cpu");
+      FAIL() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("libvmaf_cpu '") + bad + "': expected auto, intel, amd or generic");
+    }
   }
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-// On the CPU family the table comes from, it is the instruction.
-TEST(FloatRcp, MatchesHardwareOnAmd) {
-  if (!__builtin_cpu_is("amd")) GTEST_SKIP() << "RCPSS differs between CPU vendors; table made on AMD Zen";
-  std::mt19937 rng(5);
-  for (std::uint32_t m = 0; m < (1u << 23); m += 97) {
-    for (std::uint32_t e : {1u, 60u, 126u, 127u, 128u, 200u, 253u, 254u}) {
-      const float x = from_bits((e << 23) | m | ((rng() & 1u) << 31));
-      const float hw = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
-      ASSERT_EQ(bits(flt::rcp_estimate(x)), bits(hw)) << std::hex << bits(x);
+// On a processor of the table's vendor, the table is the instruction: every
+// mantissa at the exponents where the rescaling reaches the edges (1, 2, the
+// 1 + 126 of the normal range, 253, 254) and in the middle, every exponent
+// (zero and subnormals, inf and NaN among them) on a spread of mantissas,
+// both signs.
+void expect_instruction(LibvmafCpu cpu) {
+  const auto check = [cpu](std::uint32_t u) {
+    const float x = from_bits(u);
+    const float hw = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
+    if (bits(flt::rcp_estimate(x, cpu)) != bits(hw)) {
+      ADD_FAILURE() << std::hex << "x 0x" << u << ": table 0x" << bits(flt::rcp_estimate(x, cpu)) << ", instruction 0x"
+                    << bits(hw);
+      return false;
     }
-  }
+    return true;
+  };
+  for (std::uint32_t m = 0; m < (1u << 23); ++m)
+    for (std::uint32_t e : {1u, 2u, 126u, 127u, 128u, 253u, 254u})
+      for (std::uint32_t s : {0u, 0x80000000u})
+        if (!check(s | (e << 23) | m)) return;
+  for (std::uint32_t e = 0; e < 256; ++e)
+    for (std::uint32_t m = 0; m < (1u << 23); m += (e == 0 || e == 255) ? 1 : 4093)
+      for (std::uint32_t s : {0u, 0x80000000u})
+        if (!check(s | (e << 23) | m)) return;
+}
+
+TEST(FloatRcp, IntelTableIsTheInstructionOnIntel) {
+  if (!__builtin_cpu_is("intel")) GTEST_SKIP() << "RCPSS differs between vendors: this processor is not Intel";
+  expect_instruction(LibvmafCpu::kIntel);
+}
+
+TEST(FloatRcp, AmdTableIsTheInstructionOnAmd) {
+  if (!__builtin_cpu_is("amd")) GTEST_SKIP() << "RCPSS differs between vendors: this processor is not AMD";
+  expect_instruction(LibvmafCpu::kAmd);
 }
 #endif
 

@@ -499,6 +499,9 @@ int main(int argc, char** argv) {
   app.add_option("--backend", s.session.backend,
                  "auto (default: a GPU's twins where one works, the CPU otherwise), cpu, cuda or opencl");
   app.add_option("--gpu", s.session.gpu, "Device index for --backend cuda/opencl (see --list-devices)");
+  app.add_option("--libvmaf-cpu", s.session.libvmaf_cpu,
+                 "Which libvmaf to equal for float_adm and the vmaf_float_* models, whose division differs by "
+                 "processor: auto (default: this machine's), intel, amd (x86 builds) or generic (builds without SSE2)");
   bool list = false, list_features = false;
   app.add_flag("--list-devices", list, "List the GPU devices of every built backend and exit");
   app.add_flag("--list-features", list_features,

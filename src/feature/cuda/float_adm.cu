@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "feature/cuda/float_adm_cuda.hpp"
+#include "exact/fadm_rcp.h"
 #include "feature/float_adm_tables.h"
 
 namespace vmafx::cuda::fadm {
@@ -48,28 +49,12 @@ __global__ void dwt_kernel(const float* __restrict__ src, int sstride, int w, in
   d[o] = fir4(c_hi, hi[0], hi[1], hi[2], hi[3]);
 }
 
-__device__ float rcp_refined(float x, const std::uint32_t* table) {
-  const std::uint32_t u = __float_as_uint(x);
-  const std::uint32_t sign = u & 0x80000000u;
-  const std::uint32_t e = (u >> 23) & 0xffu;
-  const std::uint32_t m = u & 0x7fffffu;
-  std::uint32_t r;
-  if (e == 0xffu) {
-    r = m ? (u | 0x400000u) : sign;
-  } else if (e == 0) {
-    r = sign | 0x7f800000u;
-  } else {
-    const std::uint32_t t = table[m >> VMAFX_FADM_RCP_INDEX_SHIFT];
-    const int re = static_cast<int>((t >> 23) & 0xffu) - (static_cast<int>(e) - 127);
-    if (re <= 0)
-      r = sign;
-    else if (re >= 255)
-      r = sign | 0x7f800000u;
-    else
-      r = sign | (std::uint32_t(re) << 23) | (t & 0x7fffffu);
-  }
-  const float xi = __uint_as_float(r);
-  return xi + xi * (1.0f - x * xi);
+// libvmaf's DIVS(n, d) of the chosen variant (flt::adm_divide): n times the
+// RCPSS estimate refined by one Newton step, or the correctly rounded quotient.
+__device__ __forceinline__ float adm_divide(float n, float d, int cpu) {
+  if (cpu == VMAFX_LIBVMAF_CPU_GENERIC) return __fdiv_rn(n, d);
+  const float xi = __uint_as_float(vmafx_fadm_rcp_estimate_bits(__float_as_uint(d), cpu));
+  return n * (xi + xi * (1.0f - d * xi));
 }
 
 __device__ __forceinline__ float limit(float rst, float t, bool angle, double gain_limit) {
@@ -84,17 +69,16 @@ __device__ __forceinline__ float limit(float rst, float t, bool angle, double ga
   return rst;
 }
 
-__global__ void decouple_kernel(ScaleArgs s, const std::uint32_t* __restrict__ table, Triple o_, Triple t_, Triple rst_,
-                                Triple add_) {
+__global__ void decouple_kernel(ScaleArgs s, Triple o_, Triple t_, Triple rst_, Triple add_) {
   const int j = s.filter.left + int(blockIdx.x * blockDim.x + threadIdx.x), i = s.filter.top + int(blockIdx.y);
   if (j >= s.filter.right || i >= s.filter.bottom) return;
   const std::size_t q = std::size_t(i) * s.w + j;
   const float oh = o_.p[0][q], ov = o_.p[1][q], od = o_.p[2][q];
   const float th = t_.p[0][q], tv = t_.p[1][q], td = t_.p[2][q];
   const float eps = s.eps;
-  float kh = th * rcp_refined(oh + eps, table);
-  float kv = tv * rcp_refined(ov + eps, table);
-  float kd = td * rcp_refined(od + eps, table);
+  float kh = adm_divide(th, oh + eps, s.cpu);
+  float kv = adm_divide(tv, ov + eps, s.cpu);
+  float kd = adm_divide(td, od + eps, s.cpu);
   kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
   kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
   kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);
@@ -188,18 +172,18 @@ __global__ void rows_kernel(const float* __restrict__ terms, int rw, int rh, flo
 void dwt(const float* src, int sstride, int w, int h, bool lo_only, const std::uint32_t* table, float* a, float* v,
          float* hb, float* d, cudaStream_t s) {
   const int ow = (w + 1) / 2, oh = (h + 1) / 2;
-  const float* lo = reinterpret_cast<const float*>(table + kFilters);
+  const float* lo = reinterpret_cast<const float*>(table);
   dwt_kernel<<<dim3((ow + kRow - 1) / kRow, oh), kRow, 0, s>>>(src, sstride, w, h, lo_only, lo, lo + 4, a, v, hb, d);
 }
 
-void scale(const ScaleArgs& a, const std::uint32_t* rcp_table, Triple rb, Triple db, Triple r, Triple ad, Triple csf_a,
-           Triple csf_f, float* terms, float* rows, cudaStream_t s) {
+void scale(const ScaleArgs& a, Triple rb, Triple db, Triple r, Triple ad, Triple csf_a, Triple csf_f, float* terms,
+           float* rows, cudaStream_t s) {
   const int fw = a.filter.right - a.filter.left, fh = a.filter.bottom - a.filter.top;
   const int rw = a.score.right - a.score.left, rh = a.score.bottom - a.score.top;
   const std::size_t n = std::size_t(rw) * rh;
   if (fw > 0 && fh > 0) {
     const dim3 fg((fw + kRow - 1) / kRow, fh);
-    decouple_kernel<<<fg, kRow, 0, s>>>(a, rcp_table, rb, db, r, ad);
+    decouple_kernel<<<fg, kRow, 0, s>>>(a, rb, db, r, ad);
   }
   if (rw <= 0 || rh <= 0) return;
   const dim3 sg((rw + kRow - 1) / kRow, rh);

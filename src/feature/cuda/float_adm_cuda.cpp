@@ -20,7 +20,6 @@ namespace {
 class FloatAdmTwin final : public Extractor {
  public:
   FloatAdmTwin(CudaBackend& b, const vmafx::fadm::Config& c) : b_(b), c_(c) {
-    table_.assign(vmafx_fadm_rcp_estimate, vmafx_fadm_rcp_estimate + fadm::kFilters);
     for (const float* f : {vmafx_fadm_db2_lo, vmafx_fadm_db2_hi})
       for (int k = 0; k < 4; ++k) {
         std::uint32_t u;
@@ -88,7 +87,8 @@ class FloatAdmTwin final : public Extractor {
       a.cos1 = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
       a.cube = cube;
       a.bypass = c_.p.bypass_cm;
-      fadm::scale(a, table, rb, db, r, ad, csf_a, csf_f, terms, rows + off, s);
+      a.cpu = static_cast<int>(c_.p.cpu);
+      fadm::scale(a, rb, db, r, ad, csf_a, csf_f, terms, rows + off, s);
       row_off[scale] = int(off);
       const int rh = g.bottom > g.top ? g.bottom - g.top : 0;
       const int rw = g.right > g.left ? g.right - g.left : 0;

@@ -14,10 +14,9 @@ struct Rect {
   int top, bottom, left, right;
 };
 
-// The device table: the reciprocal estimates (kFilters entries), then the
-// db2 low-pass and high-pass taps (4 + 4 floats, as bits).
-inline constexpr int kFilters = 4096;
-inline constexpr int kTableSize = kFilters + 8;
+// The device table: the db2 low-pass and high-pass taps (4 + 4 floats, as
+// bits). (The division's estimate tables are exact/fadm_rcp.h's.)
+inline constexpr int kTableSize = 8;
 
 // One db2 level of a w x h image (rows of sstride floats) into packed
 // (w + 1) / 2 x (h + 1) / 2 bands a, v, h, d (lo_only: a alone).
@@ -37,12 +36,13 @@ struct ScaleArgs {
   float eps, cos1;
   bool cube;    // p = 3: the terms are x * x * x; else x itself
   bool bypass;  // adm_bypass_cm
+  int cpu;      // the division's variant (VMAFX_LIBVMAF_CPU_*, exact/fadm_rcp.h)
 };
 // decouple (rb, db -> r, a), the denominator terms of rb, csf and masking
 // terms of the numerator (r) and the AIM numerator (a): terms holds 9 planes
 // of score-region size (den h, v, d, num h, v, d, aim h, v, d), rows the
 // per-row float sums of each (9 per row), row_count rows.
-void scale(const ScaleArgs& a, const std::uint32_t* rcp_table, Triple rb, Triple db, Triple r, Triple ad, Triple csf_a,
-           Triple csf_f, float* terms, float* rows, cudaStream_t s);
+void scale(const ScaleArgs& a, Triple rb, Triple db, Triple r, Triple ad, Triple csf_a, Triple csf_f, float* terms,
+           float* rows, cudaStream_t s);
 
 }  // namespace vmafx::cuda::fadm

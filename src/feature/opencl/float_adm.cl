@@ -3,14 +3,13 @@
 // limit's double products in soft fp64, the p-norm terms (x * x * x, or the
 // base x for the host's powf when p != 3) and their per-row float sums; the
 // host adds the rows in row order and pools (float_adm_opencl.cpp).
-// `tab`: the reciprocal estimates (4096 entries), then the db2 low-pass and
-// high-pass taps as float bits. `opq` is always 0 (see float_ops.cl).
+// `tab`: the db2 low-pass and high-pass taps as float bits. `cpu`: the
+// division's variant (VMAFX_LIBVMAF_CPU_*, exact/fadm_rcp.h). `opq` is always
+// 0 (see float_ops.cl).
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "float_ops.cl"
-
-#define FA_FILTERS 4096
-#define FA_RCP_SHIFT 11
+#include "exact/fadm_rcp.h"
 
 inline float fa_abs(float x) { return as_float(as_uint(x) & 0x7FFFFFFFu); }
 
@@ -43,7 +42,7 @@ __kernel void fa_dwt(__global const float* src, int sstride, int w, int h, int l
     const int ow = (w + 1) / 2, oh = (h + 1) / 2;
     const int j = get_global_id(0), i = get_global_id(1);
     if (j >= ow || i >= oh) return;
-    __global const uint* flo = tab + FA_FILTERS;
+    __global const uint* flo = tab;
     __global const uint* fhi = flo + 4;
     size_t r[4];
     for (int k = 0; k < 4; ++k) r[k] = (size_t)fa_index(i, k, h) * sstride;
@@ -61,27 +60,14 @@ __kernel void fa_dwt(__global const float* src, int sstride, int w, int h, int l
     d[o] = fa_fir4(fhi, hi[0], hi[1], hi[2], hi[3], opq);
 }
 
-// libvmaf's rcp_s: the RCPSS estimate refined by one Newton step.
-inline float fa_rcp(float x, __global const uint* tab, uint opq)
+// libvmaf's DIVS(n, d) of the chosen variant (flt::adm_divide): n times the
+// RCPSS estimate refined by one Newton step (rcp_s), or the correctly rounded
+// quotient (generic).
+inline float fa_divide(float n, float d, uint cpu, uint opq)
 {
-    const uint u = as_uint(x);
-    const uint sign = u & 0x80000000u;
-    const uint e = (u >> 23) & 0xFFu;
-    const uint m = u & 0x7FFFFFu;
-    uint r;
-    if (e == 0xFFu) {
-        r = m ? (u | 0x400000u) : sign;
-    } else if (e == 0) {
-        r = sign | 0x7F800000u;
-    } else {
-        const uint t = tab[m >> FA_RCP_SHIFT];
-        const int re = (int)((t >> 23) & 0xFFu) - ((int)e - 127);
-        if (re <= 0) r = sign;
-        else if (re >= 255) r = sign | 0x7F800000u;
-        else r = sign | ((uint)re << 23) | (t & 0x7FFFFFu);
-    }
-    const float xi = as_float(r);
-    return fl_add(xi, fl_mul(xi, fl_sub(1.0f, fl_mul(x, xi, opq)), opq));
+    if (cpu == VMAFX_LIBVMAF_CPU_GENERIC) return f32_div(n, d);
+    const float xi = as_float(vmafx_fadm_rcp_estimate_bits(as_uint(d), (int)cpu));
+    return fl_mul(n, fl_add(xi, fl_mul(xi, fl_sub(1.0f, fl_mul(d, xi, opq)), opq)), opq);
 }
 
 inline float fa_limit(float rst, float t, int angle, vmafx_sd gain_limit)
@@ -101,7 +87,7 @@ inline float fa_clip01(float k) { return fl_lt0(k) ? 0.0f : (fl_lt(1.0f, k) ? 1.
 
 // Decoupling over the filter region [l, r) x [t, b) of bands of width w.
 // Band triples (h, v, d) are planes 0, 1, 2 of `plane` floats.
-__kernel void fa_decouple(int w, int l, int t, int r, int b, ulong plane, __global const uint* tab,
+__kernel void fa_decouple(int w, int l, int t, int r, int b, ulong plane, uint cpu,
                           ulong gain_limit_bits, uint eps_bits, uint cos1_bits, uint opq, __global const float* o,
                           __global const float* dt, __global float* rst, __global float* add)
 {
@@ -124,9 +110,9 @@ __kernel void fa_decouple(int w, int l, int t, int r, int b, ulong plane, __glob
     const vmafx_sd gl = vmafx_sd_from_bits(gain_limit_bits);
     const float oh = o0[q], ov = o1[q], od = o2[q];
     const float th = t0[q], tv = t1[q], td = t2[q];
-    const float kh = fa_clip01(fl_mul(th, fa_rcp(fl_add(oh, eps), tab, opq), opq));
-    const float kv = fa_clip01(fl_mul(tv, fa_rcp(fl_add(ov, eps), tab, opq), opq));
-    const float kd = fa_clip01(fl_mul(td, fa_rcp(fl_add(od, eps), tab, opq), opq));
+    const float kh = fa_clip01(fa_divide(th, fl_add(oh, eps), cpu, opq));
+    const float kv = fa_clip01(fa_divide(tv, fl_add(ov, eps), cpu, opq));
+    const float kd = fa_clip01(fa_divide(td, fl_add(od, eps), cpu, opq));
     float rst_h = fl_mul(kh, oh, opq), rst_v = fl_mul(kv, ov, opq), rst_d = fl_mul(kd, od, opq);
     const float ot_dp = fl_add(fl_mul(oh, th, opq), fl_mul(ov, tv, opq));
     const float o_mag_sq = fl_add(fl_mul(oh, oh, opq), fl_mul(ov, ov, opq));

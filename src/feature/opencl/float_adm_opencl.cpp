@@ -34,7 +34,6 @@ auto bits(T v) {
 class FloatAdmTwin final : public Twin {
  public:
   FloatAdmTwin(std::shared_ptr<FrameGroup> g, const fadm::Config& c) : Twin(std::move(g)), c_(c) {
-    table_.assign(vmafx_fadm_rcp_estimate, vmafx_fadm_rcp_estimate + 4096);
     for (const float* f : {vmafx_fadm_db2_lo, vmafx_fadm_db2_hi})
       for (int k = 0; k < 4; ++k) table_.push_back(bits(f[k]));
     for (int s = 0; s < 4; ++s) fac_[s] = fadm::csf_factors(s, c.p);
@@ -154,8 +153,8 @@ class FloatAdmTwin final : public Twin {
       const cl_uint rf0 = bits(fac_[scale].f1), rf2 = bits(fac_[scale].f2);
       const int fw = f.right - f.left, fh = f.bottom - f.top;
       if (fw > 0 && fh > 0) {
-        set_args(kdc, cl_int(w), cl_int(f.left), cl_int(f.top), cl_int(f.right), cl_int(f.bottom), pl_n, tab, gl, eps,
-                 cos1, opq, rb, db, r, ad);
+        set_args(kdc, cl_int(w), cl_int(f.left), cl_int(f.top), cl_int(f.right), cl_int(f.bottom), pl_n,
+                 cl_uint(c_.p.cpu), gl, eps, cos1, opq, rb, db, r, ad);
         run2d(q, kdc, std::size_t(fw), std::size_t(fh), 16, 8);
       }
       const std::size_t m = std::size_t(rw) * rh;
