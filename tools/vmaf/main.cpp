@@ -38,6 +38,9 @@ struct Settings {
   bool shortest = false;
   bool progress = false;     // a progress line even when stderr is not a terminal
   bool decode_only = false;  // read (decode) and pair the clips, score nothing: the input's own rate
+  // The HTML report (vmaf_exact/html.hpp) and pooled percentiles in the reports.
+  std::string html_path, percentiles;
+  unsigned html_worst = 6;
 };
 
 ChromaFormat parse_pix_fmt(const std::string& s) {
@@ -121,6 +124,15 @@ int run(const Settings& s) {
       long d = std::strtol(s.precision.c_str(), &end, 10);
       if (*end || d < 1 || d > 17) throw Error("--precision " + s.precision + ": expected 1..17 or max");
       precision.digits = int(d);
+    }
+  }
+
+  std::vector<Percentile> percentiles;
+  if (!s.percentiles.empty()) {
+    try {
+      percentiles = parse_percentiles(s.percentiles);
+    } catch (const Error& e) {
+      throw Error("--percentiles " + s.percentiles + ": " + e.what());
     }
   }
 
@@ -213,7 +225,39 @@ int run(const Settings& s) {
   info.height = fmt.height;
   info.fps = fps;
   info.precision = precision;
+  info.percentiles = percentiles;
   if (!s.output_path.empty()) save_report(s.output_path, s.output_fmt, session.scores(), info);
+  if (!s.html_path.empty()) {
+    HtmlRunInfo run{.reference = s.ref_path,
+                    .reference_description = describe(*ref),
+                    .features = s.session.features,
+                    .backend = session.backend_description()};
+    for (const ModelSummary& m : session.summaries()) run.models.push_back(m.name);
+    run.model_options = s.session.models;
+    if (run.model_options.empty() && !s.session.no_prediction) run.model_options = {"version=vmaf_v0.6.1"};
+    if (s.session.subsample > 1) run.options.push_back("subsample " + std::to_string(s.session.subsample));
+    if (s.frame_skip_ref || s.frame_skip_dist)
+      run.options.push_back("frames skipped: reference " + std::to_string(s.frame_skip_ref) + ", distorted " +
+                            std::to_string(s.frame_skip_dist));
+    if (sync == FrameSource::Options::Sync::kPts) run.options.push_back("frames paired by presentation time");
+    HtmlOptions ho{.worst = s.html_worst};
+    ho.reopen = [&](std::size_t) -> std::pair<std::unique_ptr<VideoReader>, std::unique_ptr<VideoReader>> {
+      // Thumbnails read the clips again (on the CPU); not a pipe, not pairs by time.
+      struct stat st {};
+      for (const std::string* p : {&s.ref_path, &s.dis_path})
+        if (stat(p->c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+      if (sync == FrameSource::Options::Sync::kPts) throw Error("frames paired by presentation time are not re-read");
+      auto a = open_video(s.ref_path, raw, {.stream = s.ref_stream}),
+           b = open_video(s.dis_path, raw, {.stream = s.dis_stream});
+      Picture scratch(a->format());
+      for (unsigned i = 0; i < s.frame_skip_ref; ++i) a->skip(scratch);
+      for (unsigned i = 0; i < s.frame_skip_dist; ++i) b->skip(scratch);
+      return {std::move(a), std::move(b)};
+    };
+    save_html_report(s.html_path,
+                     {{.label = s.dis_path, .scores = &session.scores(), .info = info, .description = describe(*dis)}},
+                     run, ho);
+  }
 
   if (!s.quiet || s.output_path.empty()) {
     for (const ModelSummary& m : session.summaries()) {
@@ -272,6 +316,11 @@ int main(int argc, char** argv) {
   app.add_flag("--progress", s.progress, "Print the progress line even when stderr is not a terminal");
   app.add_flag("--decode-only", s.decode_only,
                "Read (decode) and pair both clips, score nothing, print the rate (input speed measurements)");
+  app.add_option("--html", s.html_path,
+                 "Also write a self-contained HTML report (chart, pooled values, percentiles, worst frames)");
+  app.add_option("--html-worst", s.html_worst, "Worst frames shown with thumbnails in the HTML report (default 6)");
+  app.add_option("--percentiles", s.percentiles,
+                 "Add these pooled percentiles (nearest rank) to the report: e.g. 1,5 (0 to 100, 3 decimals)");
   app.add_option("--precision", s.precision,
                  "Digits of scores: N significant digits (%.Ng), or max (%.17g, exact); default as libvmaf");
   s.session.backend = "";
