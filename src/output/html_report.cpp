@@ -352,9 +352,9 @@ table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{padding:3px 10px;border-bottom:1px solid #eceff3;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}thead th{background:#f0f2f5;font-weight:600}
 tr.model td{font-weight:600}
-#chart{width:100%;height:auto;display:block;user-select:none;cursor:crosshair}
-#legend{display:flex;flex-wrap:wrap;gap:4px 14px;margin:6px 0}#legend label{white-space:nowrap}
-#legend i{display:inline-block;width:12px;height:3px;margin:0 4px 3px 2px;vertical-align:middle}
+#chart{width:100%;height:auto;display:block;user-select:none;cursor:crosshair}#chart *{pointer-events:none}
+#legend,#legend-more{display:flex;flex-wrap:wrap;gap:4px 14px;margin:6px 0}label{white-space:nowrap}
+label i{display:inline-block;width:12px;height:3px;margin:0 4px 3px 2px;vertical-align:middle}
 #tip{position:fixed;pointer-events:none;background:rgba(29,36,48,.92);color:#fff;padding:6px 8px;border-radius:4px;font-size:12px;display:none;white-space:pre;z-index:2}
 .hint{color:#6b7482;font-size:12px}.note{background:#fff7e0;border:1px solid #f0d890;padding:6px 10px;border-radius:4px}
 .frames{display:flex;flex-direction:column;gap:12px}.frame h3{margin:0 0 4px}
@@ -413,13 +413,15 @@ svg.addEventListener("mousemove",function(ev){var x=svgx(ev),f=frameAt(x);
 svg.addEventListener("mouseleave",function(){tip.style.display="none";if(cursor)cursor.setAttribute("visibility","hidden");});
 svg.addEventListener("mousedown",function(ev){drag=svgx(ev);ev.preventDefault();});
 window.addEventListener("mouseup",function(ev){if(drag===null)return;var a=frameAt(drag),b=frameAt(svgx(ev));drag=null;
- if(Math.abs(b-a)*PW/(x1-x0||1)>4){x0=Math.floor(Math.min(a,b));x1=Math.ceil(Math.max(a,b));if(x1<=x0)x1=x0+1;}draw();});
+ band.setAttribute("visibility","hidden");
+ if(Math.abs(b-a)*PW/(x1-x0||1)>4){x0=Math.floor(Math.min(a,b));x1=Math.ceil(Math.max(a,b));if(x1<=x0)x1=x0+1;draw();}});
 svg.addEventListener("dblclick",function(){x0=D.xmin;x1=D.xmax;draw();});
 document.getElementById("zoomout").addEventListener("click",function(){x0=D.xmin;x1=D.xmax;draw();});
-var lg=document.getElementById("legend");
+var lg=document.getElementById("legend"),more=document.getElementById("legend-more");
 S.forEach(function(s){var l=document.createElement("label"),c=document.createElement("input");c.type="checkbox";c.checked=s.on;
  c.addEventListener("change",function(){s.on=c.checked;draw();});var i=document.createElement("i");i.style.background=s.color;
- l.appendChild(c);l.appendChild(i);l.appendChild(document.createTextNode(s.label));lg.appendChild(l);});
+ l.appendChild(c);l.appendChild(i);l.appendChild(document.createTextNode(s.label));(s.model||s.on?lg:more).appendChild(l);});
+if(!more.firstChild)more.parentNode.style.display="none";
 draw();
 document.body.setAttribute("data-ready","1");
 })();
@@ -432,6 +434,12 @@ struct Page {
     return *this;
   }
 };
+
+// A file's name without its folders, for legends and tables.
+std::string short_name(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos || slash + 1 == path.size() ? path : path.substr(slash + 1);
+}
 
 std::string fmt_frames(const ReportInfo& info, std::size_t scored_count) {
   std::string t = std::to_string(info.frames);
@@ -514,17 +522,17 @@ std::string html_report(const std::vector<HtmlRendition>& renditions, const Html
     << "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
     << "<meta name=\"generator\" content=\"vmaf-exact " << kVersion << "\">\n"
     << "<title>" << esc(title) << "</title>\n<style>" << kStyle << "</style></head><body>\n";
-  p << "<header><h1>" << esc(title) << "</h1><p>" << esc(run.reference);
+  p << "<header><h1>" << esc(title) << "</h1><p>" << esc(short_name(run.reference));
   if (multi)
     p << " vs " << std::to_string(renditions.size()) << " renditions";
   else
-    p << " vs " << esc(renditions[0].label);
+    p << " vs " << esc(short_name(renditions[0].label));
   p << "</p></header>\n<main>\n";
 
   // Chart.
   double xmax = 0;
   p << "<section id=\"chart-section\"><h2>Per-frame scores</h2>\n"
-    << "<div id=\"legend\"></div>\n"
+    << "<div id=\"legend\"></div>\n<details><summary>more series</summary><div id=\"legend-more\"></div></details>\n"
     << "<svg id=\"chart\" viewBox=\"0 0 1000 380\" role=\"img\" aria-label=\"per-frame scores\"></svg>\n"
     << "<p class=\"hint\">Hover for values; drag across the chart to zoom in, double-click or "
     << "<button id=\"zoomout\" type=\"button\">show all</button> to zoom out.";
@@ -542,7 +550,7 @@ std::string html_report(const std::vector<HtmlRendition>& renditions, const Html
       const std::vector<unsigned> f = html_chart_frames(s, rd.info, budget);
       if (f.size() < scored(s, rd.info).size()) decimated = true;
       if (!f.empty()) xmax = std::max(xmax, double(f.back()));
-      const std::string label = multi ? rd.label + ": " + s.name : s.name;
+      const std::string label = multi ? short_name(rd.label) + ": " + s.name : s.name;
       data += first_series ? "" : ",";
       first_series = false;
       data += "{\"name\":" + js_str(s.name) + ",\"label\":" + js_str(label) + ",\"r\":" + std::to_string(r) +
@@ -577,9 +585,9 @@ std::string html_report(const std::vector<HtmlRendition>& renditions, const Html
         auto cell = [&](const char* stat, std::optional<double> v) {
           p << "<td data-stat=\"" << stat << "\">" << (v ? esc(pr.format(*v)) : std::string()) << "</td>";
         };
-        p << "<tr data-rendition=\"" << std::to_string(r) << "\" data-series=\"" << esc(m) << "\"><td>" << esc(rd.label)
-          << "</td><td>" << esc(rd.description) << "</td><td>" << fmt_frames(rd.info, scored(s, rd.info).size())
-          << "</td><td>" << esc(m) << "</td>";
+        p << "<tr data-rendition=\"" << std::to_string(r) << "\" data-series=\"" << esc(m) << "\"><td>"
+          << esc(short_name(rd.label)) << "</td><td>" << esc(rd.description) << "</td><td>"
+          << fmt_frames(rd.info, scored(s, rd.info).size()) << "</td><td>" << esc(m) << "</td>";
         cell("mean", pool(s, PoolMethod::kMean, rd.info.frames, rd.info.subsample));
         cell("harmonic_mean", pool(s, PoolMethod::kHarmonicMean, rd.info.frames, rd.info.subsample));
         cell("min", pool(s, PoolMethod::kMin, rd.info.frames, rd.info.subsample));
@@ -598,7 +606,7 @@ std::string html_report(const std::vector<HtmlRendition>& renditions, const Html
     const auto& ms = models[r];
     const auto series = ordered(*rd.scores, ms);
     p << "<section class=\"rendition\" data-rendition=\"" << std::to_string(r) << "\"><h2>"
-      << (multi ? esc(rd.label) + ": pooled scores" : std::string("Pooled scores")) << "</h2>\n"
+      << (multi ? esc(short_name(rd.label)) + ": pooled scores" : std::string("Pooled scores")) << "</h2>\n"
       << "<table class=\"stats\" data-rendition=\"" << std::to_string(r)
       << "\"><thead><tr><th>metric</th><th>mean</th><th>harmonic mean</th><th>min</th><th>max</th>";
     for (Percentile q : pcts) p << "<th>" << esc(q.name()) << "</th>";
