@@ -320,9 +320,12 @@ std::string make_thumbs(const HtmlOptions& opts, std::size_t r, const std::vecto
     for (unsigned i = 0; next < want.size(); ++i) {
       const bool need = want[next] == i;
       const bool ok_a = need ? ref->read(a) : ref->skip(a);
-      if (!ok_a) return "No thumbnails: " + ref->path() + " ended before frame " + std::to_string(want[next]) + ".";
-      const bool ok_b = need ? dis->read(b) : dis->skip(b);
-      if (!ok_b) return "No thumbnails: " + dis->path() + " ended before frame " + std::to_string(want[next]) + ".";
+      const bool ok_b = ok_a && (need ? dis->read(b) : dis->skip(b));
+      if (!ok_a || !ok_b) {
+        out.clear();
+        return "No thumbnails: " + (ok_a ? dis : ref)->path() + " ended before frame " + std::to_string(want[next]) +
+               ".";
+      }
       if (!need) continue;
       Thumb t;
       t.ref = encode_image(ow, oh, rgb_thumb(a, ref->full_range(), k, ow, oh));
