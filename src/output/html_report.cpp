@@ -59,7 +59,7 @@ std::string js_str(std::string_view s) {
   return o + "\"";
 }
 
-std::string base64(std::string_view in) {
+[[maybe_unused]] std::string base64(std::string_view in) {
   static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string o;
   o.reserve((in.size() + 2) / 3 * 4);
@@ -219,7 +219,7 @@ std::uint64_t block_sum(const Picture& pic, int p, int x0, int x1, int y0, int y
 
 // The picture shrunk by `k` (mean of each k x k block; chroma over the
 // samples of the same area) as RGB: BT.709 from 720 lines up, BT.601 below.
-std::vector<std::uint8_t> rgb_thumb(const Picture& pic, bool full_range, int k, int ow, int oh) {
+[[maybe_unused]] std::vector<std::uint8_t> rgb_thumb(const Picture& pic, bool full_range, int k, int ow, int oh) {
   const PictureFormat& f = pic.format();
   const double scale = 1.0 / double(1 << (f.bpc - 8));
   const bool bt709 = f.height >= 720;
@@ -264,7 +264,7 @@ std::vector<std::uint8_t> rgb_thumb(const Picture& pic, bool full_range, int k, 
 
 // Mean |luma difference| of each k x k block (in 8-bit steps), times 4,
 // through a black - red - yellow - white ramp.
-std::vector<std::uint8_t> diff_thumb(const Picture& a, const Picture& b, int k, int ow, int oh) {
+[[maybe_unused]] std::vector<std::uint8_t> diff_thumb(const Picture& a, const Picture& b, int k, int ow, int oh) {
   const double scale = 1.0 / double(1 << (a.bpc() - 8));
   std::vector<std::uint8_t> out(std::size_t(ow) * oh * 3);
   for (int y = 0; y < oh; ++y)
@@ -558,7 +558,10 @@ std::string html_report(const std::vector<HtmlRendition>& renditions, const Html
       first_series = false;
       data += "{\"name\":" + js_str(s.name) + ",\"label\":" + js_str(label) + ",\"r\":" + std::to_string(r) +
               ",\"model\":" + (is_model ? "true" : "false") + ",\"on\":" + (on ? "true" : "false") + ",\"x\":[";
-      for (std::size_t i = 0; i < f.size(); ++i) data += (i ? "," : "") + std::to_string(f[i]);
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        if (i) data += ',';
+        data += std::to_string(f[i]);
+      }
       data += "],\"y\":[";
       for (std::size_t i = 0; i < f.size(); ++i) {
         const double v = s.value[f[i]];

@@ -51,7 +51,8 @@ std::optional<double> pool(const FeatureCollector::Series& s, PoolMethod m, unsi
 }
 
 std::string Percentile::name() const {
-  std::string out = "p" + std::to_string(milli / 1000);
+  std::string out = "p";
+  out += std::to_string(milli / 1000);
   if (unsigned frac = milli % 1000) {
     char buf[8];
     std::snprintf(buf, sizeof buf, ".%03u", frac);

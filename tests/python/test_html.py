@@ -28,6 +28,10 @@ def test_percentile_errors(result):
         result.to_json(percentiles=[101])
     with pytest.raises(vmaf_exact.UsageError, match=r"^percentile 5 is given twice$"):
         result.to_html(percentiles=[5, 5])
+    with pytest.raises(vmaf_exact.UsageError, match=r"^worst -1: expected 0 or more$"):
+        result.to_html(worst=-1)
+    with pytest.raises(vmaf_exact.UsageError, match=r"^skip_ref/skip_dis: expected 0 or more$"):
+        result.to_html(ref=REF, dis=DIS, skip_dis=-2)
 
 
 def test_to_html(result):
