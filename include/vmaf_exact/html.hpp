@@ -68,7 +68,7 @@ using HtmlReopen =
 
 struct HtmlOptions {
   unsigned worst = 6;  // worst frames shown per rendition (0: none)
-  // Percentiles in the tables (the summary of a ladder shows the first as "1% low").
+  // Percentiles in the tables (nearest rank; see Percentile).
   std::vector<Percentile> percentiles = {{1000}, {5000}, {10000}, {50000}};
   // Thumbnails of the worst frames: empty, the page says why there are none.
   HtmlReopen reopen;

@@ -597,11 +597,13 @@ std::string html_report(const std::vector<HtmlRendition>& renditions, const Html
         cell("mean", pool(s, PoolMethod::kMean, rd.info.frames, rd.info.subsample));
         cell("harmonic_mean", pool(s, PoolMethod::kHarmonicMean, rd.info.frames, rd.info.subsample));
         cell("min", pool(s, PoolMethod::kMin, rd.info.frames, rd.info.subsample));
-        cell("p1", percentile(s, {1000}, rd.info.frames, rd.info.subsample));
+        const auto st = score_stats(s, rd.info.frames, rd.info.subsample);
+        cell("low1", st ? std::optional<double>(st->low1) : std::nullopt);
         p << "</tr>\n";
       }
     }
-    p << "</tbody></table><p class=\"hint\">1% low: the 1st percentile (nearest rank) of the per-frame scores.</p>"
+    p << "</tbody></table><p class=\"hint\">1% low: the mean of the lowest 1% of the per-frame scores (ceil(n / 100) "
+         "frames), as the ladder summary of the CLI.</p>"
          "</section>\n";
   }
 

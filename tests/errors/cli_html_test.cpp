@@ -121,4 +121,14 @@ TEST_F(CliHtml, ThumbnailsNotForPairsByTime) {
               page.find("need a build with FFmpeg's libavcodec") != std::string::npos);
 }
 
+TEST_F(CliHtml, LadderPage) {
+  // Two renditions of one reference: one page with the summary and both.
+  ASSERT_EQ(run("-r '" + kRef + "' -d '" + kDis + "' -d '" + kRef + "' -q --html '" + path("l.html") + "'").first, 0);
+  const std::string page = read(path("l.html"));
+  EXPECT_NE(page.find("id=\"summary\""), std::string::npos);
+  EXPECT_NE(page.find("<tr data-rendition=\"1\" data-series=\"vmaf\"><td>chelsea352.ref.y4m</td>"), std::string::npos);
+  EXPECT_NE(page.find("<section class=\"rendition\" data-rendition=\"1\">"), std::string::npos);
+  EXPECT_EQ(page.find("data-rendition=\"2\""), std::string::npos);
+}
+
 }  // namespace

@@ -315,9 +315,17 @@ def main():
                  Object.fromEntries(Array.from(tr.querySelectorAll('td[data-stat]')).map(td => [td.dataset.stat, td.textContent]))])""")
             check(len(rows) == 2, f"ladder: one summary row per rendition: {len(rows)}")
             for r, name, stats in rows:
-                for stat in ("mean", "harmonic_mean", "min", "p1"):
+                for stat in ("mean", "harmonic_mean", "min"):
                     want = reports[r]["pooled_metrics"][name][stat]
                     check(float(stats[stat]) == want, f"ladder: rendition {r} {stat} shown {stats[stat]}, JSON {want}")
+                # 1% low: the mean of the lowest ceil(n / 100) scores, added in ascending order
+                vals = sorted(m[name] for m in frames_of(reports[r]).values())
+                k = -(-len(vals) // 100)
+                acc = 0.0
+                for v in vals[:k]:
+                    acc += v
+                low1 = float(f"{acc / k:.6f}")
+                check(float(stats["low1"]) == low1, f"ladder: rendition {r} 1% low shown {stats['low1']}, frames give {low1}")
             check(reports[1]["pooled_metrics"]["vmaf"]["mean"] != reports[0]["pooled_metrics"]["vmaf"]["mean"],
                   "ladder: the renditions differ")
             for r in range(2):

@@ -159,7 +159,7 @@ TEST(HtmlPage, SeveralRenditions) {
   EXPECT_NE(page.find("<tr data-rendition=\"1\" data-series=\"vmaf\"><td>720p.mp4</td><td>1280x720 420 8-bit (h264 in "
                       "mp4)</td><td>4</td><td>vmaf</td><td data-stat=\"mean\">47.500000</td>"),
             std::string::npos);
-  EXPECT_NE(page.find("<td data-stat=\"p1\">40.000000</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td data-stat=\"low1\">40.000000</td>"), std::string::npos);
   EXPECT_NE(page.find("scaling: bicubic to 1920x1080"), std::string::npos);
   EXPECT_NE(page.find("sync: 2 frames"), std::string::npos);
   EXPECT_NE(page.find("\"label\":\"720p.mp4: vmaf\""), std::string::npos);
