@@ -375,7 +375,7 @@ var NS="http://www.w3.org/2000/svg",svg=document.getElementById("chart"),tip=doc
 var W=1000,H=380,L=58,R=14,T=12,B=36,PW=W-L-R,PH=H-T-B;
 var C=["#1f77b4","#d62728","#2ca02c","#ff7f0e","#9467bd","#8c564b","#e377c2","#17becf","#7f7f7f","#bcbd22"];
 var S=D.series,x0=D.xmin,x1=D.xmax,drag=null;
-S.forEach(function(s,i){s.color=C[i%C.length];});
+var ci=0;S.forEach(function(s){if(s.model||s.on)s.color=C[ci++%C.length];});S.forEach(function(s){if(!s.color)s.color=C[ci++%C.length];});
 function el(n,a,p){var e=document.createElementNS(NS,n);for(var k in a)e.setAttribute(k,a[k]);if(p)p.appendChild(e);return e;}
 function lower(a,v){var lo=0,hi=a.length;while(lo<hi){var m=(lo+hi)>>1;if(a[m]<v)lo=m+1;else hi=m;}return lo;}
 function ticks(a,b,n){var r=b-a;if(!(r>0))return [a];var st=Math.pow(10,Math.floor(Math.log10(r/n)));var e=r/n/st;
