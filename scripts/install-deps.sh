@@ -16,6 +16,7 @@ pkgs=(
   python3 python3-dev python3-venv
   libhwy-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
+  chromium
 )
 [ "$sanitize" -eq 1 ] && pkgs+=(clang llvm)
 missing=()

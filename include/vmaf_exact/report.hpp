@@ -1,10 +1,12 @@
 #pragma once
 // Pooling and reports in libvmaf's layouts.
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <optional>
 #include <vector>
 #include <string>
+#include <vector>
 
 #include "vmaf_exact/collector.hpp"
 
@@ -19,7 +21,30 @@ const char* pool_method_name(PoolMethod m);
 // frame order and in double. nullopt if any of those frames lacks a value.
 std::optional<double> pool(const FeatureCollector::Series& s, PoolMethod m, unsigned frames, unsigned subsample);
 
-enum class OutputFormat { kXml, kJson, kCsv, kSub };
+// A percentile of the per-frame values, P from 0 to 100 with at most three
+// decimals (kept exactly, in thousandths of a percent).
+//
+// Definition (nearest rank): the n values pooled (the frames pool() reads)
+// are sorted ascending, NaN above +inf; the P-th percentile is the value of
+// rank ceil(P / 100 * n), counted from 1, and rank 1 (the minimum) for P = 0.
+// The rank is computed in integers, so P = 7 of 100 frames is rank 7. Ties
+// need no rule: equal values are the same value. P = 100 is the maximum.
+struct Percentile {
+  std::uint32_t milli = 0;  // P * 1000, 0 .. 100000
+  // "p1", "p5", "p99.9": the key in reports.
+  std::string name() const;
+  bool operator==(const Percentile&) const = default;
+};
+// Parses "1,5,10.5" (numbers from 0 to 100, at most three decimals, comma
+// separated). Throws Error (kind kUsage) naming the bad item.
+std::vector<Percentile> parse_percentiles(const std::string& list);
+// The percentile of `s` over the frames pool() reads; nullopt when pool()
+// gives none (no frames, a frame without a value).
+std::optional<double> percentile(const FeatureCollector::Series& s, Percentile p, unsigned frames, unsigned subsample);
+
+// kHtml: a self-contained page (chart, pooled values, percentiles); see
+// vmaf_exact/html.hpp for the page with several renditions and thumbnails.
+enum class OutputFormat { kXml, kJson, kCsv, kSub, kHtml };
 
 // Number formatting: libvmaf's rule by default ("%.6f", or "%.16f" when the
 // fraction has more than 6 leading zeros); or "%.<digits>g" (17 = "max",
@@ -35,10 +60,15 @@ struct ReportInfo {
   int width = 0, height = 0;
   double fps = 0;
   Precision precision;
+  // Pooled percentiles added to the XML, JSON and CSV reports (empty: the
+  // reports are libvmaf's, byte for byte). XML and JSON get them beside
+  // min/max/mean/harmonic_mean, named Percentile::name(); CSV gets one line
+  // per percentile after the frames, its first field the name.
+  std::vector<Percentile> percentiles;
 };
 
 // Writes a report in libvmaf's layout (XML, JSON, CSV, or MicroDVD
-// subtitles), as libvmaf's CLI writes it, to a stream. Throws Error (kind
+// subtitles), as libvmaf's CLI writes it, or the HTML page, to a stream. Throws Error (kind
 // kOutput) on a write failure.
 void write_report(std::FILE* out, OutputFormat fmt, const FeatureCollector& fc, const ReportInfo& info);
 // The same report as text.

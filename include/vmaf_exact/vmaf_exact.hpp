@@ -1,8 +1,9 @@
 #pragma once
 // vmaf-exact's C++ API, all of it: sessions (scoring picture pairs), inputs
-// (clips and the reading threads), reports and pooling, versions, errors.
+// (clips and the reading threads), reports and pooling, the HTML report, versions, errors.
 #include "vmaf_exact/collector.hpp"
 #include "vmaf_exact/error.hpp"
+#include "vmaf_exact/html.hpp"
 #include "vmaf_exact/input.hpp"
 #include "vmaf_exact/picture.hpp"
 #include "vmaf_exact/report.hpp"

@@ -326,7 +326,7 @@ vmafx::OutputFormat parse_format(const std::string& f) {
 
 std::string report_text(const std::string& format, const SeriesIn& series,
                         const std::vector<std::pair<std::string, double>>& aggregate, long frames, long subsample,
-                        long width, long height, double fps, long digits) {
+                        long width, long height, double fps, long digits, const std::string& percentiles) {
   if (digits < 0 || digits > 17) throw Error("precision " + std::to_string(digits) + ": expected 1..17 or max");
   const vmafx::OutputFormat fmt = parse_format(format);
   const vmafx::FeatureCollector fc = make_collector(series, aggregate);
@@ -337,7 +337,45 @@ std::string report_text(const std::string& format, const SeriesIn& series,
   info.height = int(height);
   info.fps = fps;
   info.precision.digits = int(digits);
+  if (!percentiles.empty()) info.percentiles = vmafx::parse_percentiles(percentiles);
   return vmafx::report_text(fmt, fc, info);
+}
+
+// The HTML report of one rendition (vmaf_exact/html.hpp); with `ref` and
+// `dis`, the worst frames' thumbnails read from those files (after skipping
+// skip_ref / skip_dis frames).
+std::string html_text(const SeriesIn& series, const std::vector<std::pair<std::string, double>>& aggregate, long frames,
+                      long subsample, long width, long height, double fps, long digits,
+                      const std::vector<std::string>& models, const std::string& title, const std::string& backend,
+                      long worst, const std::string& percentiles, const std::string& ref, const std::string& dis,
+                      long skip_ref, long skip_dis) {
+  if (digits < 0 || digits > 17) throw Error("precision " + std::to_string(digits) + ": expected 1..17 or max");
+  if (worst < 0) throw Error("worst " + std::to_string(worst) + ": expected 0 or more");
+  if (skip_ref < 0 || skip_dis < 0) throw Error("skip_ref/skip_dis: expected 0 or more");
+  const vmafx::FeatureCollector fc = make_collector(series, aggregate);
+  vmafx::HtmlRendition r;
+  r.label = dis.empty() ? "distorted" : dis;
+  r.scores = &fc;
+  r.info.frames = unsigned(frames);
+  r.info.subsample = unsigned(subsample);
+  r.info.width = int(width);
+  r.info.height = int(height);
+  r.info.fps = fps;
+  r.info.precision.digits = int(digits);
+  if (!percentiles.empty()) r.info.percentiles = vmafx::parse_percentiles(percentiles);
+  r.description = std::to_string(width) + "x" + std::to_string(height);
+  vmafx::HtmlRunInfo run{.title = title, .reference = ref, .models = models, .backend = backend};
+  vmafx::HtmlOptions opts{.worst = unsigned(worst)};
+  if (!ref.empty() && !dis.empty())
+    opts.reopen = [&](std::size_t) {
+      auto a = vmafx::open_video(ref), b = vmafx::open_video(dis);
+      vmafx::Picture sa(a->format()), sb(b->format());
+      for (long i = 0; i < skip_ref; ++i) a->skip(sa);
+      for (long i = 0; i < skip_dis; ++i) b->skip(sb);
+      return std::make_pair(std::move(a), std::move(b));
+    };
+  nb::gil_scoped_release nogil;
+  return vmafx::html_report({r}, run, opts);
 }
 
 std::optional<double> pool(const std::string& name, Values v, Mask w, const std::string& method, long frames,
@@ -543,7 +581,10 @@ NB_MODULE(_core, m) {
   m.def("count_frames", &count_frames, "path"_a, "raw"_a.none());
   m.def("probe", &probe, "path"_a, "raw"_a.none());
   m.def("report_text", &report_text, "format"_a, "series"_a, "aggregate"_a, "frames"_a, "subsample"_a, "width"_a,
-        "height"_a, "fps"_a, "digits"_a);
+        "height"_a, "fps"_a, "digits"_a, "percentiles"_a = "");
+  m.def("html_text", &html_text, "series"_a, "aggregate"_a, "frames"_a, "subsample"_a, "width"_a, "height"_a, "fps"_a,
+        "digits"_a, "models"_a, "title"_a, "backend"_a, "worst"_a, "percentiles"_a, "ref"_a, "dis"_a, "skip_ref"_a,
+        "skip_dis"_a);
   m.def("pool", &pool, "name"_a, "values"_a, "written"_a, "method"_a, "frames"_a, "subsample"_a);
   m.def("available_backends", &vmafx::available_backends);
   m.def("list_devices", &vmafx::list_devices);

@@ -101,6 +101,16 @@ class RangeContext:
         return f - f % self.subsample if self.subsample > 1 else f
 
 
+def _percentile_text(p) -> str:
+    """A percentile as --percentiles writes it: 1, 99.9 (the C++ side checks the range and the decimals)."""
+    if isinstance(p, str):
+        return p
+    if isinstance(p, int):
+        return str(p)
+    t = repr(float(p))
+    return t[:-2] if t.endswith(".0") else t
+
+
 @dataclass
 class Result:
     """Scores of one (reference, distorted) pair.
@@ -109,7 +119,7 @@ class Result:
     NaN where a frame was not scored, e.g. with subsample). pooled: min, max,
     mean and harmonic_mean of each (libvmaf's pooling). models: the models'
     pooled results with their bootstrap collection intervals. aggregate:
-    whole-clip metrics (e.g. apsnr). to_json()/to_xml()/to_csv()/to_sub():
+    whole-clip metrics (e.g. apsnr). to_html(): the HTML report. to_json()/to_xml()/to_csv()/to_sub():
     the CLI's reports, byte for byte (fps aside: pass the CLI's fps to compare).
     """
     n_frames: int
@@ -199,31 +209,53 @@ class Result:
         ms = list(self.models.values())
         return ms[0].mean if ms else None
 
-    def report(self, format: str = "xml", precision: Union[None, int, str] = None, fps: Optional[float] = None) -> str:
+    def report(self, format: str = "xml", precision: Union[None, int, str] = None, fps: Optional[float] = None,
+               percentiles: Optional[Sequence[float]] = None) -> str:
         """The CLI's report text: format xml, json, csv or sub; precision as --precision (None: libvmaf's rule,
-        1..17, or "max"); fps: the number to print (default: this run's)."""
-        if precision is None:
-            digits = 0
-        elif precision == "max":
-            digits = 17
-        else:
-            try:
-                digits = int(precision)
-            except (TypeError, ValueError):
-                raise UsageError(f"precision {precision}: expected 1..17 or max") from None
-            if not 1 <= digits <= 17:
-                raise UsageError(f"precision {precision}: expected 1..17 or max")
+        1..17, or "max"); fps: the number to print (default: this run's); percentiles: as --percentiles (pooled
+        percentiles by nearest rank added to xml, json and csv; None: libvmaf's report byte for byte)."""
+        digits = self._digits(precision)
+        pct = ",".join(_percentile_text(p) for p in percentiles) if percentiles else ""
         return _core.report_text(format, self.series, self.aggregate, self.n_frames, self.subsample, self.width,
-                                 self.height, self.fps if fps is None else float(fps), digits)
+                                 self.height, self.fps if fps is None else float(fps), digits, pct)
 
-    def to_xml(self, precision=None, fps=None) -> str:
-        return self.report("xml", precision, fps)
+    @staticmethod
+    def _digits(precision) -> int:
+        if precision is None:
+            return 0
+        if precision == "max":
+            return 17
+        try:
+            digits = int(precision)
+        except (TypeError, ValueError):
+            raise UsageError(f"precision {precision}: expected 1..17 or max") from None
+        if not 1 <= digits <= 17:
+            raise UsageError(f"precision {precision}: expected 1..17 or max")
+        return digits
 
-    def to_json(self, precision=None, fps=None) -> str:
-        return self.report("json", precision, fps)
+    def to_html(self, ref: Optional[PathLike] = None, dis: Optional[PathLike] = None, worst: int = 6,
+                percentiles: Optional[Sequence[float]] = None, precision: Union[None, int, str] = None,
+                title: Optional[str] = None, skip_ref: int = 0, skip_dis: int = 0) -> str:
+        """The HTML report (the CLI's --html): one self-contained page with the per-frame chart, pooled values,
+        percentiles (nearest rank; 1, 5, 10, 50 and any in `percentiles`) and the `worst` lowest-scoring frames.
+        With the clips' paths (`ref`, `dis`, and the frames skipped before the first scored one), the worst frames
+        get thumbnails of the reference, the distorted frame and their difference. Write it with
+        open(path, "w").write(result.to_html(...))."""
+        digits = self._digits(precision)
+        pct = ",".join(_percentile_text(p) for p in percentiles) if percentiles else ""
+        return _core.html_text(self.series, self.aggregate, self.n_frames, self.subsample, self.width, self.height,
+                               self.fps, digits, [n for n, _ in self.model_names], title or "", self.backend,
+                               int(worst), pct, os.fspath(ref) if ref is not None else "",
+                               os.fspath(dis) if dis is not None else "", int(skip_ref), int(skip_dis))
 
-    def to_csv(self, precision=None, fps=None) -> str:
-        return self.report("csv", precision, fps)
+    def to_xml(self, precision=None, fps=None, percentiles=None) -> str:
+        return self.report("xml", precision, fps, percentiles)
+
+    def to_json(self, precision=None, fps=None, percentiles=None) -> str:
+        return self.report("json", precision, fps, percentiles)
+
+    def to_csv(self, precision=None, fps=None, percentiles=None) -> str:
+        return self.report("csv", precision, fps, percentiles)
 
     def to_sub(self, precision=None, fps=None) -> str:
         return self.report("sub", precision, fps)

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "core/error.hpp"
+#include "output/html_report.hpp"
 
 namespace vmafx {
 
@@ -45,6 +47,93 @@ std::optional<double> pool(const FeatureCollector::Series& s, PoolMethod m, unsi
     case PoolMethod::kMean: return sum / n;
     case PoolMethod::kHarmonicMean: return n / inv_sum - 1.0;
   }
+  return std::nullopt;
+}
+
+std::string Percentile::name() const {
+  std::string out = "p";
+  out += std::to_string(milli / 1000);
+  if (unsigned frac = milli % 1000) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, ".%03u", frac);
+    std::string f = buf;
+    while (f.back() == '0') f.pop_back();
+    out += f;
+  }
+  return out;
+}
+
+std::vector<Percentile> parse_percentiles(const std::string& list) {
+  std::vector<Percentile> out;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t comma = list.find(',', pos);
+    const std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    // digits, then at most three decimals; 0 .. 100
+    std::uint64_t whole = 0, frac = 0;
+    std::size_t i = 0, int_digits = 0, frac_digits = 0;
+    for (; i < item.size() && item[i] >= '0' && item[i] <= '9' && int_digits < 4; ++i, ++int_digits)
+      whole = whole * 10 + unsigned(item[i] - '0');
+    bool ok = int_digits > 0;
+    if (ok && i < item.size() && item[i] == '.') {
+      for (++i; i < item.size() && item[i] >= '0' && item[i] <= '9' && frac_digits < 3; ++i, ++frac_digits)
+        frac = frac * 10 + unsigned(item[i] - '0');
+      ok = frac_digits > 0;
+      for (std::size_t k = frac_digits; k < 3; ++k) frac *= 10;
+    }
+    const std::uint64_t milli = whole * 1000 + frac;
+    if (!ok || i != item.size() || milli > 100000)
+      throw Error("percentile '" + item + "': expected a number from 0 to 100 with at most 3 decimals");
+    const Percentile p{std::uint32_t(milli)};
+    for (const Percentile& q : out)
+      if (q == p) throw Error("percentile " + item + " is given twice");
+    out.push_back(p);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+namespace {
+
+// The values pool() reads, sorted ascending (NaN last); nullopt when pool()
+// would give none.
+std::optional<std::vector<double>> sorted_values(const FeatureCollector::Series& s, unsigned frames,
+                                                 unsigned subsample) {
+  if (frames == 0) return std::nullopt;
+  std::vector<double> v;
+  for (unsigned i = 0; i < frames; ++i) {
+    if (subsample > 1 && i % subsample) continue;
+    if (!s.has(i)) return std::nullopt;
+    v.push_back(s.value[i]);
+  }
+  std::sort(v.begin(), v.end(), [](double a, double b) {
+    if (std::isnan(a)) return false;
+    return std::isnan(b) || a < b;
+  });
+  return v;
+}
+
+double nearest_rank(const std::vector<double>& sorted, Percentile p) {
+  const std::uint64_t n = sorted.size();
+  std::uint64_t rank = (std::uint64_t(p.milli) * n + 99999) / 100000;
+  if (rank == 0) rank = 1;
+  return sorted[rank - 1];
+}
+
+// Every requested percentile of `s` (empty when pool() gives none).
+std::vector<double> percentiles_of(const FeatureCollector::Series& s, const ReportInfo& info) {
+  std::vector<double> out;
+  if (info.percentiles.empty()) return out;
+  if (auto v = sorted_values(s, info.frames, info.subsample))
+    for (Percentile p : info.percentiles) out.push_back(nearest_rank(*v, p));
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> percentile(const FeatureCollector::Series& s, Percentile p, unsigned frames, unsigned subsample) {
+  if (auto v = sorted_values(s, frames, subsample)) return nearest_rank(*v, p);
   return std::nullopt;
 }
 
@@ -116,6 +205,9 @@ void write_xml(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
     o("    <metric name=\"%s\" ", s.name.c_str());
     for (PoolMethod m : kPoolMethods)
       if (auto v = pool(s, m, info.frames, info.subsample)) o("%s=\"%s\" ", pool_method_name(m), p.format(*v).c_str());
+    const std::vector<double> pv = percentiles_of(s, info);
+    for (std::size_t k = 0; k < pv.size(); ++k)
+      o("%s=\"%s\" ", info.percentiles[k].name().c_str(), p.format(pv[k]).c_str());
     o("/>\n");
   }
   o("  </pooled_metrics>\n");
@@ -178,6 +270,12 @@ void write_json(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
       first_m = false;
       o("      \"%s\": %s", pool_method_name(m), json_number(p, *v).c_str());
     }
+    const std::vector<double> pv = percentiles_of(s, info);
+    for (std::size_t k = 0; k < pv.size(); ++k) {
+      o("%s", first_m ? "\n" : ",\n");
+      first_m = false;
+      o("      \"%s\": %s", info.percentiles[k].name().c_str(), json_number(p, pv[k]).c_str());
+    }
     o("\n");
     o("    }");
   }
@@ -201,6 +299,14 @@ void write_csv(Out& o, const FeatureCollector& fc, const ReportInfo& info) {
     o("%u,", i);
     for (const auto& s : fc.all())
       if (s.has(i)) o("%s,", info.precision.format(s.value[i]).c_str());
+    o("\n");
+  }
+  if (info.percentiles.empty()) return;
+  std::vector<std::vector<double>> pv;
+  for (const auto& s : fc.all()) pv.push_back(percentiles_of(s, info));
+  for (std::size_t k = 0; k < info.percentiles.size(); ++k) {
+    o("%s,", info.percentiles[k].name().c_str());
+    for (const auto& v : pv) o("%s,", v.empty() ? "" : info.precision.format(v[k]).c_str());
     o("\n");
   }
 }
@@ -233,7 +339,16 @@ void write_report(std::FILE* f, OutputFormat fmt, const FeatureCollector& fc, co
     case OutputFormat::kJson: write_json(o, fc, info); break;
     case OutputFormat::kCsv: write_csv(o, fc, info); break;
     case OutputFormat::kSub: write_sub(o, fc, info); break;
+    case OutputFormat::kHtml: o.str(html_page(fc, info)); break;
   }
+  if (std::fflush(f) != 0) o.fail();
+  if (o.failed())
+    throw output_error(o.error() ? std::string("write failed: ") + std::strerror(o.error()) : "write failed");
+}
+
+void write_text(std::FILE* f, const std::string& text) {
+  Out o(f);
+  o.str(text);
   if (std::fflush(f) != 0) o.fail();
   if (o.failed())
     throw output_error(o.error() ? std::string("write failed: ") + std::strerror(o.error()) : "write failed");

@@ -9,6 +9,7 @@
 // --precision max, holds every finite per-frame value of every written,
 // non-skipped frame exactly (and null for the non-finite ones); every pooled
 // value is the one pool() returns.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -100,8 +101,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (unsigned a = in.byte() % 3; a > 0; --a) fc.append_aggregate("aggregate_" + std::to_string(a), in.number());
   info.frames = max_index + in.byte() % 3;  // frames read may exceed the frames written
+  // --percentiles (last, so that older corpus entries keep their meaning)
+  static const std::uint32_t kMilli[] = {0, 1, 1000, 5000, 7000, 50000, 99900, 99999, 100000};
+  for (unsigned k = in.byte() % 4; k > 0; --k) {
+    const Percentile p{kMilli[in.byte() % (sizeof kMilli / sizeof kMilli[0])]};
+    if (std::find(info.percentiles.begin(), info.percentiles.end(), p) == info.percentiles.end())
+      info.percentiles.push_back(p);
+  }
 
-  for (OutputFormat fmt : {OutputFormat::kXml, OutputFormat::kCsv, OutputFormat::kSub}) render(fmt, fc, info);
+  for (OutputFormat fmt : {OutputFormat::kXml, OutputFormat::kCsv, OutputFormat::kSub, OutputFormat::kHtml})
+    render(fmt, fc, info);
   const std::string text = render(OutputFormat::kJson, fc, info);
   nlohmann::json j;
   try {
@@ -151,6 +160,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         } else if (std::isfinite(*v) ? pooled.at(pool_method_name(m)).get<double>() != *v
                                      : !pooled.at(pool_method_name(m)).is_null()) {
           fail("a pooled value differs from pool()", text);
+        }
+      }
+      for (Percentile p : info.percentiles) {
+        const auto v = percentile(s, p, info.frames, info.subsample);
+        const auto& pooled = j.at("pooled_metrics").at(s.name);
+        if (!v) {
+          if (pooled.contains(p.name())) fail("a percentile without all frames", text);
+        } else if (std::isfinite(*v) ? pooled.at(p.name()).get<double>() != *v : !pooled.at(p.name()).is_null()) {
+          fail("a percentile differs from percentile()", text);
         }
       }
     }

@@ -42,6 +42,9 @@ struct Settings {
   std::string scale;         // libswscale flags for renditions of another format ("": the default)
   int sync_window = 30;      // --sync auto looks this many frames either way
   std::string summary_path;  // the ladder's summary table as CSV or JSON
+  // The HTML report (vmaf_exact/html.hpp) and pooled percentiles in the reports.
+  std::string html_path, percentiles;
+  unsigned html_worst = 6;
 };
 
 ChromaFormat parse_pix_fmt(const std::string& s) {
@@ -98,6 +101,7 @@ struct Inputs {
   FrameSource::Options::Sync sync = FrameSource::Options::Sync::kIndex;
   bool sync_auto = false;
   std::string hwdec;
+  std::vector<Percentile> percentiles;
 };
 
 Inputs parse_inputs(const Settings& s) {
@@ -118,6 +122,13 @@ Inputs parse_inputs(const Settings& s) {
       long d = std::strtol(s.precision.c_str(), &end, 10);
       if (*end || d < 1 || d > 17) throw Error("--precision " + s.precision + ": expected 1..17 or max");
       in.precision.digits = int(d);
+    }
+  }
+  if (!s.percentiles.empty()) {
+    try {
+      in.percentiles = parse_percentiles(s.percentiles);
+    } catch (const Error& e) {
+      throw Error("--percentiles " + s.percentiles + ": " + e.what());
     }
   }
   if (s.sync == "pts")
@@ -193,14 +204,62 @@ ReportInfo report_info(const Settings& s, const Inputs& in, const PictureFormat&
   info.height = fmt.height;
   info.fps = secs > 0 ? n / secs : 0.0;
   info.precision = in.precision;
+  info.percentiles = in.percentiles;
   return info;
+}
+
+// --html: the page of one run or of a ladder (vmaf_exact/html.hpp). The worst
+// frames' thumbnails read the clips again on the CPU, each rendition with
+// its skips and sync offset and scaled as it was scored.
+struct HtmlRung {
+  std::string dis_path;
+  unsigned skip_ref = 0, skip_dis = 0;
+};
+void save_html(const Settings& s, const Inputs& in, const std::string& ref_desc, const Session& session,
+               const std::vector<HtmlRendition>& renditions, const std::vector<HtmlRung>& rungs) {
+  HtmlRunInfo run{.reference = s.ref_path,
+                  .reference_description = ref_desc,
+                  .model_options = s.session.models,
+                  .features = s.session.features,
+                  .backend = session.backend_description()};
+  for (const ModelSummary& m : session.summaries()) run.models.push_back(m.name);
+  if (run.model_options.empty() && !s.session.no_prediction) run.model_options = {"version=vmaf_v0.6.1"};
+  if (s.session.subsample > 1) run.options.push_back("subsample " + std::to_string(s.session.subsample));
+  if (s.frame_skip_ref || s.frame_skip_dist)
+    run.options.push_back("frames skipped: reference " + std::to_string(s.frame_skip_ref) + ", distorted " +
+                          std::to_string(s.frame_skip_dist));
+  if (in.sync == FrameSource::Options::Sync::kPts) run.options.push_back("frames paired by presentation time");
+  HtmlOptions opts{.worst = s.html_worst};
+  opts.reopen = [&](std::size_t r) -> std::pair<std::unique_ptr<VideoReader>, std::unique_ptr<VideoReader>> {
+    const HtmlRung& g = rungs[r];
+    struct stat st {};
+    for (const std::string* p : {&s.ref_path, &g.dis_path})
+      if (stat(p->c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+    if (in.sync == FrameSource::Options::Sync::kPts) throw Error("frames paired by presentation time are not re-read");
+    auto ref = open_video(s.ref_path, in.raw, {.stream = s.ref_stream});
+    auto dis = open_rendition(g.dis_path, *ref, in.raw, {.stream = s.dis_stream}, s.scale);
+    Picture a(ref->format()), b(dis->format());
+    for (unsigned i = 0; i < g.skip_ref; ++i) ref->skip(a);
+    for (unsigned i = 0; i < g.skip_dis; ++i) dis->skip(b);
+    return {std::move(ref), std::move(dis)};
+  };
+  save_html_report(s.html_path, renditions, run, opts);
+}
+
+// "+3 (the distorted clip's first 3 frames dropped)" for --sync auto's offset; "" for 0.
+std::string offset_text(int off) {
+  if (off == 0) return {};
+  const std::string n = std::to_string(off > 0 ? off : -off);
+  return (off > 0 ? "+" : "-") + n + (off > 0 ? " (the distorted clip's first " : " (the reference's first ") + n +
+         " frames dropped)";
 }
 
 int run_one(const Settings& s, const Inputs& in) {
   const std::string& dis_path = s.dis_paths[0];
   unsigned skip_ref = s.frame_skip_ref, skip_dis = s.frame_skip_dist;
+  int off = 0;
   if (in.sync_auto) {
-    const int off = find_offset(s, in, dis_path);
+    off = find_offset(s, in, dis_path);
     (off > 0 ? skip_dis : skip_ref) += unsigned(off > 0 ? off : -off);
   }
   // Inputs first: a bad file is the most common mistake.
@@ -261,6 +320,15 @@ int run_one(const Settings& s, const Inputs& in) {
   const ReportInfo info = report_info(s, in, fmt, n, secs);
   progress.done(n, info.fps);
   if (!s.output_path.empty()) save_report(s.output_path, s.output_fmt, session.scores(), info);
+  if (!s.html_path.empty())
+    save_html(s, in, describe_video(*ref), session,
+              {{.label = dis_path,
+                .scores = &session.scores(),
+                .info = info,
+                .description = describe_video(*dis),
+                .sync_offset = offset_text(off),
+                .scaling = scaled}},
+              {{dis_path, skip_ref, skip_dis}});
 
   if (!s.quiet || s.output_path.empty()) {
     for (const ModelSummary& m : session.summaries()) {
@@ -330,6 +398,7 @@ int run_ladder(const Settings& s, const Inputs& in) {
   std::vector<std::unique_ptr<Session>> sessions(n);
   std::vector<LadderSource::Rendition> rungs;
   std::vector<std::size_t> rung_of;  // rendition index of each rung
+  std::vector<std::string> scaled_notes(n);
   auto failed = [&](std::size_t k, const std::string& why) {
     rows[k].error = why;
     std::fprintf(stderr, "vmaf: error: %s\n", why.c_str());
@@ -344,6 +413,7 @@ int run_ladder(const Settings& s, const Inputs& in) {
                          {.stream = s.dis_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu}, s.scale, &scaled);
       print_notice(s, dis[k]->notice());
       print_notice(s, scaled);
+      scaled_notes[k] = scaled;
     } catch (const Error& e) {
       failed(k, e.what());
       continue;
@@ -416,6 +486,29 @@ int run_ladder(const Settings& s, const Inputs& in) {
       }
     }
   }
+  std::string html_error;
+  if (!s.html_path.empty()) {
+    std::vector<HtmlRendition> hr;
+    std::vector<HtmlRung> hg;
+    for (std::size_t r = 0; r < rungs.size(); ++r) {
+      const std::size_t k = rung_of[r];
+      if (!rows[k].error.empty()) continue;
+      const int off = rows[k].offset;
+      hr.push_back({.label = s.dis_paths[k],
+                    .scores = &sessions[k]->scores(),
+                    .info = report_info(s, in, fmt, rows[k].frames, secs),
+                    .description = rows[k].format,
+                    .sync_offset = offset_text(off),
+                    .scaling = scaled_notes[k]});
+      hg.push_back({s.dis_paths[k], s.frame_skip_ref + unsigned(off < 0 ? -off : 0),
+                    s.frame_skip_dist + unsigned(off > 0 ? off : 0)});
+    }
+    try {
+      if (!hr.empty()) save_html(s, in, describe_video(*ref), *sessions[rung_of[0]], hr, hg);
+    } catch (const Error& e) {
+      html_error = e.what();
+    }
+  }
   // Sessions share the first one's reference pictures: it goes last.
   for (std::size_t k = n; k-- > 0;) sessions[k].reset();
   std::fputs(summary_text(SummaryFormat::kText, s.ref_path, rows, in.precision).c_str(), stdout);
@@ -425,6 +518,10 @@ int run_ladder(const Settings& s, const Inputs& in) {
       const std::string t = summary_text(*sum_fmt, s.ref_path, rows, in.precision);
       if (std::fwrite(t.data(), 1, t.size(), f) != t.size()) throw Error("write failed", Error::Kind::kOutput);
     });
+  if (!html_error.empty()) {
+    std::fprintf(stderr, "vmaf: error: %s\n", html_error.c_str());
+    return 1;
+  }
   std::size_t bad = 0;
   for (const LadderRow& r : rows) bad += !r.error.empty();
   if (bad) {
@@ -493,6 +590,12 @@ int main(int argc, char** argv) {
   app.add_flag("--progress", s.progress, "Print the progress line even when stderr is not a terminal");
   app.add_flag("--decode-only", s.decode_only,
                "Read (decode) and pair both clips, score nothing, print the rate (input speed measurements)");
+  app.add_option("--html", s.html_path,
+                 "Also write a self-contained HTML report (chart, pooled values, percentiles, worst frames; with "
+                 "several -d, every rendition)");
+  app.add_option("--html-worst", s.html_worst, "Worst frames shown with thumbnails in the HTML report (default 6)");
+  app.add_option("--percentiles", s.percentiles,
+                 "Add these pooled percentiles (nearest rank) to the report: e.g. 1,5 (0 to 100, 3 decimals)");
   app.add_option("--precision", s.precision,
                  "Digits of scores: N significant digits (%.Ng), or max (%.17g, exact); default as libvmaf");
   s.session.backend = "";
