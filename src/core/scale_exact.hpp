@@ -76,6 +76,20 @@ class Plan {
 // The host reference: `out` (format plan.dst()) from `in` (plan.src()).
 void scale(const Plan& plan, const Picture& in, Picture& out);
 
+// One plan on one backend (backend/backends.hpp: create_scaler): the host
+// reference, or its CUDA or OpenCL twin. Every backend writes the same
+// samples. One object per thread.
+class DeviceScaler {
+ public:
+  virtual ~DeviceScaler() = default;
+  virtual const Plan& plan() const = 0;
+  // `out` from `in`. On CUDA, an `in` whose frame is only in device memory
+  // (Picture::device_copy on the scaler's device: NVDEC) is scaled there and
+  // `out` gets a device copy (memory the scaler keeps per `out` picture; its
+  // host planes are left alone); otherwise host planes to host planes.
+  virtual void scale(const Picture& in, Picture& out) = 0;
+};
+
 // The filter of one direction as libswscale's initFilter builds it for these
 // flags with no SIMD alignment (exposed for tests).
 Filter make_filter(int src_size, int dst_size, std::int64_t inc, int src_pos, int dst_pos, int one);

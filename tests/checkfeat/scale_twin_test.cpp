@@ -102,10 +102,11 @@ TEST(ScaleTwins, CudaDeviceCopies) {
     scaler.scale_device_copy(in, got);
     ASSERT_NE(got.device_copy(), nullptr);
     for (int p = 0; p < got.format().plane_count(); ++p)
-      ASSERT_EQ(cudaMemcpy2D(back.plane_data(p), std::size_t(back.stride(p)), got.device_copy()->plane[p],
-                             std::size_t(got.stride(p)), std::size_t(got.plane(p).width) * got.format().bytes_per_sample(),
-                             std::size_t(got.plane(p).height), cudaMemcpyDeviceToHost),
-                cudaSuccess);
+      ASSERT_EQ(
+          cudaMemcpy2D(back.plane_data(p), std::size_t(back.stride(p)), got.device_copy()->plane[p],
+                       std::size_t(got.stride(p)), std::size_t(got.plane(p).width) * got.format().bytes_per_sample(),
+                       std::size_t(got.plane(p).height), cudaMemcpyDeviceToHost),
+          cudaSuccess);
     cudaFree(mem);
     EXPECT_EQ(test::first_difference(r.out, back), "") << "device copies: " << test::describe(r.c);
   }
@@ -157,6 +158,47 @@ TEST(ScaleTwins, MismatchedPictures) {
       EXPECT_STREQ(e.what(), "exact scaling (cuda): pictures do not match the plan");
     }
   }
+#endif
+}
+
+// create_scaler: the same samples through the common interface on every
+// backend this build has, and a clear error for the others.
+TEST(ScaleTwins, CreateScaler) {
+  const PictureFormat a{321, 177, 10, ChromaFormat::k420}, b{640, 360, 8, ChromaFormat::k444};
+  const sws::Plan plan(a, b);
+  Picture in(a), want(b);
+  test::fill_scale_source(in, 7);
+  sws::scale(plan, in, want);
+  std::vector<std::string> backends = {"cpu"};
+#ifdef VMAFX_HAVE_OPENCL
+  if (!list_opencl_devices().empty()) backends.push_back("opencl");
+#endif
+#ifdef VMAFX_HAVE_CUDA
+  if (!list_cuda_devices().empty()) backends.push_back("cuda");
+#endif
+  for (const std::string& name : backends) {
+    auto s = create_scaler(name, 0, plan);
+    EXPECT_TRUE(s->plan().dst() == b);
+    Picture got(b);
+    test::fill(got, 1);
+    s->scale(in, got);
+    EXPECT_EQ(test::first_difference(want, got), "") << name;
+  }
+  auto message = [&](const char* name) {
+    try {
+      create_scaler(name, 0, plan);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), Error::Kind::kUsage);
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(message("vulkan"), "exact scaling: unknown backend 'vulkan' (expected cpu, cuda or opencl)");
+#ifndef VMAFX_HAVE_CUDA
+  EXPECT_EQ(message("cuda"), "exact scaling: this build has no cuda backend");
+#endif
+#ifndef VMAFX_HAVE_OPENCL
+  EXPECT_EQ(message("opencl"), "exact scaling: this build has no opencl backend");
 #endif
 }
 

@@ -19,9 +19,9 @@ __device__ inline void store(unsigned char* p, std::ptrdiff_t stride, int wide, 
     row[x] = static_cast<unsigned char>(v);
 }
 
-__global__ void hscale_kernel(const unsigned char* __restrict__ src, std::ptrdiff_t src_stride, int src_wide,
-                              int src_w, int src_h, const int* __restrict__ pos, const int* __restrict__ taps, int n,
-                              int dst_w, int sh, int wide, int* __restrict__ inter) {
+__global__ void hscale_kernel(const unsigned char* __restrict__ src, std::ptrdiff_t src_stride, int src_wide, int src_w,
+                              int src_h, const int* __restrict__ pos, const int* __restrict__ taps, int n, int dst_w,
+                              int sh, int wide, int* __restrict__ inter) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= dst_w || y >= src_h) return;
@@ -80,9 +80,8 @@ void launch_hscale(const void* src, std::ptrdiff_t src_stride, int src_bpc, int 
 void launch_vscale(const int* inter, int dst_w, int src_h, const int* pos, const int* taps, int n, int dst_h,
                    int dst_bpc, int dithered, int v_plane, void* dst, std::ptrdiff_t dst_stride, cudaStream_t s) {
   const dim3 block(32, 8);
-  vscale_kernel<<<grid(dst_w, dst_h, block), block, 0, s>>>(inter, dst_w, src_h, pos, taps, n, dst_h, dst_bpc,
-                                                            dithered, v_plane, static_cast<unsigned char*>(dst),
-                                                            dst_stride);
+  vscale_kernel<<<grid(dst_w, dst_h, block), block, 0, s>>>(inter, dst_w, src_h, pos, taps, n, dst_h, dst_bpc, dithered,
+                                                            v_plane, static_cast<unsigned char*>(dst), dst_stride);
 }
 
 void launch_depth(const void* src, std::ptrdiff_t src_stride, int src_bpc, void* dst, std::ptrdiff_t dst_stride,

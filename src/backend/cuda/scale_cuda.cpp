@@ -57,8 +57,8 @@ void Scaler::scale_device(const void* const src[3], const std::ptrdiff_t src_str
     auto filt = [&](int i) { return static_cast<const int*>(filter_[c][i].get()); };
     scale::launch_hscale(src[p], src_stride[p], sf.bpc, g.src_w, g.src_h, filt(0), filt(1), g.h.size, g.dst_w,
                          plan_.h_shift(), plan_.wide() ? 1 : 0, inter, stream_);
-    scale::launch_vscale(inter, g.dst_w, g.src_h, filt(2), filt(3), g.v.size, g.dst_h, df.bpc,
-                         plan_.dithered() ? 1 : 0, p == 2 ? 1 : 0, dst[p], dst_stride[p], stream_);
+    scale::launch_vscale(inter, g.dst_w, g.src_h, filt(2), filt(3), g.v.size, g.dst_h, df.bpc, plan_.dithered() ? 1 : 0,
+                         p == 2 ? 1 : 0, dst[p], dst_stride[p], stream_);
   }
   check(cudaGetLastError(), "scaler: kernel launch");
 }

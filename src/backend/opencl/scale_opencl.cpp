@@ -70,8 +70,8 @@ void Scaler::scale(const Picture& in, Picture& out) {
     cl_mem src = src_[p].get(ctx, std::size_t(g.src_w) * g.src_h * sb);
     const std::size_t row = std::size_t(g.src_w) * sb;
     const std::size_t src_origin[3] = {0, 0, 0}, region[3] = {row, std::size_t(g.src_h), 1};
-    check(clEnqueueWriteBufferRect(queue_, src, CL_FALSE, src_origin, src_origin, region, row, 0,
-                                   std::size_t(v.stride), 0, v.data, 0, nullptr, nullptr),
+    check(clEnqueueWriteBufferRect(queue_, src, CL_FALSE, src_origin, src_origin, region, row, 0, std::size_t(v.stride),
+                                   0, v.data, 0, nullptr, nullptr),
           "clEnqueueWriteBufferRect (scale source)");
     cl_mem dst = dst_[p].get(ctx, std::size_t(g.dst_w) * g.dst_h * db);
     if (plan_.kind() != sws::Plan::Kind::kScale) {
