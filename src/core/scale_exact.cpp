@@ -171,7 +171,8 @@ Siting scale_filter_siting(const PictureFormat& src, const PictureFormat& dst) {
   return s;
 }
 
-Plan::Plan(const PictureFormat& src, const PictureFormat& dst, const Siting& siting) : src_(src), dst_(dst) {
+Plan::Plan(const PictureFormat& src, const PictureFormat& dst, const Siting& siting, bool full_range)
+    : src_(src), dst_(dst), full_range_(full_range) {
   auto describe = [](const PictureFormat& f) {
     return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + std::to_string(f.bpc) + "-bit";
   };

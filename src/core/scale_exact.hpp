@@ -49,7 +49,11 @@ class Plan {
   // Throws Error (kUsage) for a pair libswscale converts otherwise (gray to
   // or from colour, a depth it has no format for) or through an
   // intermediate picture (a reduction beyond its largest filter).
-  Plan(const PictureFormat& src, const PictureFormat& dst, const Siting& siting);
+  // `full_range`: both pictures are full range (libswscale's src_range and
+  // dst_range both 1); the scaling itself is the same, only a same-size
+  // depth change of the luma differs. (One side full range and the other
+  // not is a range conversion, which this does not reproduce.)
+  Plan(const PictureFormat& src, const PictureFormat& dst, const Siting& siting, bool full_range = false);
   Plan(const PictureFormat& src, const PictureFormat& dst) : Plan(src, dst, scale_filter_siting(src, dst)) {}
 
   const PictureFormat& src() const { return src_; }
@@ -62,14 +66,16 @@ class Plan {
   // 8-bit output of a deeper source: the vertical pass dithers.
   bool dithered() const { return dst_.bpc == 8 && src_.bpc > 8; }
   int h_shift() const;
-  // Same-size depth changes shift plane p's samples only (kDepth): libswscale
-  // takes gray pictures as full range, whose luma also gets the top bits
-  // replicated (up) or subtracted (down).
-  bool shift_only(int p) const { return p != 0 || src_.chroma != ChromaFormat::k400; }
+  // Same-size depth changes shift plane p's samples only (kDepth), except
+  // the luma of full-range pictures (libswscale takes gray pictures as full
+  // range), which also gets its top bits replicated (up) or subtracted
+  // (down).
+  bool shift_only(int p) const { return p != 0 || !(full_range_ || src_.chroma == ChromaFormat::k400); }
 
  private:
   PictureFormat src_, dst_;
   Kind kind_ = Kind::kCopy;
+  bool full_range_ = false;
   Plane plane_[2];
 };
 

@@ -56,7 +56,7 @@ struct SwsFree {
 
 // libswscale's conversion of `in` into `out` with `flags`, with the CPU
 // flags that are in force when the context is made (and used).
-void libswscale(const Picture& in, Picture& out, const char* flags) {
+void libswscale(const Picture& in, Picture& out, const char* flags, bool full_range = false) {
   std::unique_ptr<SwsContext, SwsFree> ctx(sws_alloc_context());
   ASSERT_TRUE(ctx);
   SwsContext* s = ctx.get();
@@ -73,6 +73,10 @@ void libswscale(const Picture& in, Picture& out, const char* flags) {
   av_opt_set_int(s, "src_v_chr_pos", st.src_v, 0);
   av_opt_set_int(s, "dst_h_chr_pos", st.dst_h, 0);
   av_opt_set_int(s, "dst_v_chr_pos", st.dst_v, 0);
+  if (full_range) {
+    av_opt_set_int(s, "src_range", 1, 0);
+    av_opt_set_int(s, "dst_range", 1, 0);
+  }
   ASSERT_GE(sws_init_context(s, nullptr, nullptr), 0) << flags;
   const std::uint8_t* src[4] = {};
   int src_stride[4] = {};
@@ -144,6 +148,23 @@ TEST(ScaleExact, HostEqualsLibswscale) {
     const std::string diff = test::first_difference(ref, mine);
     EXPECT_EQ(diff, "") << test::describe(c);
   }
+}
+
+// Both sides full range (a yuvj clip scored against a yuvj reference): the
+// same filters; same-size depth changes of the luma differ.
+TEST(ScaleExact, FullRangeBothSides) {
+  int n = 0, depth = 0;
+  for (const test::ScaleCase& c : test::scale_cases(false)) {
+    if (c.src.chroma == ChromaFormat::k400) continue;
+    Picture in(c.src), ref(c.dst), mine(c.dst);
+    test::fill_scale_source(in, 4000u + unsigned(n++));
+    libswscale(in, ref, kDefaultScaleFlags, true);
+    const sws::Plan plan(c.src, c.dst, sws::scale_filter_siting(c.src, c.dst), true);
+    if (plan.kind() == sws::Plan::Kind::kDepth) ++depth;
+    sws::scale(plan, in, mine);
+    EXPECT_EQ(test::first_difference(ref, mine), "") << test::describe(c);
+  }
+  EXPECT_GT(depth, 10);
 }
 
 }  // namespace
