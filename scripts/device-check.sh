@@ -5,6 +5,7 @@
 #   bash scripts/device-check.sh cuda       # one section
 #   bash scripts/device-check.sh ciede      # the ciede twins (certificate + replay)
 #   bash scripts/device-check.sh libav      # NVDEC vs CPU decode (carry .device-libav.txz instead)
+#   bash scripts/device-check.sh scale      # the exact scaler's CUDA and OpenCL twins
 # Logs go to $OUT/ (or ./device-logs when OUT is unset).
 set -u
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -435,6 +436,27 @@ if [ "$WHICH" = import ]; then
   import_check || STATUS=1
 fi
 # --- end import ---
+
+# --- scale ---
+# The exact scaler's twins (tests/checkfeat/scale_twin_test.cpp): CUDA from
+# host pictures and device copy to device copy, and NVIDIA's OpenCL, each ==
+# the host reference on every sample of 696 conversions (sizes up and down,
+# odd, 1080p <-> 2160p, 8 to 16 bits, 4:2:0 / 4:2:2 / 4:4:4 / gray).
+scale_check() {
+  local B=$REPO/.device/cuda
+  if [ ! -x "$B/vmafx_backend_tests" ]; then echo "scale: $B/vmafx_backend_tests missing"; return 1; fi
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  nvidia_opencl
+  echo "== scale: ScaleTwins tests"
+  timeout 300 "$B/vmafx_backend_tests" --gtest_filter='ScaleTwins.*' > "$OUT/scale.log" 2>&1
+  local rc=$?
+  grep -E '^\[       OK \]|^\[  FAILED  \]|^\[  SKIPPED \]|^\[  PASSED  \]' "$OUT/scale.log"
+  return $rc
+}
+if [ "$WHICH" = scale ]; then
+  scale_check || STATUS=1
+fi
+# --- end scale ---
 
 # --- capi ---
 # libvmaf's C API on the CUDA backend (libvmaf_cuda.h), as FFmpeg's
