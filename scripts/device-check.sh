@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs the device backends' checks on the GPU machine (no compiler, no -dev
 # packages, no network there): binaries are built here and carried in .device/.
 #   bash scripts/device-check.sh            # every section

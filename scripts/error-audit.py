@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Error-message audit (issue 16): every distinct error message in src/ and
 tools/, and the tests that trigger it.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The second command of the README: install, build, and run the whole test
 # suite; then the error-message audit: every error message of src/ and tools/
 # must be triggered by a test (scripts/error-audit.py; the run is traced by

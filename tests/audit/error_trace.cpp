@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Error-message audit (scripts/error-audit.py): an LD_PRELOAD library that
 // records every error message a test makes the code produce.
 //

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A libvmaf client in C11, built only through `pkg-config libvmaf` against an
  * installed vmaf-exact (tests/capi/check.sh). Calls every function of
  * libvmaf's public headers, including their error paths, and writes scores

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # libvmaf's C API as a client sees it: install the build into a prefix, build
 # tests/capi/capi_test.c as C11 with -Wall -Werror through `pkg-config
 # libvmaf` only (shared, then static), run its error-path checks, and score

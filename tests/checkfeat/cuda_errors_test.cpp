@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA backend error paths that can be checked without a GPU (and, where a GPU
 // is present, the ones that need one): each failure is one line naming CUDA
 // and the class of problem.

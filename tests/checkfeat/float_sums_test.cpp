@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The float_psnr and float_moment twins past 2^53 units: a 2048x2048 16-bit
 // frame whose double sums stop being exact past the middle, so the
 // twins take their one-by-one path (the device writes the remaining terms, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL backend error paths: no ICD platform, a bad --gpu index, auto
 // fallback. Each failure is one line on stderr, a non-zero exit and no report.
 // The platform-less cases run the CLI with OCL_ICD_VENDORS pointed at an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The SpEED twins refuse what the CPU reference refuses, with the
 // reference's one-line message: an input without chroma planes, planes under
 // 80x80 after the prescale, a speed_temporal prescale that enlarges the

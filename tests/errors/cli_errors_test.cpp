@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One test per class of bad input: the CLI must exit non-zero with a single
 // line on stderr that names the input and the problem, and leave no report.
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // More bad input for the CLI, one test per error message that had none
 // (scripts/error-audit.py lists them): a non-zero exit, one line on stderr
 // naming the input or option and the problem, no report and no temporary

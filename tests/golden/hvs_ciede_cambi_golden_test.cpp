@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // psnr_hvs, ciede and cambi vs libvmaf 3.2.0, compared with ==.
 //
 // 1. The "features" run of every golden pair: psnr_hvs_y/cb/cr, psnr_hvs,

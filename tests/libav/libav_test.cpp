@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compressed input through FFmpeg's libraries, end to end through the CLI.
 // Every clip is made by the test with Debian's ffmpeg CLI (small: 64x48, 8 to
 // 20 frames). Exactness: a compressed clip scores exactly (same report, every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared helpers of the Python tests: the golden clips, the CLI built beside the module, Y4M in numpy."""
 import json
 import os

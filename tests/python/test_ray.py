@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """vmaf_exact.ray on a local 2-CPU Ray cluster: pairs, a clip split into frame ranges, a worker killed mid-run."""
 import os
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Model loading and per-frame prediction vs libvmaf 3.2.0.
 // The golden oracle JSON files hold every frame's feature values and the model
 // scores libvmaf computed from them (printed with %.17g, so exact doubles):

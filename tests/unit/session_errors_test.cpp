@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every refusal of a Session's configuration (the CLI's --model / --feature
 // strings, backends) and of extractors that only a library caller can reach
 // (a picture format no reader produces, samples out of range): the exact

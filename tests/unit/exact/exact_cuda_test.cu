@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // src/exact in CUDA kernels: the same vectors as the host and OpenCL tests,
 // through the very headers the host compiles (built with --fmad=false).
 // Results are compared bit for bit with the host's IEEE fp64 and with the

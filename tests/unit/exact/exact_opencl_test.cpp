@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // src/exact on an OpenCL device (PoCL here): the program is built from the
 // embedded shared headers (the very files the host compiles) and the test
 // kernels, with no fp64 anywhere and FP_CONTRACT OFF, and runs the vectors of
