@@ -441,15 +441,8 @@ TEST_P(OpenClExactDepth, DecimationMatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Depths, OpenClExactDepth, ::testing::Values(8, 10, 12, 16),
                          [](const ::testing::TestParamInfo<int>& i) { return "bpc" + std::to_string(i.param); });
 
-#else
-
-TEST(OpenClExact, Skipped) {
-#if !defined(VMAFX_HAVE_OPENCL)
-  GTEST_SKIP() << "built without OpenCL";
-#else
-  GTEST_SKIP() << "the embedded exact sources are missing: include tests/exact.cmake";
-#endif
-}
+#elif defined(VMAFX_HAVE_OPENCL)
+#error "the embedded exact sources are missing: tests/CMakeLists.txt must include tests/exact.cmake"
 
 #endif
 
