@@ -234,8 +234,9 @@ TEST_F(CliErrors, MalformedModelFile) {
 
 TEST_F(CliErrors, BadModelKey) {
   std::string a = y4m("a.y4m", 16, 16, 1);
-  expect_error({"-r", a, "-d", a, "--model", "version=vmaf_v0.6.1:colour=red"},
-               "unknown key 'colour' (expected version, path, name, disable_clip, enable_transform or extractor.option)");
+  expect_error(
+      {"-r", a, "-d", a, "--model", "version=vmaf_v0.6.1:colour=red"},
+      "unknown key 'colour' (expected version, path, name, disable_clip, enable_transform or extractor.option)");
 }
 
 TEST_F(CliErrors, DuplicateModelNames) {

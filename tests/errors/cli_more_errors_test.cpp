@@ -193,5 +193,4 @@ TEST_F(CliMoreErrors, CambiHeatmapCannotBeWritten) {
                "cambi: cannot write heatmap for frame 0", "trap '' XFSZ; ulimit -S -f 0;");
 }
 
-
 }  // namespace

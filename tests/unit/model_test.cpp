@@ -576,7 +576,8 @@ TEST(ModelErrors, MalformedJson) {
   expect_error([] { Model::from_json("{\"model_dict\": {", "m.json", {}); }, {"m.json: invalid JSON: "});
   expect_error([] { Model::from_json("", "m.json", {}); }, {"m.json: invalid JSON: "});
   expect_error([] { Model::from_json("[1, 2]", "m.json", {}); }, {"m.json: ", "not an object"});
-  expect_error([] { Model::from_json("{\"a\": 1}", "m.json", {}); }, {"m.json: no \"model_dict\" (and no bootstrap sub-models \"0\", \"1\", ...)"});
+  expect_error([] { Model::from_json("{\"a\": 1}", "m.json", {}); },
+               {"m.json: no \"model_dict\" (and no bootstrap sub-models \"0\", \"1\", ...)"});
 }
 
 std::string drop_key(std::string json, const std::string& key_and_value) {

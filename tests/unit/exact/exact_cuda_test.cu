@@ -105,11 +105,11 @@ int device_count(std::string* error) {
   return n;
 }
 
-#define VMAFX_NEED_CUDA()                                    \
-  do {                                                       \
-    std::string error;                                       \
-    const int devices = device_count(&error);                \
-    ASSERT_TRUE(error.empty()) << error;                     \
+#define VMAFX_NEED_CUDA()                                      \
+  do {                                                         \
+    std::string error;                                         \
+    const int devices = device_count(&error);                  \
+    ASSERT_TRUE(error.empty()) << error;                       \
     if (devices == 0) GTEST_SKIP() << "no CUDA device listed"; \
   } while (0)
 
