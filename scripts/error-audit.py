@@ -80,8 +80,8 @@ PYTHON_SOURCES = ("python/vmaf_exact",)
 # Programs that ctest runs without a gtest filter (the trace names them), and
 # the files that hold their checks.
 PROGRAM_SOURCES = {
-    "vmafx_capi_client": ["tests/capi/capi_test.c", "tests/capi/check.sh"],
-    "capi_test": ["tests/capi/capi_test.c", "tests/capi/check.sh"],
+    "capi_test": ["tests/capi/capi_test.c", "tests/capi/check.sh", "tests/capi/errors.expected"],
+    "capi_test_static": ["tests/capi/capi_test.c", "tests/capi/check.sh", "tests/capi/errors.expected"],
     "vmafx_capi_cuda_client": ["tests/capi/cuda_client.c"],
     "vmafx_nolibav_reader": ["tests/CMakeLists.txt"],
 }
@@ -516,7 +516,8 @@ class TestIndex:
             return t, t + " " + test
         if test in PROGRAM_SOURCES or prog in PROGRAM_SOURCES:
             files = PROGRAM_SOURCES.get(test) or PROGRAM_SOURCES[prog]
-            t = "\n".join(literals_of_c(open(os.path.join(ROOT, f), encoding="utf-8").read()) for f in files)
+            t = "\n".join(literals_of_c(open(os.path.join(ROOT, f), encoding="utf-8").read()) if f.endswith(".c")
+                          else open(os.path.join(ROOT, f), encoding="utf-8").read() for f in files)
             return t, t
         # a gtest filter: "Suite.Name", "Prefix/Suite.Name/param", or patterns
         lit, raw = [], [test]
@@ -641,6 +642,8 @@ def main():
             m.triggered.add(test)
             if m.checks(lit):
                 m.checked.add(test)
+        if not hit and kind == "capi":  # "%s: %s" of an Error's text: the Error was logged too
+            hit = any(m.regex.search(msg) for m in by_kind["error"])
         if not hit and kind != "pyraise":  # a Python exception may be any, e.g. a KeyError
             unmatched.setdefault(msg, test)
 
