@@ -16,7 +16,7 @@ pkgs=(
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
   python3 python3-dev python3-venv
   libhwy-dev
-  libavformat-dev libavcodec-dev libavutil-dev ffmpeg
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
 )
 [ "$sanitize" -eq 1 ] && pkgs+=(clang llvm)
 missing=()

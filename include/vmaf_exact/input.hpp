@@ -16,9 +16,11 @@
 //
 // Every failure is a vmafx::Error (kind kInput) whose message starts with the path.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "vmaf_exact/picture.hpp"
 
@@ -77,6 +79,9 @@ class VideoReader {
   VideoReader& operator=(const VideoReader&) = delete;
 
   const PictureFormat& format() const { return fmt_; }
+  // The format of the clip as stored: format() unless the reader converts
+  // (scale_video()).
+  virtual PictureFormat source_format() const { return fmt_; }
   const std::string& path() const { return path_; }
   // Reads the next frame into `pic` (which must have format()). Returns false
   // at a clean end of the clip; throws Error on a truncated or malformed frame.
@@ -125,6 +130,35 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
 bool compressed_input_supported();
 std::string compressed_input_versions();
 
+// Renditions of another format: a clip whose size, bit depth or chroma
+// format differs from the reference's is converted to the reference's format
+// by FFmpeg's libswscale (builds with it), set up as FFmpeg's scale filter
+// sets it up: the frames equal those of
+//   ffmpeg -i DIS -vf scale=W:H:flags=FLAGS -pix_fmt P
+// with the same libraries (docs/input.md). `flags` is a libswscale flags
+// string ("bicubic", "lanczos", "bicubic+accurate_rnd", ...). The returned
+// reader has `target` as its format; every other property is `inner`'s.
+std::unique_ptr<VideoReader> scale_video(std::unique_ptr<VideoReader> inner, const PictureFormat& target,
+                                         const std::string& flags);
+// The flags used when none are given: a bicubic whose output does not depend
+// on the processor's SIMD (docs/input.md says why).
+const char* default_scale_flags();
+// Opens a distorted clip to score against `ref`: one of the reference's
+// format is returned as it is; one of another size, bit depth or chroma
+// format is converted by scale_video() with `scale_flags` ("": the default
+// flags), and `notice` (when given) says so. A full-range clip against a
+// limited-range one is an Error ("videos are incompatible: ..."), as is
+// another format in a build without libswscale.
+std::unique_ptr<VideoReader> open_rendition(const std::string& path, const VideoReader& ref,
+                                            const std::optional<RawFormat>& raw = std::nullopt,
+                                            const OpenOptions& opts = {}, const std::string& scale_flags = {},
+                                            std::string* notice = nullptr);
+// "1280x720 420 8-bit (yuv420p, h264 in mov)": a clip's format for messages.
+std::string describe_video(const VideoReader& r);
+// Whether this build scales (libswscale), and its version ("libswscale 6.7.100") or "".
+bool scaling_supported();
+std::string scaling_versions();
+
 // "420", "422", "444" or "400".
 const char* chroma_name(ChromaFormat c);
 
@@ -170,5 +204,67 @@ class FrameSource {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// A ladder: one reference, read (decoded) once, scored against several
+// renditions in the same pass. Each rendition is read on its own thread into
+// pictures of its own Session; the reference's pictures are shared by every
+// session (they come from the first rendition's session, which must outlive
+// the others). Frames pair by index, each rendition with its own offset.
+// A rendition's report equals the one of scoring it alone (FrameSource with
+// the same skips).
+//
+//   std::vector<vmafx::LadderSource::Rendition> r = {{dis720.get(), &s720}, {dis1080.get(), &s1080}};
+//   auto outcome = vmafx::LadderSource(*ref, r, {}).run();
+//   for (k ...) if (outcome[k].error.empty()) sessions[k]->finish();
+class LadderSource {
+ public:
+  struct Rendition {
+    VideoReader* reader = nullptr;  // at the reference's format (scale_video() where it differs)
+    Session* session = nullptr;
+    // Frame offset: > 0 drops the rendition's first `offset` frames (it has
+    // extra leading frames), < 0 drops the reference's first -offset frames
+    // for this rendition (it lacks leading frames).
+    int offset = 0;
+  };
+  struct Options {
+    unsigned skip_ref = 0, skip_dis = 0;  // frames to drop first (before the offsets)
+    unsigned max_frames = 0;              // pairs per rendition at most (0: all)
+    unsigned depth = 4;                   // frames each reader reads ahead
+    bool shortest = false;                // stop a rendition at the shorter clip's end instead of failing it
+  };
+  struct Outcome {
+    unsigned frames = 0;  // pairs pushed into the rendition's session
+    std::string error;    // why the rendition stopped early ("": it did not)
+  };
+  LadderSource(VideoReader& ref, std::vector<Rendition> renditions, Options opts);
+  ~LadderSource();
+  LadderSource(const LadderSource&) = delete;
+  LadderSource& operator=(const LadderSource&) = delete;
+
+  // Reads every clip and pushes each pair into its rendition's session;
+  // `progress(n)` after the n-th frame of the pass. A rendition that fails
+  // (a read error, a length mismatch, a session error) stops with its
+  // Outcome::error; the others go on. A reference error fails them all.
+  // The caller then finishes the sessions of the renditions without error.
+  std::vector<Outcome> run(const std::function<void(unsigned)>& progress = {});
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Alignment: the constant frame offset between a reference and a distorted
+// clip (LadderSource::Rendition::offset's sign convention: > 0 when the
+// distorted clip has extra leading frames) within +-window frames, from a
+// cheap comparison of the luma of the first frames (each frame reduced to a
+// 16x16 grid of mean luma). Both readers are read from their current
+// position (the caller reopens them to score). Throws Error when no offset
+// is clearly best (static or unrelated content) or the clips are too short.
+struct SyncResult {
+  int offset = 0;
+  double best_cost = 0, second_cost = 0;  // mean absolute grid difference (8-bit scale) of the best and runner-up
+  int second_offset = 0;
+};
+SyncResult find_sync_offset(VideoReader& ref, VideoReader& dis, int window);
 
 }  // namespace vmafx

@@ -2,7 +2,9 @@
 #pragma once
 // Pooling and reports in libvmaf's layouts.
 #include <cstdio>
+#include <functional>
 #include <optional>
+#include <vector>
 #include <string>
 
 #include "vmaf_exact/collector.hpp"
@@ -48,5 +50,36 @@ std::string report_text(OutputFormat fmt, const FeatureCollector& fc, const Repo
 // directly; "-" is standard output. Throws Error (kind kOutput) naming the
 // path.
 void save_report(const std::string& path, OutputFormat fmt, const FeatureCollector& fc, const ReportInfo& info);
+
+// Writes what `write` prints to `path` with save_report's rules (a regular
+// file is written beside and renamed into place; "-" is standard output).
+// Throws Error (kind kOutput) naming the path.
+void save_output(const std::string& path, const std::function<void(std::FILE*)>& write);
+
+// Pooled statistics of one model's per-frame scores (frames [0, frames),
+// every `subsample`-th): libvmaf's mean, harmonic mean and min, and the 1%
+// low: the mean of the lowest ceil(n / 100) of the n scores, added in
+// ascending order. nullopt if any of those frames lacks a score.
+struct ScoreStats {
+  double mean = 0, harmonic_mean = 0, min = 0, low1 = 0;
+};
+std::optional<ScoreStats> score_stats(const FeatureCollector::Series& s, unsigned frames, unsigned subsample);
+
+// A ladder's summary (vmaf with several -d): one row per rendition.
+struct LadderRow {
+  std::string path;           // the rendition
+  std::string format;         // its own format ("1280x720 420 8-bit (yuv420p, h264 in mov)")
+  int width = 0, height = 0;  // its own size
+  unsigned frames = 0;        // frames scored
+  int offset = 0;             // frame offset (--sync auto)
+  std::string error;          // why it was not scored ("": it was)
+  std::vector<std::pair<std::string, ScoreStats>> models;  // per model, in the session's order
+};
+enum class SummaryFormat { kText, kCsv, kJson };
+// The table as text (aligned columns), CSV (one row per rendition, columns
+// <model>_mean, <model>_harmonic_mean, <model>_min, <model>_1pct_low) or
+// JSON; numbers formatted by `precision`.
+std::string summary_text(SummaryFormat fmt, const std::string& reference, const std::vector<LadderRow>& rows,
+                         const Precision& precision);
 
 }  // namespace vmafx

@@ -34,11 +34,6 @@ using vmafx::Error;
 PyObject* g_errors[6] = {};
 PyObject* g_error_base = nullptr;
 
-std::string describe(const vmafx::PictureFormat& f) {
-  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + vmafx::chroma_name(f.chroma) + " " +
-         std::to_string(f.bpc) + "-bit";
-}
-
 vmafx::ChromaFormat parse_chroma(const std::string& s, const char* what) {
   if (s == "420") return vmafx::ChromaFormat::k420;
   if (s == "422") return vmafx::ChromaFormat::k422;
@@ -168,7 +163,7 @@ std::optional<vmafx::RawFormat> make_raw(std::optional<std::tuple<long, long, st
 // What `vmaf -r ref -d dis ...` computes, returned instead of written.
 nb::dict score_files(const std::string& ref_path, const std::string& dis_path, vmafx::SessionConfig cfg,
                      std::optional<std::tuple<long, long, std::string, long>> raw_arg, long skip_ref, long skip_dis,
-                     long frame_cnt) {
+                     long frame_cnt, const std::string& scale) {
   if (skip_ref < 0 || skip_dis < 0 || frame_cnt < 0)
     throw Error("frame_skip_ref, frame_skip_dist and frame_cnt must be 0 or more");
   const auto raw = make_raw(raw_arg);
@@ -177,10 +172,8 @@ nb::dict score_files(const std::string& ref_path, const std::string& dis_path, v
     nb::gil_scoped_release nogil;
     try {
       auto ref = vmafx::open_video(ref_path, raw);
-      auto dis = vmafx::open_video(dis_path, raw);
-      if (ref->format() != dis->format())
-        throw Error("videos are incompatible: " + ref_path + " is " + describe(ref->format()) + ", " + dis_path +
-                    " is " + describe(dis->format()));
+      std::string scaled;
+      auto dis = vmafx::open_rendition(dis_path, *ref, raw, {}, scale, &scaled);
       const vmafx::PictureFormat fmt = ref->format();
       vmafx::Session session(fmt, cfg);
       vmafx::FrameSource source(
@@ -202,6 +195,85 @@ nb::dict score_files(const std::string& ref_path, const std::string& dis_path, v
     }
   }
   return to_python(std::move(out));
+}
+
+// What `vmaf -r ref -d dis1 -d dis2 ...` computes: per rendition a result
+// dict, or the (kind, message) of the error that stopped it.
+nb::list score_ladder_files(const std::string& ref_path, const std::vector<std::string>& dis_paths,
+                            vmafx::SessionConfig cfg, std::optional<std::tuple<long, long, std::string, long>> raw_arg,
+                            long skip_ref, long skip_dis, long frame_cnt, const std::string& scale, bool sync_auto,
+                            long sync_window, bool shortest) {
+  if (skip_ref < 0 || skip_dis < 0 || frame_cnt < 0)
+    throw Error("frame_skip_ref, frame_skip_dist and frame_cnt must be 0 or more");
+  if (dis_paths.empty()) throw Error("score_ladder needs at least one distorted clip");
+  const auto raw = make_raw(raw_arg);
+  const std::size_t n = dis_paths.size();
+  std::vector<Output> outs(n);
+  std::vector<std::optional<std::pair<std::string, std::string>>> errors(n);
+  std::vector<int> offsets(n, 0);
+  {
+    nb::gil_scoped_release nogil;
+    auto ref = vmafx::open_video(ref_path, raw);
+    const vmafx::PictureFormat fmt = ref->format();
+    std::vector<std::unique_ptr<vmafx::VideoReader>> dis(n);
+    std::vector<std::unique_ptr<vmafx::Session>> sessions(n);
+    std::vector<vmafx::LadderSource::Rendition> rungs;
+    std::vector<std::size_t> rung_of;
+    for (std::size_t k = 0; k < n; ++k) {
+      try {
+        if (sync_auto) {
+          auto a = vmafx::open_video(ref_path, raw);
+          auto b = vmafx::open_video(dis_paths[k], raw);
+          offsets[k] = vmafx::find_sync_offset(*a, *b, int(sync_window)).offset;
+        }
+        dis[k] = vmafx::open_rendition(dis_paths[k], *ref, raw, {}, scale);
+      } catch (const Error& e) {
+        errors[k] = {vmafx::kind_name(e.kind()), e.what()};
+        continue;
+      }
+      sessions[k] = std::make_unique<vmafx::Session>(fmt, cfg);
+      rungs.push_back({dis[k].get(), sessions[k].get(), offsets[k]});
+      rung_of.push_back(k);
+    }
+    if (!rungs.empty()) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto outcome = vmafx::LadderSource(*ref, rungs,
+                                               {.skip_ref = unsigned(skip_ref),
+                                                .skip_dis = unsigned(skip_dis),
+                                                .max_frames = unsigned(frame_cnt),
+                                                .shortest = shortest})
+                               .run();
+      for (std::size_t r = 0; r < rungs.size(); ++r) {
+        const std::size_t k = rung_of[r];
+        try {
+          if (!outcome[r].error.empty()) {
+            std::string what = outcome[r].error;
+            if (what.size() > 9 && what.compare(what.size() - 9, 9, " has more") == 0)
+              what += " (use frame_cnt to score a prefix)";
+            throw Error(what, Error::Kind::kInput);
+          }
+          if (outcome[r].frames == 0) throw Error(dis_paths[k] + ": no frames to score", Error::Kind::kInput);
+          sessions[k]->finish();
+          const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          gather(*sessions[k], fmt, secs, outs[k]);
+        } catch (const Error& e) {
+          errors[k] = {vmafx::kind_name(e.kind()), e.what()};
+        }
+      }
+    }
+    for (std::size_t k = n; k-- > 0;) sessions[k].reset();  // the first one's pictures are shared: it goes last
+  }
+  nb::list out;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (errors[k]) {
+      out.append(nb::make_tuple(errors[k]->first, errors[k]->second));
+    } else {
+      nb::dict d = to_python(std::move(outs[k]));
+      d["offset"] = offsets[k];
+      out.append(d);
+    }
+  }
+  return out;
 }
 
 // Frames in a clip (read through to its end).
@@ -465,7 +537,9 @@ NB_MODULE(_core, m) {
   m.def("make_config", &make_config, "models"_a, "features"_a, "no_prediction"_a, "threads"_a, "subsample"_a,
         "backend"_a, "gpu"_a);
   m.def("score_files", &score_files, "ref"_a, "dis"_a, "config"_a, "raw"_a.none(), "skip_ref"_a, "skip_dis"_a,
-        "frame_cnt"_a);
+        "frame_cnt"_a, "scale"_a);
+  m.def("score_ladder_files", &score_ladder_files, "ref"_a, "dis"_a, "config"_a, "raw"_a.none(), "skip_ref"_a,
+        "skip_dis"_a, "frame_cnt"_a, "scale"_a, "sync_auto"_a, "sync_window"_a, "shortest"_a);
   m.def("count_frames", &count_frames, "path"_a, "raw"_a.none());
   m.def("probe", &probe, "path"_a, "raw"_a.none());
   m.def("report_text", &report_text, "format"_a, "series"_a, "aggregate"_a, "frames"_a, "subsample"_a, "width"_a,

@@ -38,7 +38,7 @@ libvmaf_version = _core.libvmaf_version
 __all__ = [
     "score", "Session", "Result", "ModelSummary", "RangeContext", "Error", "UsageError", "InputError",
     "UnsupportedError", "ModelError", "DeviceError", "OutputError", "available_backends", "list_devices",
-    "describe_features", "count_frames",
+    "describe_features", "count_frames", "score_ladder",
 ]
 
 POOL_METHODS = ("min", "max", "mean", "harmonic_mean")
@@ -128,6 +128,7 @@ class Result:
     backend: str = ""
     notices: List[str] = field(default_factory=list)
     range_context: Optional[RangeContext] = None
+    offset: int = 0  # score_ladder with sync="auto": the frame offset found (> 0: the distorted clip's extra frames)
 
     @classmethod
     def _from_core(cls, d) -> "Result":
@@ -236,20 +237,63 @@ class Result:
 def score(ref: PathLike, dis: PathLike, models: Optional[Sequence[str]] = ("vmaf_v0.6.1",),
           features: Sequence[str] = (), backend: str = "auto", threads: int = 0, *, subsample: int = 1,
           no_prediction: bool = False, gpu: int = 0, raw=None, frame_skip_ref: int = 0, frame_skip_dist: int = 0,
-          frame_cnt: int = 0) -> Result:
+          frame_cnt: int = 0, scale: Optional[str] = None) -> Result:
     """Scores the distorted clip `dis` against `ref` as `vmaf -r ref -d dis ...` would.
 
     models: names ("vmaf_v0.6.1"), paths ("my.json") or --model strings
     ("version=vmaf_4k_v0.6.1:name=4k"); features: --feature strings ("psnr",
     "float_ssim=enable_lcs=true"); raw: (width, height, "420", bitdepth) for
-    .yuv input. The GIL is released while scoring.
+    .yuv input; scale: libswscale flags for a distorted clip of another size or
+    format (as `vmaf --scale`; None: the default bicubic). The GIL is released
+    while scoring.
     """
     if no_prediction and models == ("vmaf_v0.6.1",):
         models = ()
     cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu)
     d = _core.score_files(os.fspath(ref), os.fspath(dis), cfg, _raw(raw), int(frame_skip_ref), int(frame_skip_dist),
-                          int(frame_cnt))
+                          int(frame_cnt), scale or "")
     return Result._from_core(d)
+
+
+_ERROR_KINDS = {c.kind: c for c in (UsageError, InputError, UnsupportedError, ModelError, DeviceError, OutputError)}
+
+
+def score_ladder(ref: PathLike, dis: Sequence[PathLike], models: Optional[Sequence[str]] = ("vmaf_v0.6.1",),
+                 features: Sequence[str] = (), backend: str = "auto", threads: int = 0, *, subsample: int = 1,
+                 no_prediction: bool = False, gpu: int = 0, raw=None, frame_skip_ref: int = 0,
+                 frame_skip_dist: int = 0, frame_cnt: int = 0, scale: Optional[str] = None, sync: str = "index",
+                 sync_window: int = 30, shortest: bool = False) -> List[Union[Result, Error]]:
+    """Scores every rendition in `dis` against `ref`, read (decoded) once, as
+    `vmaf -r ref -d dis[0] -d dis[1] ...` does.
+
+    Returns one entry per rendition, in order: its Result (equal to score()'s
+    for that rendition alone; `Result.offset` is the frame offset used), or the
+    Error that stopped it (the other renditions are still scored). Renditions
+    of another size or format are converted (scale: libswscale flags, None: the
+    default bicubic); sync="auto" finds each rendition's frame offset within
+    +-sync_window frames. Errors common to all (a bad model, an unreadable
+    reference) raise. The GIL is released while scoring.
+    """
+    if isinstance(dis, (str, bytes)) or not isinstance(dis, Sequence):
+        raise UsageError("score_ladder: dis is a list of distorted clips")
+    if sync not in ("index", "auto"):
+        raise UsageError(f"sync {sync}: expected index or auto")
+    if no_prediction and models == ("vmaf_v0.6.1",):
+        models = ()
+    cfg = _config(models, features, no_prediction, threads, subsample, backend, gpu)
+    out = _core.score_ladder_files(os.fspath(ref), [os.fspath(d) for d in dis], cfg, _raw(raw), int(frame_skip_ref),
+                                   int(frame_skip_dist), int(frame_cnt), scale or "", sync == "auto",
+                                   int(sync_window), bool(shortest))
+    results: List[Union[Result, Error]] = []
+    for item in out:
+        if isinstance(item, tuple):
+            kind, message = item
+            results.append(_ERROR_KINDS.get(kind, Error)(message))
+        else:
+            r = Result._from_core(item)
+            r.offset = int(item["offset"])
+            results.append(r)
+    return results
 
 
 def count_frames(path: PathLike, raw=None) -> int:

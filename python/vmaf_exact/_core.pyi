@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Type stubs of the native module vmaf_exact._core (python/src/module.cpp).
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +26,10 @@ SeriesArg = Sequence[Tuple[str, npt.NDArray[np.float64], npt.NDArray[np.uint8]]]
 def make_config(models: Sequence[str], features: Sequence[str], no_prediction: bool, threads: int, subsample: int,
                 backend: str, gpu: int) -> _Config: ...
 def score_files(ref: str, dis: str, config: _Config, raw: RawArg, skip_ref: int, skip_dis: int,
-                frame_cnt: int) -> Dict[str, Any]: ...
+                frame_cnt: int, scale: str) -> Dict[str, Any]: ...
+def score_ladder_files(ref: str, dis: List[str], config: _Config, raw: RawArg, skip_ref: int, skip_dis: int,
+                       frame_cnt: int, scale: str, sync_auto: bool, sync_window: int,
+                       shortest: bool) -> List[Union[Dict[str, Any], Tuple[str, str]]]: ...
 def count_frames(path: str, raw: RawArg) -> int: ...
 def probe(path: str, raw: RawArg) -> Tuple[int, int, int, str]: ...
 def report_text(format: str, series: SeriesArg, aggregate: Sequence[Tuple[str, float]], frames: int, subsample: int,

@@ -11,7 +11,7 @@ namespace vmafx::env {
 namespace {
 
 constexpr Variable kVariables[] = {
-    {"VMAFX_SIMD", "off: the scalar reference loops everywhere (no CPU SIMD)"},
+    {"VMAFX_SIMD", "off: the scalar reference loops everywhere (no CPU SIMD; libswscale's too)"},
     {"VMAFX_STATS", "1: the CLI prints where the time went on stderr"},
     {"VMAFX_CUDA_EXACT", "int: the CUDA VIF twin forms its gain terms in integers instead of fp64"},
     {"VMAFX_CUDA_DISABLE", "vif,adm,...: no CUDA twin for these extractors (for bisecting)"},

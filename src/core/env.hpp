@@ -10,7 +10,8 @@
 
 namespace vmafx::env {
 
-// VMAFX_SIMD=off: the scalar reference loops everywhere (no CPU SIMD).
+// VMAFX_SIMD=off: the scalar reference loops everywhere (no CPU SIMD; libswscale's
+// too, through av_force_cpu_flags(0)).
 bool simd_allowed();
 // VMAFX_STATS=1: the CLI prints where the time went (readers, extractors,
 // device twins, idle workers) on stderr.

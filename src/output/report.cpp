@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <string_view>
 
 #include "core/error.hpp"
@@ -261,12 +262,11 @@ namespace {
 
 // Writes straight into `path`, which is not a regular file (a device such as
 // /dev/null, a FIFO): nothing can be renamed over it.
-void save_direct(const std::string& shown, const std::string& path, OutputFormat fmt, const FeatureCollector& fc,
-                 const ReportInfo& info) {
+void save_direct(const std::string& shown, const std::string& path, const std::function<void(std::FILE*)>& write) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw output_error(shown + ": cannot write output file: " + std::strerror(errno));
   try {
-    write_report(f, fmt, fc, info);
+    write(f);
   } catch (const Error& e) {
     std::fclose(f);
     throw output_error(shown + ": " + e.what());
@@ -276,10 +276,10 @@ void save_direct(const std::string& shown, const std::string& path, OutputFormat
 
 }  // namespace
 
-void save_report(const std::string& path, OutputFormat fmt, const FeatureCollector& fc, const ReportInfo& info) {
+void save_output(const std::string& path, const std::function<void(std::FILE*)>& write) {
   if (path == "-") {
     try {
-      write_report(stdout, fmt, fc, info);
+      write(stdout);
     } catch (const Error& e) {
       throw output_error(std::string("standard output: ") + e.what());
     }
@@ -289,12 +289,12 @@ void save_report(const std::string& path, OutputFormat fmt, const FeatureCollect
   struct stat st {};
   if (stat(target.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw output_error(path + ": cannot write output file: is a directory");
-    if (!S_ISREG(st.st_mode)) return save_direct(path, target, fmt, fc, info);
+    if (!S_ISREG(st.st_mode)) return save_direct(path, target, write);
     std::error_code ec;
     const std::filesystem::path real = std::filesystem::canonical(target, ec);
     if (!ec) target = real.string();
   } else if (lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    return save_direct(path, target, fmt, fc, info);  // a dangling link: write where it points
+    return save_direct(path, target, write);  // a dangling link: write where it points
   }
   std::string tmp = target + ".tmp.XXXXXX";
   const int fd = mkstemp(tmp.data());
@@ -306,7 +306,7 @@ void save_report(const std::string& path, OutputFormat fmt, const FeatureCollect
     throw output_error(path + ": cannot write output file");
   }
   try {
-    write_report(f, fmt, fc, info);
+    write(f);
   } catch (const Error& e) {
     std::fclose(f);
     std::remove(tmp.c_str());
@@ -326,6 +326,10 @@ void save_report(const std::string& path, OutputFormat fmt, const FeatureCollect
     std::remove(tmp.c_str());
     throw output_error(path + ": cannot write output file: " + std::strerror(e));
   }
+}
+
+void save_report(const std::string& path, OutputFormat fmt, const FeatureCollector& fc, const ReportInfo& info) {
+  save_output(path, [&](std::FILE* f) { write_report(f, fmt, fc, info); });
 }
 
 }  // namespace vmafx

@@ -163,17 +163,65 @@ TEST_F(CliErrors, MissingFrameMarker) {
   expect_error({"-r", ok, "-d", bad, "-n", "--feature", "psnr"}, bad + ": frame 0: missing FRAME marker");
 }
 
-TEST_F(CliErrors, SizeMismatch) {
+// Another size is converted (tests/libav check the frames against ffmpeg's);
+// a picture with chroma against a monochrome one is not.
+TEST_F(CliErrors, MonochromeAgainstChroma) {
   std::string a = y4m("a.y4m", 16, 16, 1);
-  std::string b = y4m("b.y4m", 32, 16, 1);
+  std::string b = y4m("b.y4m", 32, 16, 1, "Cmono");
   expect_error({"-r", a, "-d", b},
-               "videos are incompatible: " + a + " is 16x16 420 8-bit, " + b + " is 32x16 420 8-bit");
+               "videos are incompatible: " + a + " is 16x16 420 8-bit, " + b + " is 32x16 400 8-bit");
 }
 
-TEST_F(CliErrors, DepthMismatch) {
-  std::string a = y4m("a.y4m", 16, 16, 1);
-  std::string b = y4m("b.y4m", 16, 16, 1, "C420p10", 2);
-  expect_error({"-r", a, "-d", b}, "is 16x16 420 10-bit");
+// Several -d (a ladder): the options that need one pair, -o naming a
+// directory, report names, the summary's format.
+TEST_F(CliErrors, LadderOptions) {
+  std::string a = y4m("a.y4m", 16, 16, 2);
+  std::string b = y4m("b.y4m", 16, 16, 2);
+  expect_error({"-r", a, "-d", a, "-d", b, "--sync", "pts"},
+               "vmaf: error: --sync pts pairs one distorted clip at a time: give one -d (or --sync index/auto for a "
+               "ladder)");
+  expect_error({"-r", a, "-d", a, "-d", b, "--decode-only"},
+               "vmaf: error: --decode-only measures one pair of clips: give one -d");
+  expect_error({"-r", a, "-d", a, "-d", b, "--sync-window", "-1"}, "vmaf: error: --sync-window -1: expected 0 to 1000");
+  expect_error({"-r", a, "-d", a, "-d", b, "--summary", path("sum.txt")},
+               "vmaf: error: --summary " + path("sum.txt") + ": expected a file name ending in .csv or .json");
+  fs::create_directories(path("x"));
+  std::string c = write("x/a.y4m", "");
+  expect_error({"-r", a, "-d", a, "-d", c, "-d", b}, "vmaf: error: " + a + " and " + c + " would both write " +
+                                                         path("out.json") +
+                                                         "/a.json (the reports are named after the renditions' files)");
+  fs::remove_all(path("out.json"));
+  write("file", "x");
+  const Result r = run({"-r", a, "-d", a, "-d", b, "-o", path("file") + "/sub", "-q"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("vmaf: error: " + path("file") +
+                            "/sub: with several -d, -o names a directory, and this one "
+                            "cannot be made: ",
+                        0),
+            0u)
+      << r.err;
+}
+
+TEST_F(CliErrors, LadderStdoutIsNotADirectory) {
+  std::string a = y4m("a.y4m", 16, 16, 2);
+  const Result r = run({"-r", a, "-d", a, "-d", a, "-o", "-", "-q"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "vmaf: error: -o -: with several -d, -o names a directory for the reports\n");
+}
+
+// A rendition that fails is named; the others are scored and the summary
+// table (stdout) lists it as failed; exit status 1.
+TEST_F(CliErrors, LadderRenditionLengthMismatch) {
+  std::string a = y4m("a.y4m", 16, 16, 3);
+  std::string b = y4m("b.y4m", 16, 16, 2);
+  const fs::path dir = path("reports");
+  const Result r = run({"-r", a, "-d", a, "-d", b, "-n", "--feature", "psnr", "--json", "-o", dir.string(), "-q"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "vmaf: error: " + b + ": ended after 2 frames, but " + a +
+                       " has more (use --shortest or --frame_cnt to score a prefix)\nvmaf: error: 1 of 2 renditions "
+                       "failed\n");
+  EXPECT_TRUE(fs::exists(dir / "a.json"));
+  EXPECT_FALSE(fs::exists(dir / "b.json"));
 }
 
 TEST_F(CliErrors, SampleOutOfRange) {

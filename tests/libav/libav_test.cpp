@@ -7,6 +7,7 @@
 // cap) and whose wrong pairs do not. Bad input: one line, non-zero exit, no
 // report.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -471,16 +472,34 @@ TEST_F(LibavErrors, FullRangeAgainstLimitedRange) {
   EXPECT_EQ(psnr_y_of({"-r", mj, "-d", mj}).size(), 8u);
 }
 
-TEST_F(LibavErrors, DifferentSizesAndFormats) {
+// Another size, bit depth or chroma format is converted to the reference's
+// (libswscale), with a notice saying so; another aspect ratio is stretched,
+// with a notice.
+TEST_F(LibavErrors, DifferentSizesAndFormatsAreConverted) {
   const std::string small = ffmpeg("small.mp4", "-i " + quote(src8) + " -vf scale=32:24 -c:v libx264");
-  expect_error({"-r", src8, "-d", small},
-               "is 64x48 420 8-bit, " + small + " is 32x24 420 8-bit (yuv420p, h264 in mov)");
+  Result r = vmaf({"-r", src8, "-d", small, "-n", "--feature", "psnr"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("vmaf: notice: " + small +
+                       ": 32x24 420 8-bit (yuv420p, h264 in mov) converted to 64x48 420 8-bit by libswscale "
+                       "(bicubic+accurate_rnd+bitexact)\n"),
+            std::string::npos)
+      << r.err;
   const std::string ten =
       ffmpeg("ten.mkv", "-i " + quote(src8) + " -c:v libx265 -x265-params log-level=error -pix_fmt yuv420p10le");
   const std::string x264 = ffmpeg("e8.mp4", "-i " + quote(src8) + " -c:v libx264");
-  expect_error({"-r", x264, "-d", ten}, "videos are incompatible: " + x264 +
-                                            " is 64x48 420 8-bit (yuv420p, h264 in mov), " + ten +
-                                            " is 64x48 420 10-bit (yuv420p10le, hevc in matroska)");
+  r = vmaf({"-r", x264, "-d", ten, "-n", "--feature", "psnr", "--scale", "lanczos"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(ten + ": 64x48 420 10-bit (yuv420p10le, hevc in matroska) converted to 64x48 420 8-bit by "
+                             "libswscale (lanczos)"),
+            std::string::npos)
+      << r.err;
+  const std::string square = ffmpeg("square.mp4", "-i " + quote(src8) + " -vf scale=48:48 -c:v libx264");
+  r = vmaf({"-r", src8, "-d", square, "-n", "--feature", "psnr"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("; its aspect ratio differs from the reference's (48:48 against 64:48), stretched as ffmpeg's "
+                       "scale filter does\n"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST_F(LibavErrors, StreamSelection) {
@@ -504,7 +523,7 @@ TEST_F(LibavErrors, PtsNeedsTimestamps) {
 }
 
 TEST_F(LibavErrors, BadOptions) {
-  expect_error({"-r", src8, "-d", src8, "--sync", "frame"}, "--sync frame: expected index or pts");
+  expect_error({"-r", src8, "-d", src8, "--sync", "frame"}, "--sync frame: expected index, pts or auto");
   expect_error({"-r", src8, "-d", src8, "--hwdec", "vaapi"}, "--hwdec vaapi: expected cuda or none");
 }
 
@@ -686,3 +705,271 @@ TEST(Libav, EditListHidingFramesIsNotTruncation) {
 }
 
 }  // namespace
+
+// ---- ladders: renditions of other sizes and formats, one reference ----
+//
+// Renditions encoded by the test (x264, x265, VP9) at three smaller sizes,
+// scored in one ladder command: every rendition's report equals the report of
+// the frames that `ffmpeg -i DIS -vf scale=W:H:flags=F -pix_fmt P` produces,
+// scored alone (the same FFmpeg libraries: Debian's).
+
+namespace ladder {
+
+constexpr const char* kDefaultFlags = "bicubic+accurate_rnd+bitexact";  // docs/input.md
+
+struct Rendition {
+  std::string file;
+  int width, height;
+};
+
+// The source: ffmpeg's moving test pattern with temporal noise, 128x96.
+std::string src(const std::string& pix_fmt = "yuv420p", int frames = 10) {
+  return ffmpeg("lsrc-" + pix_fmt + "-" + std::to_string(frames) + ".y4m",
+                "-f lavfi -i testsrc2=size=128x96:rate=25,noise=alls=12:allf=t -frames:v " + std::to_string(frames) +
+                    " -pix_fmt " + pix_fmt + " -strict -1");
+}
+
+std::vector<Rendition> renditions(const std::string& source) {
+  const std::string tag = fs::path(source).stem().string();
+  return {
+      {ffmpeg(tag + "-96.mp4", "-i " + quote(source) + " -vf scale=96:72 -c:v libx264 -pix_fmt yuv420p -crf 28"), 96,
+       72},
+      {ffmpeg(tag + "-64.mkv",
+              "-i " + quote(source) +
+                  " -vf scale=64:48 -c:v libx265 -pix_fmt yuv420p -x265-params log-level=error -crf 28"),
+       64, 48},
+      {ffmpeg(tag + "-80.webm", "-i " + quote(source) +
+                                    " -vf scale=80:60 -c:v libvpx-vp9 -pix_fmt yuv420p -deadline realtime -cpu-used 8 "
+                                    "-b:v 100k"),
+       80, 60},
+  };
+}
+
+// `dis` converted by ffmpeg's scale filter to 128x96 in `pix_fmt`, as Y4M.
+std::string ffmpeg_scaled(const std::string& dis, const std::string& flags, const std::string& pix_fmt, int w = 128,
+                          int h = 96) {
+  return ffmpeg(fs::path(dis).filename().string() + "-" + flags + "-" + pix_fmt + ".y4m",
+                "-i " + quote(dis) + " -vf scale=" + std::to_string(w) + ":" + std::to_string(h) + ":flags=" + flags +
+                    " -pix_fmt " + pix_fmt + " -f yuv4mpegpipe -strict -1");
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("vmafx_ladder_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(d);
+  return d;
+}
+
+std::string report_in(const fs::path& dir, const std::string& dis) {
+  const fs::path p = dir / (fs::path(dis).stem().string() + ".json");
+  EXPECT_TRUE(fs::exists(p)) << p;
+  return slurp(p);
+}
+
+// Scores a ladder with the extra `args`; checks each report against the
+// ffmpeg-scaled frames scored alone.
+void expect_ladder_equals_ffmpeg(const std::string& source, const std::vector<Rendition>& rs, const std::string& flags,
+                                 const std::string& pix_fmt, const std::vector<std::string>& args) {
+  const fs::path dir = fresh_dir(flags + pix_fmt);
+  std::vector<std::string> cmd = {"-r",          source, "--feature", "psnr", "--json",
+                                  "--precision", "max",  "-q",        "-o",   dir.string()};
+  for (const Rendition& r : rs) cmd.insert(cmd.end(), {"-d", r.file});
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  const Result r = vmaf(cmd);
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const Rendition& rd : rs) {
+    const std::string alone = score({"-r", source, "-d", ffmpeg_scaled(rd.file, flags, pix_fmt), "--feature", "psnr"});
+    const std::string got = report_in(dir, rd.file);
+    EXPECT_FALSE(got.empty());
+    EXPECT_EQ(without_fps(got), without_fps(alone)) << rd.file << " with " << flags;
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace ladder
+
+TEST(Ladder, BicubicEqualsFfmpegScaleFilter) {
+  const std::string s = ladder::src();
+  ladder::expect_ladder_equals_ffmpeg(s, ladder::renditions(s), "bicubic", "yuv420p", {"--scale", "bicubic"});
+}
+
+TEST(Ladder, LanczosEqualsFfmpegScaleFilter) {
+  const std::string s = ladder::src();
+  ladder::expect_ladder_equals_ffmpeg(s, ladder::renditions(s), "lanczos", "yuv420p", {"--scale", "lanczos"});
+}
+
+TEST(Ladder, DefaultEqualsFfmpegScaleFilterWithItsFlags) {
+  const std::string s = ladder::src();
+  ladder::expect_ladder_equals_ffmpeg(s, ladder::renditions(s), ladder::kDefaultFlags, "yuv420p", {});
+}
+
+// Another bit depth and chroma format: 8-bit 4:2:0 renditions of a 10-bit
+// 4:4:4 reference are converted to it (sizes, depth and chroma at once).
+TEST(Ladder, ConvertsBitDepthAndChromaFormat) {
+  const std::string s = ladder::src("yuv444p10le", 6);
+  ladder::expect_ladder_equals_ffmpeg(s, ladder::renditions(s), ladder::kDefaultFlags, "yuv444p10le", {});
+}
+
+// The default's output does not depend on libswscale's SIMD: VMAFX_SIMD=off
+// (av_force_cpu_flags(0)) gives the same reports.
+TEST(Ladder, DefaultIsTheSameWithSimdOff) {
+  const std::string s = ladder::src();
+  const auto rs = ladder::renditions(s);
+  auto run = [&](const std::string& name) {
+    const fs::path dir = ladder::fresh_dir(name);
+    std::vector<std::string> cmd = {"-r", s, "--json", "--precision", "max", "-q", "-o", dir.string()};
+    for (const auto& r : rs) cmd.insert(cmd.end(), {"-d", r.file});
+    const Result r = vmaf(cmd);
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> out;
+    for (const auto& rd : rs) out.push_back(without_fps(ladder::report_in(dir, rd.file)));
+    fs::remove_all(dir);
+    return out;
+  };
+  const auto on = run("simd-on");
+  ::setenv("VMAFX_SIMD", "off", 1);
+  const auto off = run("simd-off");
+  ::unsetenv("VMAFX_SIMD");
+  ASSERT_EQ(on.size(), 3u);
+  EXPECT_EQ(on, off);
+}
+
+// A ladder's report of a rendition equals scoring that rendition alone, and
+// the summary file holds each report's pooled values.
+TEST(Ladder, SummaryHoldsEachRenditionsPooledScores) {
+  const std::string s = ladder::src();
+  const auto rs = ladder::renditions(s);
+  const fs::path dir = ladder::fresh_dir("summary");
+  const std::string sum = (dir / "summary.json").string();
+  std::vector<std::string> cmd = {"-r", s, "--json", "--precision", "max", "-q", "-o", dir.string(), "--summary", sum};
+  for (const auto& r : rs) cmd.insert(cmd.end(), {"-d", r.file});
+  const Result r = vmaf(cmd);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(sum));
+  ASSERT_EQ(j.at("renditions").size(), 3u);
+  for (std::size_t k = 0; k < rs.size(); ++k) {
+    const auto& row = j.at("renditions")[k];
+    EXPECT_EQ(row.at("path"), rs[k].file);
+    EXPECT_EQ(row.at("width"), rs[k].width);
+    EXPECT_EQ(row.at("height"), rs[k].height);
+    const std::string alone = score({"-r", s, "-d", rs[k].file});
+    EXPECT_EQ(without_fps(ladder::report_in(dir, rs[k].file)), without_fps(alone));
+    const auto rep = nlohmann::json::parse(alone);
+    const auto& pooled = rep.at("pooled_metrics").at("vmaf");
+    const auto& m = row.at("models").at("vmaf");
+    EXPECT_EQ(m.at("mean").get<double>(), pooled.at("mean").get<double>());
+    EXPECT_EQ(m.at("harmonic_mean").get<double>(), pooled.at("harmonic_mean").get<double>());
+    EXPECT_EQ(m.at("min").get<double>(), pooled.at("min").get<double>());
+    // 10 frames: the 1% low is the lowest frame's score.
+    EXPECT_EQ(m.at("1pct_low").get<double>(), pooled.at("min").get<double>());
+    EXPECT_EQ(row.at("frames"), rep.at("frames").size());
+  }
+  fs::remove_all(dir);
+}
+
+// One broken rendition: reported by name, the others scored and written,
+// exit status 1.
+TEST(Ladder, ABrokenRenditionDoesNotStopTheOthers) {
+  const std::string s = ladder::src();
+  const auto rs = ladder::renditions(s);
+  const std::string good = rs[0].file;
+  const std::string data = slurp(rs[2].file);
+  const std::string broken = (clip_dir() / "ladder-broken.webm").string();
+  std::ofstream(broken, std::ios::binary) << data.substr(0, data.size() * 2 / 3);
+  const fs::path dir = ladder::fresh_dir("broken");
+  const Result r = vmaf(
+      {"-r", s, "-d", good, "-d", broken, "-d", rs[1].file, "--json", "--precision", "max", "-q", "-o", dir.string()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("vmaf: error: " + broken + ": "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("vmaf: error: 1 of 3 renditions failed"), std::string::npos) << r.err;
+  EXPECT_EQ(without_fps(ladder::report_in(dir, good)), without_fps(score({"-r", s, "-d", good})));
+  EXPECT_EQ(without_fps(ladder::report_in(dir, rs[1].file)), without_fps(score({"-r", s, "-d", rs[1].file})));
+  EXPECT_FALSE(fs::exists(dir / "ladder-broken.json"));
+  fs::remove_all(dir);
+}
+
+// ---- --sync auto: a constant offset found from the first frames ----
+
+namespace ladder {
+
+// A moving source (no noise: the pattern moves) and clips cut from it.
+std::string sync_src() {
+  return ffmpeg("sync-src.y4m", "-f lavfi -i testsrc2=size=128x96:rate=25 -frames:v 40 -pix_fmt yuv420p");
+}
+std::string cut_clip(const std::string& name, const std::string& filter) {
+  return ffmpeg(name, "-i " + quote(sync_src()) + " -vf " + filter + " -c:v libx264 -crf 23 -pix_fmt yuv420p");
+}
+// +3: three black frames before the source; -7: the source from frame 7.
+std::string plus3() { return cut_clip("sync-plus3.mp4", "tpad=start=3:color=black"); }
+std::string minus7() { return cut_clip("sync-minus7.mp4", "trim=start_frame=7,setpts=PTS-STARTPTS"); }
+std::string zero() { return cut_clip("sync-zero.mp4", "null"); }
+
+}  // namespace ladder
+
+TEST(SyncAuto, FindsTheOffsetAndScoresWithIt) {
+  const std::string s = ladder::sync_src();
+  struct Case {
+    std::string dis;
+    std::string said;
+    std::vector<std::string> skip;
+  } cases[] = {{ladder::zero(), "sync offset +0", {}},
+               {ladder::plus3(), "sync offset +3", {"--dis-skip", "3"}},
+               {ladder::minus7(), "sync offset -7", {"--ref-skip", "7"}}};
+  for (const Case& c : cases) {
+    const std::string out = tmp_report("sync.json");
+    const Result r = vmaf({"-r", s, "-d", c.dis, "--sync", "auto", "--json", "--precision", "max", "-o", out}, out);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("vmaf: " + c.dis + ": " + c.said + " ("), std::string::npos) << r.err;
+    std::vector<std::string> alone = {"-r", s, "-d", c.dis};
+    alone.insert(alone.end(), c.skip.begin(), c.skip.end());
+    EXPECT_EQ(without_fps(r.report), without_fps(score(alone))) << c.dis;
+    fs::remove(out);
+  }
+}
+
+// One ladder, three offsets: each rendition with its own.
+TEST(SyncAuto, EachRenditionOfALadderHasItsOwnOffset) {
+  const std::string s = ladder::sync_src();
+  const fs::path dir = ladder::fresh_dir("sync");
+  const Result r = vmaf({"-r", s, "-d", ladder::minus7(), "-d", ladder::zero(), "-d", ladder::plus3(), "--sync", "auto",
+                         "--json", "--precision", "max", "-o", dir.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(without_fps(ladder::report_in(dir, ladder::minus7())),
+            without_fps(score({"-r", s, "-d", ladder::minus7(), "--ref-skip", "7"})));
+  EXPECT_EQ(without_fps(ladder::report_in(dir, ladder::zero())), without_fps(score({"-r", s, "-d", ladder::zero()})));
+  EXPECT_EQ(without_fps(ladder::report_in(dir, ladder::plus3())),
+            without_fps(score({"-r", s, "-d", ladder::plus3(), "--dis-skip", "3"})));
+  fs::remove_all(dir);
+}
+
+TEST_F(LibavErrors, SyncAutoRefusesToGuessOnStaticContent) {
+  const std::string flat =
+      ffmpeg("flat.y4m", "-f lavfi -i color=c=gray:size=64x48:rate=25 -frames:v 12 -pix_fmt yuv420p");
+  const std::string enc = ffmpeg("flat.mp4", "-i " + quote(flat) + " -c:v libx264 -crf 20");
+  expect_error({"-r", flat, "-d", enc, "--sync", "auto"},
+               enc + ": --sync auto found no clearly best offset within +-30 frames: offsets ");
+}
+
+TEST_F(LibavErrors, SyncAutoNeedsEnoughFrames) {
+  // Four frames: only offset 0 has four pairs to compare.
+  const std::string four = source("yuv420p", 4);
+  expect_error({"-r", four, "-d", four, "--sync", "auto", "--sync-window", "6"},
+               four +
+                   ": too few frames to find a sync offset (--sync auto compares 4 or more frames at each offset "
+                   "within +-6)");
+}
+
+TEST_F(LibavErrors, SyncAutoNeedsARegularFile) {
+  const std::string fifo = tmp_report("sync.fifo");
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_error({"-r", src8, "-d", fifo, "--sync", "auto"},
+               fifo + ": --sync auto reads the first frames twice, so it needs a regular file (not a pipe)");
+  fs::remove(fifo);
+}
+
+TEST_F(LibavErrors, ScaleFlagsAreChecked) {
+  const std::string small = ffmpeg("small.mp4", "-i " + quote(src8) + " -vf scale=32:24 -c:v libx264");
+  expect_error({"-r", src8, "-d", small, "--scale", "bicubicc"},
+               "vmaf: error: --scale bicubicc: not a libswscale flags string (e.g. bicubic, lanczos, "
+               "bicubic+accurate_rnd)");
+}

@@ -281,12 +281,57 @@ def test_error_missing_file(cli, tmp_path):
     assert e.value.kind == "input" and isinstance(e.value, vmaf_exact.Error) and isinstance(e.value, OSError)
 
 
-def test_error_incompatible(cli):
-    ref, dis = CLIPS / "chelsea352.ref.y4m", CLIPS / "astro176__noise.dis.y4m"
+def test_error_incompatible(cli, tmp_path):
+    frames, (w, h, b, c) = read_y4m(CLIPS / "astro176.ref.y4m")
+    mono = tmp_path / "mono.y4m"
+    write_y4m(mono, [[f[0]] for f in frames], w, h, chroma="mono")
+    ref = CLIPS / "astro176.ref.y4m"
     with pytest.raises(vmaf_exact.Error) as e:
-        vmaf_exact.score(ref, dis)
-    assert str(e.value) == cli_error(cli, ["-r", ref, "-d", dis])
-    assert "videos are incompatible" in str(e.value)
+        vmaf_exact.score(ref, mono)
+    assert str(e.value) == cli_error(cli, ["-r", ref, "-d", mono])
+    assert str(e.value).startswith("videos are incompatible: ")
+
+
+# --- renditions of another size, ladders ---
+
+def half_size(tmp_path, name="half.y4m"):
+    """A rendition of astro176 at half its size (every other sample), as Y4M."""
+    frames, (w, h, b, c) = read_y4m(CLIPS / "astro176.ref.y4m")
+    out = tmp_path / name
+    write_y4m(out, [[p[::2, ::2] for p in f] for f in frames], (w + 1) // 2, (h + 1) // 2)
+    return out
+
+
+@pytest.mark.parametrize("flags", [None, "lanczos"])
+def test_score_scaled_equals_cli(cli, tmp_path, flags):
+    ref, small = CLIPS / "astro176.ref.y4m", half_size(tmp_path)
+    r = vmaf_exact.score(ref, small, features=["psnr"], scale=flags)
+    text, fps = run_cli(cli, ["-r", ref, "-d", small, "--feature", "psnr"] + (["--scale", flags] if flags else []))
+    assert r.to_json(fps=fps) == text
+    assert r.width == 176 and r.n_frames == 3
+
+
+def test_score_ladder(cli, tmp_path):
+    ref = CLIPS / "astro176.ref.y4m"
+    dis = [half_size(tmp_path), CLIPS / "astro176__x264_crf45.dis.y4m"]
+    broken = tmp_path / "broken.y4m"
+    broken.write_bytes((CLIPS / "astro176__noise.dis.y4m").read_bytes()[:-100])
+    out = vmaf_exact.score_ladder(ref, dis + [broken], features=["psnr"])
+    assert len(out) == 3
+    for r, d in zip(out[:2], dis):
+        text, fps = run_cli(cli, ["-r", ref, "-d", d, "--feature", "psnr"])
+        assert r.to_json(fps=fps) == text and r.offset == 0
+    assert isinstance(out[2], vmaf_exact.InputError)
+    assert str(out[2]) == cli_error(cli, ["-r", ref, "-d", broken])
+    with pytest.raises(vmaf_exact.UsageError) as e:
+        vmaf_exact.score_ladder(ref, str(dis[1]))
+    assert str(e.value) == "score_ladder: dis is a list of distorted clips"
+    with pytest.raises(vmaf_exact.UsageError) as e:
+        vmaf_exact.score_ladder(ref, dis, sync="pts")
+    assert str(e.value) == "sync pts: expected index or auto"
+    with pytest.raises(vmaf_exact.Error) as e:
+        vmaf_exact.score_ladder(ref, [])
+    assert str(e.value) == "score_ladder needs at least one distorted clip"
 
 
 def test_error_lengths_differ(cli, tmp_path):

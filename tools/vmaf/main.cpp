@@ -22,7 +22,8 @@ namespace vmafx {
 namespace {
 
 struct Settings {
-  std::string ref_path, dis_path;
+  std::string ref_path;
+  std::vector<std::string> dis_paths;
   unsigned width = 0, height = 0, bitdepth = 0;
   std::string pix_fmt;
   SessionConfig session;  // models, features, threads, subsample, backend, gpu, no_prediction
@@ -39,6 +40,9 @@ struct Settings {
   bool shortest = false;
   bool progress = false;     // a progress line even when stderr is not a terminal
   bool decode_only = false;  // read (decode) and pair the clips, score nothing: the input's own rate
+  std::string scale;         // libswscale flags for renditions of another format ("": the default)
+  int sync_window = 30;      // --sync auto looks this many frames either way
+  std::string summary_path;  // the ladder's summary table as CSV or JSON
 };
 
 ChromaFormat parse_pix_fmt(const std::string& s) {
@@ -46,21 +50,6 @@ ChromaFormat parse_pix_fmt(const std::string& s) {
   if (s == "422") return ChromaFormat::k422;
   if (s == "444") return ChromaFormat::k444;
   throw Error("-p/--pixel_format " + s + ": expected 420, 422 or 444");
-}
-
-std::string describe(const PictureFormat& f) {
-  return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + chroma_name(f.chroma) + " " +
-         std::to_string(f.bpc) + "-bit";
-}
-
-// With what a decoded file holds: "64x48 420 10-bit (yuv420p10le, hevc in matroska)".
-std::string describe(const VideoReader& r) {
-  std::string d = describe(r.format());
-  if (const std::string n = r.format_name(); !n.empty())
-    d += " (" + n + ")";
-  else if (r.full_range())
-    d += " full range";
-  return d;
 }
 
 // The progress line: frames, speed, and the time left when the length is known.
@@ -103,78 +92,144 @@ class Progress {
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now(), last_{};
 };
 
-int run(const Settings& s) {
-  const bool raw_args = s.width || s.height || s.bitdepth || !s.pix_fmt.empty();
+// What the options say about reading the clips, shared by one run and a ladder.
+struct Inputs {
   std::optional<RawFormat> raw;
+  Precision precision;
+  FrameSource::Options::Sync sync = FrameSource::Options::Sync::kIndex;
+  bool sync_auto = false;
+  std::string hwdec;
+};
+
+Inputs parse_inputs(const Settings& s) {
+  Inputs in;
+  const bool raw_args = s.width || s.height || s.bitdepth || !s.pix_fmt.empty();
   if (raw_args) {
     if (!s.width || !s.height || !s.bitdepth || s.pix_fmt.empty())
       throw Error("raw .yuv input needs all of -w/--width, -h/--height, -p/--pixel_format and -b/--bitdepth");
     if (s.bitdepth < 8 || s.bitdepth > 16)
       throw Error("-b/--bitdepth " + std::to_string(s.bitdepth) + ": expected 8 to 16");
-    raw = RawFormat{int(s.width), int(s.height), parse_pix_fmt(s.pix_fmt), int(s.bitdepth)};
+    in.raw = RawFormat{int(s.width), int(s.height), parse_pix_fmt(s.pix_fmt), int(s.bitdepth)};
   }
-  Precision precision;
   if (!s.precision.empty()) {
     if (s.precision == "max") {
-      precision.digits = 17;
+      in.precision.digits = 17;
     } else {
       char* end = nullptr;
       long d = std::strtol(s.precision.c_str(), &end, 10);
       if (*end || d < 1 || d > 17) throw Error("--precision " + s.precision + ": expected 1..17 or max");
-      precision.digits = int(d);
+      in.precision.digits = int(d);
     }
   }
-
-  FrameSource::Options::Sync sync = FrameSource::Options::Sync::kIndex;
   if (s.sync == "pts")
-    sync = FrameSource::Options::Sync::kPts;
+    in.sync = FrameSource::Options::Sync::kPts;
+  else if (s.sync == "auto")
+    in.sync_auto = true;
   else if (s.sync != "index")
-    throw Error("--sync " + s.sync + ": expected index or pts");
+    throw Error("--sync " + s.sync + ": expected index, pts or auto");
+  if (s.sync_window < 0 || s.sync_window > 1000)
+    throw Error("--sync-window " + std::to_string(s.sync_window) + ": expected 0 to 1000");
   if (!s.hwdec.empty() && s.hwdec != "cuda" && s.hwdec != "none")
     throw Error("--hwdec " + s.hwdec + ": expected cuda or none");
   if (s.ref_stream < 0 || s.dis_stream < 0) throw Error("--ref-stream/--dis-stream: expected 0 or more");
+  if (s.dis_paths.size() > 1) {
+    if (in.sync == FrameSource::Options::Sync::kPts)
+      throw Error("--sync pts pairs one distorted clip at a time: give one -d (or --sync index/auto for a ladder)");
+    if (s.decode_only) throw Error("--decode-only measures one pair of clips: give one -d");
+    if (s.output_path == "-") throw Error("-o -: with several -d, -o names a directory for the reports");
+  }
   // NVDEC is the default decoder of compressed input with --backend cuda
   // (its frames then stay on the GPU); --hwdec none decodes on the CPU.
-  std::string hwdec = s.hwdec == "none" ? "" : s.hwdec;
-  if (s.hwdec.empty() && s.session.backend == "cuda") hwdec = "cuda";
+  in.hwdec = s.hwdec == "none" ? "" : s.hwdec;
+  if (s.hwdec.empty() && s.session.backend == "cuda") in.hwdec = "cuda";
+  return in;
+}
 
-  // Inputs first: a bad file is the most common mistake.
-  auto ref = open_video(s.ref_path, raw, {.stream = s.ref_stream, .hwdec = hwdec, .hwdec_device = s.session.gpu});
-  auto dis = open_video(s.dis_path, raw, {.stream = s.dis_stream, .hwdec = hwdec, .hwdec_device = s.session.gpu});
-  if (ref->format() != dis->format() || ref->full_range() != dis->full_range())
-    throw Error("videos are incompatible: " + s.ref_path + " is " + describe(*ref) + ", " + s.dis_path + " is " +
-                describe(*dis));
-  const PictureFormat fmt = ref->format();
-  if (!s.quiet)
-    for (const VideoReader* r : {ref.get(), dis.get()})
-      if (const std::string n = r->notice(); !n.empty()) std::fprintf(stderr, "vmaf: notice: %s\n", n.c_str());
+// --sync auto: the offset of `dis` against the reference, from readers of
+// their own (decoded on the CPU), printed unless quiet.
+int find_offset(const Settings& s, const Inputs& in, const std::string& dis_path) {
+  for (const std::string* p : {&s.ref_path, &dis_path}) {
+    struct stat st {};
+    if (stat(p->c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      throw Error(*p + ": --sync auto reads the first frames twice, so it needs a regular file (not a pipe)");
+  }
+  auto ref = open_video(s.ref_path, in.raw, {.stream = s.ref_stream});
+  auto dis = open_video(dis_path, in.raw, {.stream = s.dis_stream});
+  const SyncResult r = find_sync_offset(*ref, *dis, s.sync_window);
+  if (!s.quiet) {
+    std::fprintf(stderr, "vmaf: %s: sync offset %+d (%s; mean luma difference %.3f, next best %+d: %.3f)\n",
+                 dis_path.c_str(), r.offset,
+                 r.offset > 0   ? ("its first " + std::to_string(r.offset) + " frames are dropped").c_str()
+                 : r.offset < 0 ? ("the reference's first " + std::to_string(-r.offset) + " frames are dropped").c_str()
+                                : "frames pair as they are",
+                 r.best_cost, r.second_offset, r.second_cost);
+  }
+  return r.offset;
+}
 
+std::unique_ptr<Session> make_session(const Settings& s, const PictureFormat& fmt, bool announce) {
   // auto is the default; only an explicit --backend auto explains why a GPU
   // was not used (no device, a CPU OpenCL device): the bits are the same.
   const bool explicit_backend = !s.session.backend.empty();
   SessionConfig cfg = s.session;
   if (cfg.backend.empty()) cfg.backend = "auto";
-  Session session(fmt, cfg);
-  if (!s.quiet) {
+  auto session = std::make_unique<Session>(fmt, cfg);
+  if (announce && !s.quiet) {
     if (explicit_backend)
-      for (const std::string& n : session.notices()) std::fprintf(stderr, "vmaf: notice: %s\n", n.c_str());
-    if (const std::string b = session.backend_description(); !b.empty()) std::fprintf(stderr, "vmaf: %s\n", b.c_str());
+      for (const std::string& n : session->notices()) std::fprintf(stderr, "vmaf: notice: %s\n", n.c_str());
+    if (const std::string b = session->backend_description(); !b.empty()) std::fprintf(stderr, "vmaf: %s\n", b.c_str());
   }
+  return session;
+}
 
+void print_notice(const Settings& s, const std::string& n) {
+  if (!s.quiet && !n.empty()) std::fprintf(stderr, "vmaf: notice: %s\n", n.c_str());
+}
+
+ReportInfo report_info(const Settings& s, const Inputs& in, const PictureFormat& fmt, unsigned n, double secs) {
+  ReportInfo info;
+  info.frames = n;
+  info.subsample = s.session.subsample;
+  info.width = fmt.width;
+  info.height = fmt.height;
+  info.fps = secs > 0 ? n / secs : 0.0;
+  info.precision = in.precision;
+  return info;
+}
+
+int run_one(const Settings& s, const Inputs& in) {
+  const std::string& dis_path = s.dis_paths[0];
+  unsigned skip_ref = s.frame_skip_ref, skip_dis = s.frame_skip_dist;
+  if (in.sync_auto) {
+    const int off = find_offset(s, in, dis_path);
+    (off > 0 ? skip_dis : skip_ref) += unsigned(off > 0 ? off : -off);
+  }
+  // Inputs first: a bad file is the most common mistake.
+  auto ref = open_video(s.ref_path, in.raw, {.stream = s.ref_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu});
+  std::string scaled;
+  auto dis =
+      open_rendition(dis_path, *ref, in.raw, {.stream = s.dis_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu},
+                     s.scale, &scaled);
+  const PictureFormat fmt = ref->format();
+  for (const VideoReader* r : {ref.get(), dis.get()}) print_notice(s, r->notice());
+  print_notice(s, scaled);
+
+  auto session_ptr = make_session(s, fmt, true);
+  Session& session = *session_ptr;
   // Frames: both clips read ahead on their own threads.
   FrameSource source(*ref, *dis, session,
-                     {.skip_ref = s.frame_skip_ref,
-                      .skip_dis = s.frame_skip_dist,
+                     {.skip_ref = skip_ref,
+                      .skip_dis = skip_dis,
                       .max_frames = s.frame_cnt,
-                      .sync = sync,
+                      .sync = in.sync,
                       .shortest = s.shortest,
                       .decode_only = s.decode_only});
   // The expected length, for the time left: the distorted clip's (the
   // shorter one's when pairing by index), after the skips and --frame_cnt.
   auto left = [](std::uint64_t hint, unsigned skip) -> std::uint64_t { return hint > skip ? hint - skip : 0; };
-  std::uint64_t total = left(dis->frame_count_hint(), s.frame_skip_dist);
-  if (sync == FrameSource::Options::Sync::kIndex && total)
-    total = std::min(total, left(ref->frame_count_hint(), s.frame_skip_ref));
+  std::uint64_t total = left(dis->frame_count_hint(), skip_dis);
+  if (in.sync == FrameSource::Options::Sync::kIndex && total)
+    total = std::min(total, left(ref->frame_count_hint(), skip_ref));
   if (s.frame_cnt && total) total = std::min<std::uint64_t>(total, s.frame_cnt);
   Progress progress(!s.quiet && (s.progress || isatty(fileno(stderr))), total);
   const auto t0 = std::chrono::steady_clock::now();
@@ -204,16 +259,8 @@ int run(const Settings& s) {
     std::fprintf(stderr, "vmaf: %u frames in %.3f s (last frame pushed at %.3f s), %u worker threads\n%s%s", n, secs,
                  t_read, session.threads(), source.timing_report().c_str(), session.timing_report().c_str());
   }
-  const double fps = secs > 0 ? n / secs : 0.0;
-  progress.done(n, fps);
-
-  ReportInfo info;
-  info.frames = n;
-  info.subsample = s.session.subsample;
-  info.width = fmt.width;
-  info.height = fmt.height;
-  info.fps = fps;
-  info.precision = precision;
+  const ReportInfo info = report_info(s, in, fmt, n, secs);
+  progress.done(n, info.fps);
   if (!s.output_path.empty()) save_report(s.output_path, s.output_fmt, session.scores(), info);
 
   if (!s.quiet || s.output_path.empty()) {
@@ -228,6 +275,171 @@ int run(const Settings& s) {
   return 0;
 }
 
+const char* extension(OutputFormat f) {
+  switch (f) {
+    case OutputFormat::kJson: return ".json";
+    case OutputFormat::kCsv: return ".csv";
+    case OutputFormat::kSub: return ".sub";
+    default: return ".xml";
+  }
+}
+
+// The report of a rendition in the ladder's output directory: its file name
+// without the extension, and the report's.
+std::string report_path(const std::string& dir, const std::string& dis_path, OutputFormat f) {
+  std::filesystem::path p(dis_path);
+  return (std::filesystem::path(dir) / p.stem()).string() + extension(f);
+}
+
+SummaryFormat summary_format(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".csv") return SummaryFormat::kCsv;
+  if (ext == ".json") return SummaryFormat::kJson;
+  throw Error("--summary " + path + ": expected a file name ending in .csv or .json");
+}
+
+// Several -d: the reference is read once and every rendition scored against
+// it in one pass; a failing rendition is reported, the others still scored.
+int run_ladder(const Settings& s, const Inputs& in) {
+  const std::size_t n = s.dis_paths.size();
+  std::optional<SummaryFormat> sum_fmt;
+  if (!s.summary_path.empty()) sum_fmt = summary_format(s.summary_path);
+  // Reports: one per rendition in the -o directory; two renditions of the
+  // same name would overwrite each other.
+  std::vector<std::string> out(n);
+  if (!s.output_path.empty()) {
+    for (std::size_t k = 0; k < n; ++k) {
+      out[k] = report_path(s.output_path, s.dis_paths[k], s.output_fmt);
+      for (std::size_t j = 0; j < k; ++j)
+        if (out[j] == out[k])
+          throw Error(s.dis_paths[j] + " and " + s.dis_paths[k] + " would both write " + out[k] +
+                      " (the reports are named after the renditions' files)");
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(s.output_path, ec);
+    if (!std::filesystem::is_directory(s.output_path))
+      throw Error(s.output_path + ": with several -d, -o names a directory, and this one cannot be made" +
+                      (ec ? ": " + ec.message() : std::string()),
+                  Error::Kind::kOutput);
+  }
+  auto ref = open_video(s.ref_path, in.raw, {.stream = s.ref_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu});
+  const PictureFormat fmt = ref->format();
+  print_notice(s, ref->notice());
+
+  std::vector<LadderRow> rows(n);
+  std::vector<std::unique_ptr<VideoReader>> dis(n);
+  std::vector<std::unique_ptr<Session>> sessions(n);
+  std::vector<LadderSource::Rendition> rungs;
+  std::vector<std::size_t> rung_of;  // rendition index of each rung
+  auto failed = [&](std::size_t k, const std::string& why) {
+    rows[k].error = why;
+    std::fprintf(stderr, "vmaf: error: %s\n", why.c_str());
+  };
+  for (std::size_t k = 0; k < n; ++k) {
+    rows[k].path = s.dis_paths[k];
+    try {
+      if (in.sync_auto) rows[k].offset = find_offset(s, in, s.dis_paths[k]);
+      std::string scaled;
+      dis[k] =
+          open_rendition(s.dis_paths[k], *ref, in.raw,
+                         {.stream = s.dis_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu}, s.scale, &scaled);
+      print_notice(s, dis[k]->notice());
+      print_notice(s, scaled);
+    } catch (const Error& e) {
+      failed(k, e.what());
+      continue;
+    }
+    rows[k].format = describe_video(*dis[k]);
+    rows[k].width = dis[k]->source_format().width;
+    rows[k].height = dis[k]->source_format().height;
+    // The models, features and backend are the same for every rendition: a
+    // bad one stops the whole run.
+    sessions[k] = make_session(s, fmt, rungs.empty());
+    rungs.push_back({dis[k].get(), sessions[k].get(), rows[k].offset});
+    rung_of.push_back(k);
+  }
+  unsigned pass_frames = 0;
+  double secs = 0;
+  if (!rungs.empty()) {
+    std::uint64_t total = ref->frame_count_hint();
+    total = total > s.frame_skip_ref ? total - s.frame_skip_ref : 0;
+    if (s.frame_cnt && total) total = std::min<std::uint64_t>(total, s.frame_cnt);
+    Progress progress(!s.quiet && (s.progress || isatty(fileno(stderr))), total);
+    const auto t0 = std::chrono::steady_clock::now();
+    LadderSource ladder(*ref, rungs,
+                        {.skip_ref = s.frame_skip_ref,
+                         .skip_dis = s.frame_skip_dist,
+                         .max_frames = s.frame_cnt,
+                         .shortest = s.shortest});
+    const auto outcome = ladder.run([&](unsigned i) {
+      pass_frames = i;
+      progress.frame(i);
+    });
+    for (std::size_t r = 0; r < rungs.size(); ++r) {
+      const std::size_t k = rung_of[r];
+      rows[k].frames = outcome[r].frames;
+      if (!outcome[r].error.empty()) {
+        std::string what = outcome[r].error;
+        if (what.size() > 9 && what.compare(what.size() - 9, 9, " has more") == 0)
+          what += " (use --shortest or --frame_cnt to score a prefix)";
+        failed(k, what);
+        continue;
+      }
+      if (outcome[r].frames == 0) {
+        failed(k, s.dis_paths[k] + ": no frames to score");
+        continue;
+      }
+      try {
+        sessions[k]->finish();
+      } catch (const Error& e) {
+        failed(k, s.dis_paths[k] + ": " + e.what());
+      }
+    }
+    secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    progress.done(pass_frames, secs > 0 ? pass_frames / secs : 0.0);
+  }
+  for (std::size_t r = 0; r < rungs.size(); ++r) {
+    const std::size_t k = rung_of[r];
+    if (!rows[k].error.empty()) continue;
+    const Session& ses = *sessions[k];
+    if (stats_requested())
+      std::fprintf(stderr, "vmaf: %s: %u frames, %u worker threads\n%s", s.dis_paths[k].c_str(), rows[k].frames,
+                   ses.threads(), ses.timing_report().c_str());
+    for (const ModelSummary& m : ses.summaries())
+      if (const FeatureCollector::Series* series = ses.scores().find(m.name))
+        if (auto st = score_stats(*series, rows[k].frames, s.session.subsample))
+          rows[k].models.push_back({m.name, *st});
+    if (!out[k].empty()) {
+      try {
+        save_report(out[k], s.output_fmt, ses.scores(), report_info(s, in, fmt, rows[k].frames, secs));
+      } catch (const Error& e) {
+        failed(k, e.what());
+      }
+    }
+  }
+  // Sessions share the first one's reference pictures: it goes last.
+  for (std::size_t k = n; k-- > 0;) sessions[k].reset();
+  std::fputs(summary_text(SummaryFormat::kText, s.ref_path, rows, in.precision).c_str(), stdout);
+  std::fflush(stdout);
+  if (sum_fmt)
+    save_output(s.summary_path, [&](std::FILE* f) {
+      const std::string t = summary_text(*sum_fmt, s.ref_path, rows, in.precision);
+      if (std::fwrite(t.data(), 1, t.size(), f) != t.size()) throw Error("write failed", Error::Kind::kOutput);
+    });
+  std::size_t bad = 0;
+  for (const LadderRow& r : rows) bad += !r.error.empty();
+  if (bad) {
+    std::fprintf(stderr, "vmaf: error: %zu of %zu renditions failed\n", bad, n);
+    return 1;
+  }
+  return 0;
+}
+
+int run(const Settings& s) {
+  const Inputs in = parse_inputs(s);
+  return s.dis_paths.size() == 1 ? run_one(s, in) : run_ladder(s, in);
+}
+
 }  // namespace
 }  // namespace vmafx
 
@@ -240,8 +452,9 @@ int main(int argc, char** argv) {
   bool xml = false, json = false, csv = false, sub = false;
   app.add_option("-r,--reference", s.ref_path,
                  "Reference clip (.y4m, raw .yuv with -w -h -p -b, or mp4/mkv/webm/ivf... when built with FFmpeg)");
-  app.add_option("-d,--distorted", s.dis_path,
-                 "Distorted clip (.y4m, raw .yuv with -w -h -p -b, or mp4/mkv/webm/ivf... when built with FFmpeg)");
+  app.add_option("-d,--distorted", s.dis_paths,
+                 "Distorted clip (.y4m, raw .yuv with -w -h -p -b, or mp4/mkv/webm/ivf... when built with FFmpeg); "
+                 "repeat for a ladder: every rendition scored against the reference, read once");
   app.add_option("-w,--width", s.width, "Width of raw .yuv input");
   app.add_option("-h,--height", s.height, "Height of raw .yuv input");
   app.add_option("-p,--pixel_format", s.pix_fmt, "Chroma format of raw .yuv input: 420, 422 or 444");
@@ -250,7 +463,8 @@ int main(int argc, char** argv) {
                  "Model: version=NAME or path=FILE, with :name=, :disable_clip, :enable_transform, "
                  ":extractor.option=value (repeatable; default version=vmaf_v0.6.1)");
   app.add_option("--feature", s.session.features, "Extra feature extractor: NAME[=opt=val:opt=val] (repeatable)");
-  app.add_option("-o,--output", s.output_path, "Output file ('-' for standard output)");
+  app.add_option("-o,--output", s.output_path,
+                 "Output file ('-' for standard output); with several -d, a directory for one report per rendition");
   app.add_flag("--xml", xml, "Write XML (default)");
   app.add_flag("--json", json, "Write JSON");
   app.add_flag("--csv", csv, "Write CSV");
@@ -264,8 +478,15 @@ int main(int argc, char** argv) {
   app.add_option("--ref-stream", s.ref_stream, "Video stream of a compressed reference (0: the first)");
   app.add_option("--dis-stream", s.dis_stream, "Video stream of a compressed distorted clip (0: the first)");
   app.add_option("--sync", s.sync,
-                 "Frame pairing: index (default: frame i with frame i) or pts (each distorted frame with the "
-                 "reference frame nearest in presentation time, from each clip's start)");
+                 "Frame pairing: index (default: frame i with frame i), pts (each distorted frame with the "
+                 "reference frame nearest in presentation time, from each clip's start) or auto (a constant "
+                 "frame offset found from the first frames' luma)");
+  app.add_option("--sync-window", s.sync_window, "--sync auto tries offsets from -N to +N frames (default 30)");
+  app.add_option("--scale", s.scale,
+                 "libswscale flags for a distorted clip of another size or format, converted to the reference's "
+                 "as ffmpeg's scale filter does (e.g. bicubic, lanczos; default: a bicubic independent of the "
+                 "CPU's SIMD, see docs/input.md)");
+  app.add_option("--summary", s.summary_path, "With several -d: the summary table as FILE.csv or FILE.json");
   app.add_flag("--shortest", s.shortest, "Stop at the end of the shorter clip instead of failing");
   app.add_option("--hwdec", s.hwdec,
                  "Decode compressed input on the GPU: cuda (NVDEC; the default with --backend cuda, frames then stay "
@@ -317,7 +538,7 @@ int main(int argc, char** argv) {
     std::printf("vmaf-exact %s (libvmaf %s compatible)\n", VMAF_EXACT_VERSION, std::string(kLibvmafVersion).c_str());
     return 0;
   }
-  if (s.ref_path.empty() || s.dis_path.empty()) {
+  if (s.ref_path.empty() || s.dis_paths.empty()) {
     std::fprintf(stderr, "vmaf: %s is required (see --help)\n",
                  s.ref_path.empty() ? "-r/--reference" : "-d/--distorted");
     return 2;
