@@ -13,7 +13,9 @@ RULES (what a contributor adding an error message must do)
      src/core/error.hpp (input_error, model_error, ...) and local fail(...) /
      bad(...) helpers, with a string literal in their arguments (src/, tools/,
      python/src/);
-   * stderr: a "vmaf: ..." line the CLI prints to stderr (tools/);
+   * stderr: a "vmaf: ..." line the CLI prints to stderr (tools/), but the
+     informational ones that NOT_ERRORS / NOT_ERRORS_RE list (add a new
+     informational line there, and its printed form to LOG_NOT_ERRORS);
    * capi:   log(VMAF_LOG_LEVEL_ERROR, "...") of the C API (src/capi);
    * logic:  std::logic_error("...") guards (src/);
    * python: raise X("...") / raise X(f"...") in python/ (the package).
@@ -90,7 +92,10 @@ DEVICE_WORDS = ("cuda", "opencl")
 # stderr lines of the CLI that are not errors.
 NOT_ERRORS = ("vmaf: notice: ", "vmaf: %s\\n", "vmaf: %u frames in ", "vmaf: decode only: ")
 # The same lines as printed.
-LOG_NOT_ERRORS = re.compile(r"vmaf: (notice: |\w+ backend on |\d+ frames in |decode only: )")
+# Informational "vmaf: PATH: ..." lines (formats, then as printed).
+NOT_ERRORS_RE = re.compile(r"vmaf: %s: (sync offset |%u frames, %u worker threads)")
+LOG_NOT_ERRORS = re.compile(r"vmaf: (notice: |\w+ backend on |\d+ frames in |decode only: |"
+                            r".*: sync offset [-+]\d|.*: \d+ frames, \d+ worker threads)")
 ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "0": "\0", "r": "\r"}
 
 
@@ -397,7 +402,8 @@ def scan():
                         close_at = balanced(text, text.index("(", m.start()))
                         args = text[m.end():close_at]
                         fm = re.match(r'\s*"((?:[^"\\]|\\.)*)"', args)
-                        if not fm or not fm.group(1).startswith("vmaf: ") or fm.group(1).startswith(NOT_ERRORS):
+                        if (not fm or not fm.group(1).startswith("vmaf: ") or fm.group(1).startswith(NOT_ERRORS)
+                                or NOT_ERRORS_RE.match(fm.group(1))):
                             continue
                         fmt = re.sub(r"\\(.)", lambda e: ESCAPES.get(e.group(1), e.group(1)), fm.group(1))
                         line = text.count("\n", 0, m.start()) + 1
