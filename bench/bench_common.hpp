@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Content generation shared by the benchmarks (engine_bench, cuda_bench,
 // opencl_bench): a textured frame that moves with the frame number and a noisy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CPU engine throughput: the vmaf_v0.6.1 features (adm, motion, vif) and the
 // model, on generated content, at 576x324, 1920x1080 and 3840x2160, 8 and
 // 10 bit, single-threaded and with every core. Reports frames/s.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Throughput of src/exact on the host: soft fp64 operations (items/s is ops/s)
 // next to the hardware's fp64 operations, and the building blocks.
 //   vmafx_bench_exact_bench --benchmark_filter=Soft

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL backend throughput: the vmaf_v0.6.1 features (adm, motion, vif)
 // through the engine with --backend opencl and with the CPU, in the same run,
 // at 1920x1080 and 3840x2160 (8 and 10 bit), and the time per frame of each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Decides which device backends are built: VMAFX_CUDA / VMAFX_OPENCL = ON, OFF or
 # AUTO (built when the toolkit is found). Sets VMAFX_WITH_CUDA / VMAFX_WITH_OPENCL.
 set(VMAFX_WITH_CUDA OFF)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # libvmaf's C API (src/capi): libvmaf.so.3 (SONAME as libvmaf 3.2.0), libvmaf.a,
 # include/libvmaf/*.h and libvmaf.pc. Included by src/CMakeLists.txt when
 # VMAFX_CAPI is ON. Both libraries carry the whole engine (vmafx is built

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # vmafx_embed_files(OUT_CPP NAMESPACE_VAR FILES...)
 # Generates a C++ source that holds each file's bytes in a constexpr array and
 # a lookup table {name, bytes}. Used for the built-in models and OpenCL kernels.

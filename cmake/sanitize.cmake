@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Sanitizer and fuzzing builds (issue 16). Off by default.
 #
 #   VMAFX_SANITIZE=address  AddressSanitizer + UndefinedBehaviorSanitizer

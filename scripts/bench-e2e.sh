@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # End-to-end speed of the `vmaf` CLI as users run it: Y4M files (in the page
 # cache) -> report file, start-up removed: fps = (N - 1) / (t(N frames) - t(1)),
 # the fastest of REPS runs each. With libvmaf 3.2.0's CLIs given (LIBVMAF_CPU:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Configures and builds vmaf-exact in ./build (Release). Extra arguments go to cmake.
 set -euo pipefail
 cd "$(dirname "$0")/.."

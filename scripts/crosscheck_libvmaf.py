@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Differential check against a libvmaf 3.2.0 `vmaf` built with %.17g output.
 
 Generates synthetic clip pairs that are not in the golden set (sizes, formats,

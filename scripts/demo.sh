@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The first command of the README: install, build, and score the bundled sample
 # (a 352x288 clip pair, 3 frames) with the default model vmaf_v0.6.1.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Packs, on this machine, what `scripts/device-check.sh libav` runs on the GPU
 # machine (no Debian packages, no ffmpeg there): a vmaf built with CUDA and a
 # small static FFmpeg with NVDEC (scripts/ffmpeg-static.sh; nothing but the C

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds, on this machine, the Python module for the GPU machine (its python3
 # is 3.12, with numpy; nothing can be installed there) with the CUDA and
 # OpenCL backends, and packs it into .device/python (the module, ~5 MB, and

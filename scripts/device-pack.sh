@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds, on this machine, everything scripts/device-check.sh runs on the GPU
 # machine (which has no compiler or -dev packages), and copies it into the
 # ignored folder .device/ to be carried there:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The Python module on the GPU machine (scripts/device-check.sh python): exactness against the CLI with
 --backend cuda, and throughput: the CLI's fps, one score() call, and one persistent scorer (what a
 vmaf_exact.ray GPU actor runs) over several pairs, in pairs/s; through Ray as well where ray is installed.

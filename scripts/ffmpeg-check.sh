@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # FFmpeg as a real libvmaf client: builds Debian's FFmpeg 5.1 (apt-get source
 # ffmpeg) with only what `ffmpeg -i dis.y4m -i ref.y4m -lavfi libvmaf=...`
 # needs, against vmaf-exact's installed libvmaf.pc / libvmaf.so.3, and checks
@@ -14,8 +15,10 @@
 # the current library through LD_LIBRARY_PATH (the ABI, not only the API).
 # 8-bit clips only: FFmpeg 5.1's filter copies w bytes per row, not w samples,
 # so above 8 bits it hands libvmaf (any libvmaf) half-filled pictures.
-# Exit 77 (a skip) when the Debian source package cannot be fetched
-# (from VMAFX_DEBIAN_MIRROR, default http://deb.debian.org).
+# Exit 77 (a skip) when the Debian source package cannot be fetched. Its
+# source entries are the machine's own apt sources (the enabled "deb" entries
+# of /etc/apt/sources.list and /etc/apt/sources.list.d), turned into deb-src
+# entries in a private sources list: no archive address is named here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -49,15 +52,16 @@ if [ ! -x "$ffmpeg" ]; then
   src=$cache/src
   if ! ls "$src"/ffmpeg_*.dsc > /dev/null 2>&1; then
     rm -rf "$src" && mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
-    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-    mirror=${VMAFX_DEBIAN_MIRROR:-http://deb.debian.org}
-    keyring=/usr/share/keyrings/debian-archive-keyring.gpg opt=""
-    [ -r "$keyring" ] && opt="[signed-by=$keyring] "
-    cat > "$src/sources.list" << EOF
-deb-src ${opt}$mirror/debian $codename main
-deb-src ${opt}$mirror/debian-security $codename-security main
-EOF
-    apt_opts=(-o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
+    # deb -> deb-src, one-line (.list) and deb822 (.sources) formats alike.
+    mkdir -p "$src/parts"
+    : > "$src/sources.list"
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+      if [ -f "$f" ]; then sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >> "$src/sources.list"; fi
+    done
+    for f in /etc/apt/sources.list.d/*.sources; do
+      if [ -f "$f" ]; then sed 's/^Types:.*/Types: deb-src/' "$f" > "$src/parts/$(basename "$f")"; fi
+    done
+    apt_opts=(-o "Dir::Etc::SourceList=$src/sources.list" -o "Dir::Etc::SourceParts=$src/parts"
               -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o Debug::NoLocking=1)
     if ! (apt-get "${apt_opts[@]}" update > "$src/update.log" 2>&1 &&
           cd "$src" && apt-get "${apt_opts[@]}" source --download-only ffmpeg > "$src/source.log" 2>&1); then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A small static FFmpeg for the GPU machine (no Debian packages there, and
 # Debian's libavcodec loads 128 shared libraries, too many to carry): Debian's
 # FFmpeg 5.1 source, configured with only the demuxers, parsers and decoders

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Formats the project's C++ and CUDA sources with .clang-format, or, with
 # --check, lists the files that differ from it (exit 1 when any does).
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs one libFuzzer target (tests/fuzz/fuzz_*.cpp) for a while:
 #
 #   scripts/fuzz.sh TARGET [SECONDS]     e.g. scripts/fuzz.sh fuzz_y4m 600

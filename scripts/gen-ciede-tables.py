@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes src/exact/ciede_tables.h: the binary64 constants of the ciede device
 path (exact/ciede.h) as IEEE bit patterns, since OpenCL C has no fp64 type.
 

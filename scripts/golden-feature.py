@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Replays the golden set for one feature alone: every oracle run that wrote a
 metric of FEATURE is rerun with its input arguments and `--feature FEATURE`
 only (so a backend without twins of the run's other features can score it),

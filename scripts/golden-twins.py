@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Score the golden set's oracle runs with only some extractors, on a device
 backend, and compare every value they write with libvmaf's (==).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what vmaf-exact needs to build and test on Debian 12 (bookworm) or
 # newer. Safe to run again; uses sudo when not root.
 #   --sanitize  also clang, its sanitizer and libFuzzer runtimes, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Host memory of the CLI over a long run: raw frames streamed through FIFOs
 # (a 300-frame clip repeated), VmRSS sampled every 2 s. Memory must stay flat.
 #   scripts/rss-check.sh [WIDTH HEIGHT LOOPS BACKEND]   (default 1920 1080 34 cpu: 10,200 frames)

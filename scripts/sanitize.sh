@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Sanitizer builds of the test suite (issue 16), with clang:
 #
 #   scripts/sanitize.sh address   ASan + UBSan in build-asan (every UB check

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Exact-math tests (src/exact): host tests, the OpenCL test and the CUDA test.
 #
 # Include this from tests/CMakeLists.txt once the unit-test target exists,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Scores a distorted clip against its reference with vmaf_v0.6.1 and writes
 // libvmaf's JSON report, using only vmaf-exact's public API:
 //   score REF.y4m DIS.y4m REPORT.json

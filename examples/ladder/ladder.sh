@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A ladder from the bundled sample: encodes the 352x288 reference at three
 # smaller sizes (x264, x265, VP9) with ffmpeg, then scores every rendition
 # against the reference in one vmaf command (upscaled as ffmpeg's scale filter

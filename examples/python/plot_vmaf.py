@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Plots the per-frame VMAF of two encodes of one source (matplotlib).
 
     python3 plot_vmaf.py SOURCE.y4m ENCODE_A.y4m ENCODE_B.y4m [-o vmaf.png] [--model vmaf_v0.6.1]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Scores a directory of encodes against their sources on a Ray cluster.
 
     python3 score_directory_ray.py SOURCES/ ENCODES/ results.csv [--address auto] [--gpus-per-actor 1]

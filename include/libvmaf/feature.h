@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vmaf-exact: libvmaf 3.2.0's C API, feature.h (feature extractor options). */
 #ifndef VMAFX_LIBVMAF_FEATURE_H
 #define VMAFX_LIBVMAF_FEATURE_H

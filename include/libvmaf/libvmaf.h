@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vmaf-exact: libvmaf 3.2.0's C API, libvmaf.h.
  *
  * A drop-in for libvmaf: the same functions, types, enum values and struct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vmaf-exact: libvmaf 3.2.0's C API, libvmaf_cuda.h (installed with CUDA
  * builds): scoring on an NVIDIA GPU, with pictures in host or device memory. */
 #ifndef VMAFX_LIBVMAF_CUDA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vmaf-exact: libvmaf 3.2.0's C API, model.h (VMAF models and bootstrap
  * model collections). */
 #ifndef VMAFX_LIBVMAF_MODEL_H

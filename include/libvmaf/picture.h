@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vmaf-exact: libvmaf 3.2.0's C API, picture.h (pictures handed to the library).
  * Written for vmaf-exact from libvmaf's documented API; same types and layout. */
 #ifndef VMAFX_LIBVMAF_PICTURE_H

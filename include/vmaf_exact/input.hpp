@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Reading clips: Y4M (any of its 4:2:0 sitings, 4:2:2, 4:4:4, mono, 8 to 16
 // bit) and raw planar YUV, from files, pipes or FIFOs; compressed video (mp4,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Pooling and reports in libvmaf's layouts.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // vmaf-exact's C++ API: score a stream of (reference, distorted) picture pairs
 // with libvmaf's models and feature extractors, bit-exact with libvmaf 3.2.0.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // vmaf-exact's C++ API, all of it: sessions (scoring picture pairs), inputs
 // (clips and the reading threads), reports and pooling, the HTML report, versions, errors.

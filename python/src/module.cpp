@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // vmaf_exact._core: the Python module's native half, over the public C++ API
 // (include/vmaf_exact) only. The Python half (vmaf_exact/__init__.py) shapes
 // arguments and results; everything here that scores runs without the GIL.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """vmaf-exact from Python: VMAF and its companion metrics, bit-exact with libvmaf 3.2.0.
 
     import vmaf_exact

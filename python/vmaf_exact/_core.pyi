@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Type stubs of the native module vmaf_exact._core (python/src/module.cpp).
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 

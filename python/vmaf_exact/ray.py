@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Scale-out on Ray: many (reference, distorted) pairs, and long clips in frame ranges, with the same bits.
 
     import ray, vmaf_exact.ray as vr

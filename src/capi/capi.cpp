@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libvmaf 3.2.0's C API (libvmaf.h, model.h) on vmaf-exact's engine.
 //
 // A context collects registrations (models, extractors) until the first

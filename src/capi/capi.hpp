@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Internals of the libvmaf-compatible C API (src/capi): the opaque structs of
 // include/libvmaf/*.h, shared by capi.cpp, picture.cpp and cuda.cpp.

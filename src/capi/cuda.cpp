@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libvmaf C API, CUDA part (libvmaf_cuda.h), in CUDA builds: a context that
 // imported a CUDA state scores with the CUDA backend (twins on the GPU, the
 // other extractors on the CPU); pictures may live in device memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libvmaf C API: pictures (picture.h), option dictionaries (feature.h),
 // picture pools and the log.
 #include <cerrno>

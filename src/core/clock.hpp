@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Monotonic nanoseconds, for the timing reports (VMAFX_STATS).
 #include <chrono>

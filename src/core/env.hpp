@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Every environment variable vmaf-exact reads, in one place (each is read
 // once, on first use). README.md lists them; a test checks that it does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Public header (vmaf_exact/error.hpp), and shorthands for the library's own
 // throws by kind.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Public header; kept here so that internal code can include "core/picture.hpp".
 #include "vmaf_exact/picture.hpp"

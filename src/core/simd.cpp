@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU SIMD switch (core/simd.hpp). Compiled per Highway target like the
 // SIMD files, so that Target() reports the target their dispatch picks.
 #include "core/simd.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The CPU SIMD switch, one for every SIMD file (feature/<f>_simd.cpp).
 //

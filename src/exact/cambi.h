@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-sample steps of CAMBI (feature/cambi.cpp, libvmaf cambi.c) for the
  * device twins (feature/cuda/cambi.cu, feature/opencl/cambi.cl), written once
  * in the common subset of exact/compat.h. Everything is integer arithmetic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Constants of CAMBI (libvmaf cambi.c), defined once for the host code
  * (feature/cambi.cpp, cambi_simd.cpp) and the device twins (feature/cuda/
  * cambi.cu; the OpenCL twin gets the reciprocal table as a buffer from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ciede (CIEDE2000) on a device without fp64: certified evaluation of one
  * pixel's dE00 as feature/ciede.cpp computes it, for host C++, CUDA and
  * OpenCL C alike.

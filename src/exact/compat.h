@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Selects the qualifier and integer-type shim of the compiler that reads this
  * file. Everything under src/exact/ is written in the common subset of C++20,
  * CUDA C++ and OpenCL C 1.2: no templates, no references, no fp64 type, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CUDA C++ (nvcc): every function is callable from host and device code. */
 #ifndef VMAFX_EXACT_COMPAT_CUDA_H
 #define VMAFX_EXACT_COMPAT_CUDA_H

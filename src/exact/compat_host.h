@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Host C++ (GCC, Clang): plain static inline functions, <stdint.h> types. */
 #ifndef VMAFX_EXACT_COMPAT_HOST_H
 #define VMAFX_EXACT_COMPAT_HOST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OpenCL C 1.2: long/ulong are 64 bits wide by definition; clz() is a builtin
  * that returns 64 for a zero ulong. */
 #ifndef VMAFX_EXACT_COMPAT_OPENCL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The window sum of float_ssim's decimation (libvmaf ssim.c + iqa/decimate.c +
  * iqa/convolve.c: _iqa_filter_pixel with the scale x scale box kernel of taps
  * fl32(1.0f / (scale * scale)) and kscale 1.0f) in int64 fixed point.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Exact integer forms of the per-pixel float terms of float_psnr and
  * float_moment (libvmaf's float picture_copy: a sample s at bit depth b is
  * the float s / 2^(b - 8), exactly). With k = b - 8:

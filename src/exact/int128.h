@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unsigned 128-bit integers as two 64-bit halves. Products are formed from
  * 32-bit limbs: no 64-bit high-half multiply builtin and no 128-bit type. */
 #ifndef VMAFX_EXACT_INT128_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One 8x8 block of PSNR-HVS (feature/psnr_hvs.cpp, libvmaf's xiph
  * psnr_hvs.c) in the common subset of C++, CUDA and OpenCL C: the block's
  * means and variances, the integer DCT of both blocks, the masking and the 64

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Binary64 arithmetic in integers, bit for bit what an IEEE-754 fp64 unit
  * computes under round-to-nearest-ties-to-even:
  *   conversions from int64/uint64 and to/from the IEEE bit pattern,

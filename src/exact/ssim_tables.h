@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Constants of the SSIM family as libvmaf 3.2.0 uses them: float_ssim,
  * float_ms_ssim and the integer ssim. Defined once for host C++, CUDA and
  * OpenCL C: every table also exists as an initializer macro (VMAFX_..._INIT)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The per-pixel term of the integer SSIM (libvmaf integer_ssim.c), formed from
  * a window's int64 moments with the reference's fp64 operations in the
  * reference's order, each rounded as fp64 rounds it, so the result is the

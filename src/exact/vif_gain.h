@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The two integers the integer VIF (libvmaf integer_vif.c) takes from fp64 on
  * a pixel of its log branch (sigma1_sq >= 2^17, sigma12 > 0, sigma2_sq > 0):
  *

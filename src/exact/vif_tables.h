@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Constants of the integer VIF (libvmaf integer_vif.c / integer_vif.h),
  * defined once for host, CUDA and OpenCL code. */
 #ifndef VMAFX_EXACT_VIF_TABLES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer ADM, the scalar reference. Every integer width, shift, rounding
 // constant and float/double conversion below follows libvmaf 3.2.0's plain C
 // code (integer_adm.c), including its wrap-arounds: int16 stores wrap, int32

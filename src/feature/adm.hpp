@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Integer ADM ("adm" extractor of libvmaf 3.2.0, integer_adm.c, plain C path).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SIMD row passes of the integer ADM; see adm_simd.hpp for the contract and
 // feature/adm.cpp (dwt_s0, dwt_s123, decouple_s0, decouple_s123, csf_s0,
 // csf_s123, den_s0, den_s123, cm_s0, cm_s123) for the scalar reference each

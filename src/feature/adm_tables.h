@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Integer ADM: the constants of libvmaf 3.2.0's fixed-point pipeline
  * (integer_adm.c / integer_adm.h / barten_csf_tools.h), as plain C so that the
  * CPU reference, CUDA and OpenCL C can share one definition.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // CAMBI banding detector ("cambi" extractor of libvmaf 3.2.0, cambi.c and
 // luminance_tools.c; the plain C path, not the AVX2 one).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SIMD passes of CAMBI; see cambi_simd.hpp for the contract and cambi.cpp
 // (namespace cambi::scalar) for the scalar reference each one reproduces.
 // Compiled once per Highway target (foreach_target) and chosen at run time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SIMD passes of CAMBI (feature/cambi.cpp), through Google Highway with
 // runtime dispatch (AVX-512, AVX2, SSE4, SSSE3 on x86), the scheme of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "feature/ciede.hpp"
 
 #include <math.h>  // ::powf (float pow, as libvmaf calls it)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // CIEDE2000 colour difference ("ciede" extractor of libvmaf 3.2.0, ciede.c).
 //

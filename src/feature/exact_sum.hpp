@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The host half of the float_psnr / float_moment twins: the reference adds
 // float terms, each an integer multiple of 2^-q, into a double from 0 in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Float ADM ("float_adm" extractor of libvmaf 3.2.0: float_adm.c, adm.c,
 // adm_tools.c, plain C path).

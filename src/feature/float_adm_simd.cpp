@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SIMD rows of the float ADM; see float_adm_simd.hpp for the contract and
 // feature/float_adm.cpp (dwt2, decouple, csf, den_scale, masked_norm) for the
 // scalar reference. Compiled once per Highway target (foreach_target) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Float ANSNR ("float_ansnr" extractor of libvmaf 3.2.0: float_ansnr.c,
 // ansnr.c, ansnr_tools.c). The reference luma (-128 offset, 8-bit scale) is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Shared pieces of libvmaf 3.2.0's float features (float_vif, float_adm,
 // float_motion, float_psnr, float_ansnr, float_moment): the picture-to-float

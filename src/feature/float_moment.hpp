@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Float moments ("float_moment" extractor of libvmaf 3.2.0: float_moment.c,
 // moment.c). Per frame, plain names: float_moment_ref1st, float_moment_dis1st,

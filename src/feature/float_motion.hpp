@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Float motion ("float_motion" extractor of libvmaf 3.2.0: float_motion.c,
 // motion.c, common/convolution.c, plain C path). Temporal.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Float PSNR ("float_psnr" extractor of libvmaf 3.2.0: float_psnr.c, psnr.c).
 // Per frame: float_psnr (plain name, no option suffix), luma on the 8-bit

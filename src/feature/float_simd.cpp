@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SIMD rows of the shared float helpers; see float_simd.hpp for the contract
 // and feature/float_common.cpp (convolve, convolve_row, copy_plane) for the
 // scalar reference. Compiled once per Highway target (foreach_target) and

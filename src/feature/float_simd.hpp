@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SIMD rows of the shared float helpers (feature/float_common.cpp): the two
 // passes of the separable float convolution and the sample-to-float

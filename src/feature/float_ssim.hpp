@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // float_ssim: libvmaf 3.2.0's SSIM on luma (feature/float_ssim.c, ssim.c,
 // iqa/), with its automatic decimation and the enable_lcs / enable_db /

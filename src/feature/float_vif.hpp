@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Float VIF ("float_vif" extractor of libvmaf 3.2.0: float_vif.c, vif.c,
 // vif_tools.c, plain C path).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SIMD rows of the float VIF; see float_vif_simd.hpp for the contract and
 // feature/float_vif.cpp (statistic, Stat, log2_approx) for the scalar
 // reference. Compiled once per Highway target (foreach_target) and chosen at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SIMD rows of the float VIF (feature/float_vif.cpp), through Google Highway
 // with runtime dispatch, like feature/float_simd.hpp.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Constants of libvmaf 3.2.0's float VIF ("float_vif"), plain C so that host,
  * CUDA and OpenCL code can share one definition.
  *

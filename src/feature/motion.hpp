@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Integer motion ("motion" extractor of libvmaf 3.2.0, integer_motion.c).
 //

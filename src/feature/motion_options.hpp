@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The options integer motion and float_motion share (same names, aliases,
 // ranges and defaults as libvmaf's two extractors): one definition each.

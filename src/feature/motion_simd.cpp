@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SIMD twin of motion::sad; see motion_simd.hpp for the contract and
 // feature/motion.cpp (sad_impl) for the scalar reference. Compiled once per
 // Highway target (foreach_target) and chosen at run time.

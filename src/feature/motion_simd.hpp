@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SIMD twin of motion::sad (feature/motion.cpp), through Google Highway with
 // runtime dispatch, like feature/vif_simd.hpp.

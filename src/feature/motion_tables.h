@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Integer motion: the 5-tap low-pass filter applied vertically and then
  * horizontally to the luma frame difference (taps sum to 65536, i.e. Q16).
  * Plain C so that CPU, CUDA and OpenCL code can share one definition.

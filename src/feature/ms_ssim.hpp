@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // float_ms_ssim: libvmaf 3.2.0's multi-scale SSIM on luma (Wang's, five
 // scales; feature/float_ms_ssim.c, ms_ssim.c, iqa/), with the enable_lcs /

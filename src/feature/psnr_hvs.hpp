@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // PSNR-HVS ("psnr_hvs" extractor of libvmaf 3.2.0, third_party/xiph/psnr_hvs.c).
 //

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Contrast sensitivity tables of the PSNR-HVS metric (8x8 DCT, normalised
  * inverse quantisation at the point of transparency), as the float values
  * that libvmaf 3.2.0's psnr_hvs extractor uses (xiph psnr_hvs). Plain C. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The feature table: every extractor, its device twins and the option sets
 // the twin harness checks them with. This is the one list: the engine, the
 // model loader (lookup by feature name), both backends, --list-features and

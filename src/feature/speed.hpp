@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SpEED ("speed_chroma" and "speed_temporal" extractors of libvmaf 3.2.0:
 // speed.c with vif_tools.c and picture_copy.c, plain C path).

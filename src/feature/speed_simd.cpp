@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SIMD block statistics of SpEED's est_params; see speed_simd.hpp for the
 // contract and feature/speed.cpp (block_moments_scalar) for the scalar
 // reference. Compiled once per Highway target (foreach_target) and chosen at

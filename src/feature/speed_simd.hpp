@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SIMD twin of the block statistics of SpEED's est_params (feature/speed.cpp,
 // block_moments_scalar), through Google Highway with runtime dispatch, like

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "feature/ssim.hpp"
 
 #include <cstdint>

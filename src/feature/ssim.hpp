@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // ssim: the Xiph-derived fixed-point SSIM of libvmaf 3.2.0's
 // feature/integer_ssim.c (which libvmaf itself neither builds nor registers;

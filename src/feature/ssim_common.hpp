@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Shared pieces of the float SSIM family (float_ssim, float_ms_ssim): the
 // luma-to-float conversion, the two decimations and the Gaussian-window SSIM

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer VIF, bit-exact with libvmaf 3.2.0's plain C path (feature/integer_vif.c).
 //
 // Outline of one frame (luma only):

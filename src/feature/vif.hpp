@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Integer VIF ("vif"), the fixed-point visual information fidelity of libvmaf
 // 3.2.0 (feature/integer_vif.c, plain C path). Four scales on the luma plane;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SIMD row passes of the integer VIF; see vif_simd.hpp for the contract and
 // feature/vif.cpp (statistic, subsample, accumulate) for the scalar reference
 // each one reproduces. Compiled once per Highway target (foreach_target) and

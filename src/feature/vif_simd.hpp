@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SIMD row passes of the integer VIF (feature/vif.cpp), through Google
 // Highway with runtime dispatch (AVX-512, AVX2, SSE4, SSSE3 on x86).

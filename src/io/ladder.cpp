@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // LadderSource: one reference, read (decoded) once, against several
 // renditions; each rendition is read on its own thread into its own
 // session's pictures, the reference's pictures are shared by every session.

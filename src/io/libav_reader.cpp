@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compressed input through FFmpeg's libraries (optional: VMAFX_HAVE_LIBAV).
 // The decoder's samples are copied into the session's pictures unchanged:
 // planar YUV as it is, the semi-planar layouts of hardware decoders (NV12,

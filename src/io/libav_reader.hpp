@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Internal: compressed input (mp4, mkv, webm, ivf, ...) decoded by FFmpeg's
 // libavformat/libavcodec, behind vmafx::open_video. Only builds with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Renditions of another format (size, bit depth, chroma format) converted to
 // the reference's format by FFmpeg's libswscale, set up as FFmpeg's scale
 // filter sets it up, so that the frames scored are the very frames of

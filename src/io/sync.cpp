@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // find_sync_offset: a constant frame offset between two clips from the mean
 // luma of a 16x16 grid over their first frames.
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "io/video_reader.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Internal: the file readers behind vmafx::open_video (vmaf_exact/input.hpp).
 #include <sys/uio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "model/json_tree.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A small JSON document tree for model files. Unlike nlohmann::json it keeps
 // object members in file order (duplicates included) and the source text of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // VMAF models: JSON loading (libvmaf's model format), the built-in models, and
 // per-frame prediction that reproduces libvmaf 3.2.0's arithmetic bit for bit.

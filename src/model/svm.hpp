@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // libsvm's text model format (as embedded in VMAF JSON models) and its
 // regression predictor, written to give the same doubles as the libsvm code

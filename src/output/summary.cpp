@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ladder summary (vmaf with several -d) and the pooled statistics it shows.
 #include <algorithm>
 #include <cmath>

@@ -1,14 +1,18 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Error-message audit (scripts/error-audit.py): an LD_PRELOAD library that
 // records every error message a test makes the code produce.
 //
 //   LD_PRELOAD=liberror_trace.so VMAFX_ERROR_LOG=FILE ctest ...
 //
-// appends one line to FILE for every vmafx::Error thrown (in the test
-// process or in a `vmaf` it runs) and every line the CLI prints to stderr
-// (fprintf, fwrite, fputs) that starts with "vmaf: " (messages that are not exceptions, e.g. a missing
-// -d): "<test>\t<kind>\t<message>", newlines escaped. <test> is the gtest
-// filter that ctest gave the test process (children inherit it through
-// VMAFX_AUDIT_TEST), else the program name.
+// appends one line to FILE for every vmafx::Error ("error") and
+// std::logic_error ("logic") thrown (in the test process or in a `vmaf` it
+// runs), every line the CLI prints to stderr (fprintf, fwrite, fputs) that
+// starts with "vmaf: " ("stderr": messages that are not exceptions, e.g. a
+// missing -d) and every error line of the C API ("capi": "libvmaf ERROR
+// <message>"): "<test>\t<kind>\t<program>\t<message>", newlines escaped.
+// <test> is the gtest filter that ctest gave the test process (children
+// inherit it through VMAFX_AUDIT_TEST), else the program name; a Python test
+// sets it with vmafx_audit_set_test() (tests/python/conftest.py).
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -26,6 +30,7 @@ namespace {
 
 // A plain array: the constructor below may run before C++ globals are built.
 char g_test[512];
+char g_prog[128];
 
 void set_test(const std::string& name) { std::snprintf(g_test, sizeof g_test, "%s", name.c_str()); }
 
@@ -48,7 +53,7 @@ void log_line(const char* kind, const char* msg) {
       if (on) ::setrlimit(RLIMIT_FSIZE, &lim);
     }
   } restore{limited, fsize};
-  std::string line = std::string(g_test) + "\t" + kind + "\t";
+  std::string line = std::string(g_test) + "\t" + kind + "\t" + g_prog + "\t";
   for (const char* p = msg; *p; ++p) {
     if (*p == '\n')
       line += "\\n";
@@ -83,6 +88,7 @@ __attribute__((constructor)) void init() {
     }
     at += arg.size() + 1;
   }
+  std::snprintf(g_prog, sizeof g_prog, "%s", prog.c_str());
   if (!g_test[0]) {
     const char* t = std::getenv("VMAFX_AUDIT_TEST");
     set_test(t && *t ? std::string(t) : prog);
@@ -90,15 +96,37 @@ __attribute__((constructor)) void init() {
 }
 
 void log_stderr(FILE* stream, const char* fmt, va_list ap) {
-  if (stream != stderr || std::strncmp(fmt, "vmaf: ", 6) != 0) return;
+  if (stream != stderr) return;
+  const bool cli = std::strncmp(fmt, "vmaf: ", 6) == 0;
+  if (!cli && std::strncmp(fmt, "libvmaf ", 8) != 0) return;
   char buf[4096];
   std::vsnprintf(buf, sizeof buf, fmt, ap);
-  log_line("stderr", buf);
+  if (cli) {
+    log_line("stderr", buf);
+    return;
+  }
+  // The C API's log line: "libvmaf ERROR <message>\n".
+  constexpr const char* kError = "libvmaf ERROR ";
+  if (std::strncmp(buf, kError, std::strlen(kError)) != 0) return;
+  std::string msg = buf + std::strlen(kError);
+  if (!msg.empty() && msg.back() == '\n') msg.pop_back();
+  log_line("capi", msg.c_str());
 }
 
 }  // namespace
 
 extern "C" {
+
+// Names the test that runs now (a Python test: its pytest node id).
+__attribute__((visibility("default"))) void vmafx_audit_set_test(const char* name) {
+  set_test(name ? name : "");
+  ::setenv("VMAFX_AUDIT_TEST", g_test, 1);
+}
+
+// Logs a Python exception's message ("pyraise"), for tests/python/conftest.py.
+__attribute__((visibility("default"))) void vmafx_audit_log_python(const char* msg) {
+  if (msg) log_line("pyraise", msg);
+}
 
 [[noreturn]] void __cxa_throw(void* obj, std::type_info* type, void (*dtor)(void*)) {
   using Throw = void (*)(void*, std::type_info*, void (*)(void*));
@@ -106,6 +134,8 @@ extern "C" {
   // vmafx::Error derives from std::runtime_error alone: the object is one.
   if (type && std::strcmp(type->name(), "N5vmafx5ErrorE") == 0)
     log_line("error", static_cast<const std::runtime_error*>(obj)->what());
+  else if (type && std::strcmp(type->name(), "St11logic_error") == 0)
+    log_line("logic", static_cast<const std::logic_error*>(obj)->what());
   real(obj, type, dtor);
   __builtin_unreachable();
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A libvmaf client in C11, built only through `pkg-config libvmaf` against an
  * installed vmaf-exact (tests/capi/check.sh). Calls every function of
  * libvmaf's public headers, including their error paths, and writes scores
@@ -33,8 +34,12 @@ static int failures;
 #include "y4m.h"
 
 /* ---- error paths ---- */
+/* "errors MODEL log" runs them at VMAF_LOG_LEVEL_ERROR: check.sh compares
+ * the library's error lines with tests/capi/errors.expected. */
+static enum VmafLogLevel errors_level = VMAF_LOG_LEVEL_NONE;
+
 static void check_errors(const char *model_path) {
-  VmafConfiguration cfg = {VMAF_LOG_LEVEL_NONE, 0, 0, 0, 0};
+  VmafConfiguration cfg = {errors_level, 0, 0, 0, 0};
   VmafContext *vmaf = NULL;
   VmafModel *model = NULL;
   VmafModelCollection *mc = NULL;
@@ -51,7 +56,7 @@ static void check_errors(const char *model_path) {
   CHECK(vmaf_init(NULL, cfg) == -EINVAL);
   cfg.log_level = (enum VmafLogLevel)99;
   CHECK(vmaf_init(&vmaf, cfg) == -EINVAL);
-  cfg.log_level = VMAF_LOG_LEVEL_NONE;
+  cfg.log_level = errors_level;
   CHECK(vmaf_init(&vmaf, cfg) == 0 && vmaf);
 
   /* dictionaries */
@@ -98,6 +103,14 @@ static void check_errors(const char *model_path) {
   CHECK(vmaf_model_collection_load(NULL, &mc, &mcfg, "vmaf_b_v0.6.3") == -EINVAL);
   CHECK(vmaf_model_collection_load(&model, NULL, &mcfg, "vmaf_b_v0.6.3") == -EINVAL);
   CHECK(vmaf_model_collection_load_from_path(&model, &mc, &mcfg, "/nonexistent.json") == -EINVAL);
+  {
+    /* A file of the other kind: model/vmaf_b_v0.6.3.json beside model_path. */
+    char boot[4096];
+    const char *slash = strrchr(model_path, '/');
+    snprintf(boot, sizeof boot, "%.*svmaf_b_v0.6.3.json", slash ? (int)(slash - model_path + 1) : 0, model_path);
+    CHECK(vmaf_model_load_from_path(&model, &mcfg, boot) == -EINVAL);
+    CHECK(vmaf_model_collection_load_from_path(&model, &mc, &mcfg, model_path) == -EINVAL);
+  }
   CHECK(vmaf_model_load_from_path(&model, &mcfg, model_path) == 0 && model);
   vmaf_model_destroy(model);
   model = NULL;
@@ -184,7 +197,8 @@ static void check_errors(const char *model_path) {
   CHECK(vmaf_read_pictures(vmaf, &a, &b, 5) == -EINVAL); /* not the next index */
   CHECK(vmaf_read_pictures(vmaf, &a, &b, 0) == 0);
   CHECK(!a.ref && !b.ref); /* taken */
-  CHECK(vmaf_use_feature(vmaf, "psnr", NULL) == -EINVAL); /* too late */
+  CHECK(vmaf_use_feature(vmaf, "psnr", NULL) == -EINVAL);    /* too late */
+  CHECK(vmaf_use_features_from_model(vmaf, model) == -EINVAL); /* too late too */
   CHECK(vmaf_picture_alloc(&a, VMAF_PIX_FMT_YUV420P, 10, 64, 64) == 0);
   CHECK(vmaf_picture_alloc(&b, VMAF_PIX_FMT_YUV420P, 10, 64, 64) == 0);
   CHECK(vmaf_read_pictures(vmaf, &a, &b, 1) == -EINVAL); /* another depth */
@@ -487,7 +501,8 @@ static int parallel(const char *ref, const char *dis) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 3 && !strcmp(argv[1], "errors")) {
+  if ((argc == 3 || (argc == 4 && !strcmp(argv[3], "log"))) && !strcmp(argv[1], "errors")) {
+    if (argc == 4) errors_level = VMAF_LOG_LEVEL_ERROR;
     check_errors(argv[2]);
     if (failures) fprintf(stderr, "capi_test: %d checks failed\n", failures);
     else printf("capi_test errors: all checks passed\n");

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # libvmaf's C API as a client sees it: install the build into a prefix, build
 # tests/capi/capi_test.c as C11 with -Wall -Werror through `pkg-config
 # libvmaf` only (shared, then static), run its error-path checks, and score
@@ -35,6 +36,12 @@ for t in capi_test capi_test_static; do
   "$work/$t" errors "$src/model/vmaf_v0.6.1.json" 2> "$work/$t.stderr"
   test ! -s "$work/$t.stderr" || { echo "capi: $t printed at log level NONE:"; head "$work/$t.stderr"; exit 1; }
 done
+# The same paths at VMAF_LOG_LEVEL_ERROR: the library's error lines, each
+# one line, are tests/capi/errors.expected (SRC: the source folder).
+"$work/capi_test" errors "$src/model/vmaf_v0.6.1.json" log 2> "$work/errors.log" > /dev/null
+if ! diff <(sed "s|$src|SRC|g" "$work/errors.log") "$src/tests/capi/errors.expected"; then
+  echo "capi: the error lines differ from tests/capi/errors.expected (above)"; exit 1
+fi
 
 clips=$src/tests/data/golden/clips
 "$work/capi_test" parallel "$clips/coffee320.ref.y4m" "$clips/coffee320__x264_crf30.dis.y4m"

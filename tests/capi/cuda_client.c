@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What FFmpeg's libvmaf_cuda filter does, through libvmaf_cuda.h: a CUDA
  * state on the caller's CUcontext, device pictures preallocated by the
  * library, filled with cuMemcpy2D from the caller's context, scored; then the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal Y4M reader for the C API tests (tests/capi). */
 #ifndef VMAFX_TESTS_CAPI_Y4M_H
 #define VMAFX_TESTS_CAPI_Y4M_H

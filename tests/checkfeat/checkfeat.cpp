@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // checkfeat: every twin of every feature against the CPU reference, in the
 // spirit of dav1d's checkasm. For each device backend of this build (CUDA,
 // OpenCL) and each extractor configuration that the backend has a twin for,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ciede device path under stress: many random (y, u, v) pairs at every
 // bit depth (plain, near, grey, extreme; tests/unit/exact/ciede_stress.hpp)
 // through the OpenCL kernel (ciede.cl) and the CUDA kernel (ciede.cu); every

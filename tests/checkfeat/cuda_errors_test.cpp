@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA backend error paths that can be checked without a GPU (and, where a GPU
 // is present, the ones that need one): each failure is one line naming CUDA
 // and the class of problem.
@@ -75,9 +76,7 @@ TEST(CudaErrors, BackendWithoutDeviceOrBadIndex) {
 TEST(CudaErrors, ListDevicesNeverThrows) {
   for (const std::string& s : list_cuda_devices()) EXPECT_EQ(s.rfind("cuda ", 0), 0u) << s;
 }
-#else
-TEST(CudaErrors, NotBuilt) { GTEST_SKIP() << "no CUDA backend in this build"; }
-#endif
+#endif  // a build without the backend has no such tests
 
 }  // namespace
 }  // namespace vmafx

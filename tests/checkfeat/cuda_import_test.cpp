@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Frames a hardware decoder leaves in device memory (DeviceImporter of the
 // CUDA backend): NV12, P010 and planar surfaces with pitched rows become the
 // picture's planar device copy sample for sample, stray low bits are caught,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL host-side refusals that need no device (scripts/error-audit.py).
 #include <gtest/gtest.h>
 

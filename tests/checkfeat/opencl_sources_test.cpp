@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The OpenCL kernels use no double precision: every embedded kernel file and
 // every header it includes is free of the `double` type, cl_khr_fp64 and
 // 64-bit mul_hi/mad_hi (in code; comments are skipped), every kernel file
@@ -144,7 +145,5 @@ TEST(OpenclSources, ProgramsBuildWithoutDoubleRemarks) {
 }
 
 }  // namespace
-#else
-TEST(OpenclSources, NotBuilt) { GTEST_SKIP() << "no OpenCL backend in this build"; }
-#endif
+#endif  // a build without the backend has no such tests
 }  // namespace vmafx

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One test per class of bad input: the CLI must exit non-zero with a single
 // line on stderr that names the input and the problem, and leave no report.
 #include <sys/stat.h>
@@ -281,7 +282,9 @@ TEST_F(CliErrors, MalformedModelFile) {
 
 TEST_F(CliErrors, BadModelKey) {
   std::string a = y4m("a.y4m", 16, 16, 1);
-  expect_error({"-r", a, "-d", a, "--model", "version=vmaf_v0.6.1:colour=red"}, "unknown key 'colour'");
+  expect_error(
+      {"-r", a, "-d", a, "--model", "version=vmaf_v0.6.1:colour=red"},
+      "unknown key 'colour' (expected version, path, name, disable_clip, enable_transform or extractor.option)");
 }
 
 TEST_F(CliErrors, DuplicateModelNames) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: random call sequences on libvmaf's C API (src/capi,
 // include/libvmaf/*.h), as a program linking libvmaf.so would make them.
 //

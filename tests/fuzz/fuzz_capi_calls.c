@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_capi's calls that pass an enum by value, with the int a C caller may
  * put there (any int: C allows it; a C++ caller could not pass one outside
  * the enum's range without undefined behaviour of its own). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Shared by the libFuzzer targets: inputs as files (a memfd, opened by path as
 // the CLI opens its clips and models), and the oracle every target applies to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: compressed input (io/libav_reader.cpp, FFmpeg's
 // libavformat/libavcodec; built only with VMAFX_LIBAV). The input is a whole
 // file (mp4, mkv, webm, ivf, ... whatever libavformat recognizes by its

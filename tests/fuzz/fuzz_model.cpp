@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the model loader (JSON tree, model_dict, libsvm text,
 // bootstrap collections, score transforms) and prediction. The input is a
 // model file, loaded as --model path=FILE loads one (Model::from_file); the

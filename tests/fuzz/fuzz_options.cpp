@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the --model and --feature option strings, as a Session
 // receives them (parse_model_arg / parse_feature_arg in session.cpp, the
 // option tables and value parsing of core/options.cpp, model overloads,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the report writers (XML, JSON, CSV, subtitles) and
 // pooling, on collectors built from the input: series names (from libvmaf's
 // character set for names: letters, digits, '_', '.', '-'), sparse frames,

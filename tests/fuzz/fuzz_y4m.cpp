@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the Y4M reader, stream header and frame data. The input
 // is a whole .y4m file; it is opened by path (open_video, as the CLI does)
 // and read frame by frame into a Picture.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the raw (headerless) YUV reader with its size arguments.
 // The first 6 bytes of the input are the -w/-h/-p/-b arguments (width and
 // height as 16-bit little-endian, so 0, odd and huge sizes occur; a chroma

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes the seed corpora of the libFuzzer targets (tests/fuzz/corpus/<target>/).
 
 Run from anywhere; the files are small and committed. Inputs that fuzzing

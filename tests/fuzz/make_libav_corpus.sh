@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Writes the seed corpus of fuzz_libav (tests/fuzz/corpus/fuzz_libav/): tiny
 # clips (64x64, 3 to 5 frames of ffmpeg's test pattern) encoded by Debian's
 # ffmpeg CLI in each codec and container the FFmpeg input is tested with,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer ADM vs libvmaf 3.2.0 (plain C path): integer_adm2, integer_aim,
 // integer_adm3 and integer_adm_scale0..3, and their *_egl_1 variants, on every
 // frame of every run that has them. For life176__x264_crf30 the expected file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // End to end: every oracle run of the golden set through our `vmaf` CLI with
 // the oracle's own command line (plus --precision max), every per-frame,
 // pooled and aggregate value compared with == and the metric order compared.

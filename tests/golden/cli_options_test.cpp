@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CLI options that select frames or shape the report, checked against full runs.
 #include <gtest/gtest.h>
 #include <unistd.h>

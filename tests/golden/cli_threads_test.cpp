@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The report must be byte-identical for every --threads (fps aside).
 #include <gtest/gtest.h>
 #include <unistd.h>

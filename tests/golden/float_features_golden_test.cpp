@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libvmaf 3.2.0's float features vs our float_vif, float_adm, float_motion,
 // float_psnr, float_ansnr and float_moment, compared with == on every frame:
 //  * the golden runs: `features` (vif_scale0..3, adm2, aim, adm3,

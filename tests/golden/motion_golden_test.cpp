@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer motion vs libvmaf 3.2.0: VMAF_integer_feature_motion_sad_score,
 // integer_motion2 and integer_motion3 on every frame of every run that has them.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer PSNR vs libvmaf 3.2.0: psnr_y/cb/cr (features and extras runs),
 // mse_y/cb/cr and the aggregate apsnr_y/cb/cr (extras run).
 #include <gtest/gtest.h>

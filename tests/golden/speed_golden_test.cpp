@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // speed_chroma and speed_temporal (libvmaf 3.2.0 speed.c) and the eight
 // built-in vmaf_v1.0.16* models that use speed_chroma, against libvmaf.
 //

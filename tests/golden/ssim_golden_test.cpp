@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // float_ssim, float_ms_ssim and the integer ssim against libvmaf 3.2.0: every
 // per-frame value of every golden run that holds them, compared with ==.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer VIF against libvmaf 3.2.0: every integer_vif_scale* value (and the
 // *_egl_1 variants) of every golden run that has them, compared with ==.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compressed input through FFmpeg's libraries, end to end through the CLI.
 // Every clip is made by the test with Debian's ffmpeg CLI (small: 64x48, 8 to
 // 20 frames). Exactness: a compressed clip scores exactly (same report, every
@@ -448,7 +449,7 @@ TEST_F(LibavErrors, DecoderErrorMidStreamNamesTheFrame) {
 
 TEST_F(LibavErrors, NoVideoStream) {
   const std::string audio = ffmpeg("audio.m4a", "-f lavfi -i sine=duration=0.2 -c:a aac");
-  expect_error({"-r", src8, "-d", audio}, audio + ": no video stream");
+  expect_error({"-r", src8, "-d", audio}, audio + ": no video stream (a mov,mp4,m4a,3gp,3g2,mj2 file)");
 }
 
 TEST_F(LibavErrors, UnsupportedCodec) {
@@ -510,7 +511,8 @@ TEST_F(LibavErrors, StreamSelection) {
   EXPECT_EQ(without_fps(score({"-r", src8, "-d", two, "--dis-stream", "1"})),
             without_fps(score({"-r", src8, "-d", b})));
   EXPECT_EQ(without_fps(score({"-r", two, "-d", src8})), without_fps(score({"-r", a, "-d", src8})));
-  expect_error({"-r", src8, "-d", two, "--dis-stream", "2"}, two + ": has 2 video streams, no stream 2");
+  expect_error({"-r", src8, "-d", two, "--dis-stream", "2"},
+               two + ": has 2 video streams, no stream 2 (streams count from 0)");
 }
 
 TEST_F(LibavErrors, PtsNeedsTimestamps) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reader as a build without FFmpeg's libraries compiles it (video_reader.cpp
 // and libav_reader.cpp without VMAFX_HAVE_LIBAV): prints what open_video says
 // about each file. tests/CMakeLists.txt runs it on a compressed clip.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The installed package works for a user: install the build into a prefix,
 # build examples/cpp against it with find_package(vmaf_exact), run it, and
 # compare its JSON report with the CLI's (the fps line aside).

@@ -1,9 +1,12 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared helpers of the Python tests: the golden clips, the CLI built beside the module, Y4M in numpy."""
+import ctypes
 import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +15,45 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "golden"
 CLIPS = GOLDEN / "clips"
+
+
+def _audit_library():
+    """The error-audit trace (tests/audit/error_trace.cpp), when scripts/test.sh preloads it."""
+    if not os.environ.get("VMAFX_ERROR_LOG"):
+        return None
+    lib = ctypes.CDLL(None)
+    return lib if hasattr(lib, "vmafx_audit_set_test") else None
+
+
+_AUDIT = _audit_library()
+_PACKAGE = os.sep + "vmaf_exact" + os.sep
+
+
+@pytest.fixture(autouse=True)
+def _error_audit(request):
+    """Under the error audit: names the test for the trace and logs every
+    exception raised in the package's Python code (scripts/error-audit.py)."""
+    if _AUDIT is None:
+        yield
+        return
+    _AUDIT.vmafx_audit_set_test(request.node.nodeid.encode())
+    logged = set()
+
+    def local(frame, event, arg):
+        if event == "exception" and id(arg[1]) not in logged:
+            logged.add(id(arg[1]))
+            _AUDIT.vmafx_audit_log_python(str(arg[1]).encode(errors="replace"))
+        return local
+
+    def calls(frame, event, arg):
+        return local if _PACKAGE in frame.f_code.co_filename else None
+
+    old = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        yield
+    finally:
+        sys.settrace(old)
 
 
 def find_cli():
@@ -30,7 +72,7 @@ def find_cli():
 def cli():
     p = find_cli()
     if not p:
-        pytest.skip("no vmaf CLI built (set VMAFX_CLI): the CLI comparisons need one")
+        pytest.fail("no vmaf CLI found (build it, or set VMAFX_CLI): the CLI comparisons need one")
     return p
 
 

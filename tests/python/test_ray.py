@@ -1,11 +1,12 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """vmaf_exact.ray on a local 2-CPU Ray cluster: pairs, a clip split into frame ranges, a worker killed mid-run."""
 import os
 
 import pytest
+import ray  # python/requirements-dev.txt
 
-ray = pytest.importorskip("ray")
-if not hasattr(ray, "init"):  # a folder named ray (Ray's own /tmp/ray, from cwd /tmp) is not Ray
-    pytest.skip("Ray is not installed", allow_module_level=True)
+# A folder named ray (Ray's own /tmp/ray, from cwd /tmp) is not Ray.
+assert hasattr(ray, "init"), f"'import ray' found {ray.__path__}, not Ray: run pytest from another folder"
 
 import vmaf_exact  # noqa: E402
 import vmaf_exact.ray as vr  # noqa: E402

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """vmaf_exact.score and Session against libvmaf's oracle outputs (==) and the CLI's reports (byte for byte)."""
 import json
 import math

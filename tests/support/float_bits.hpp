@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Test support: a float's bit pattern and back.
 #include <cstdint>

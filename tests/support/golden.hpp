@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Test support: golden libvmaf outputs and a one-call feature run over a clip pair.
 #include <map>

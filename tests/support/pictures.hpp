@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Test support: writing samples into pictures and running extractors through
 // the engine on generated content. One set for every test file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The SIMD row passes of the integer ADM (feature/adm_simd.cpp) against the
 // scalar loops of feature/adm.cpp, for == on every integer: each row function
 // on random rows (widths 1..300 so every row-end case of every vector width is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer ADM unit tests: option table, errors, edge sizes, bit depths,
 // invariants, option variants against values recorded from libvmaf 3.2.0's
 // plain C integer_adm.c (run on the frames adm_test_frames() makes), threads.

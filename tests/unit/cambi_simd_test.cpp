@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The SIMD passes of CAMBI (feature/cambi_simd.cpp) against the scalar
 // references of feature/cambi.cpp (namespace cambi::scalar), with == on every
 // sample, mask value and float bit pattern, on every SIMD target this CPU runs:

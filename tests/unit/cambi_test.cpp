@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of the cambi extractor: building blocks, option resolution, edge sizes, heatmaps, errors. Values marked
 // "libvmaf" were computed by libvmaf 3.2.0's own functions (cambi.c / luminance_tools.c, C path).
 #include <gtest/gtest.h>

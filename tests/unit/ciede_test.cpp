@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of the ciede extractor: colour conversion, chroma layouts, edge sizes and depths, errors.
 #include <gtest/gtest.h>
 

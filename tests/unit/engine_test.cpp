@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -112,7 +114,12 @@ TEST(Engine, SpatialDisWrittenTwiceIsAnError) {
   e.use(kSpatialDesc, {{"gain", "3"}});  // writes spatial_dis too
   auto a = e.acquire();
   auto b = e.acquire();
-  EXPECT_THROW(e.push(std::move(a), std::move(b)), Error);
+  try {
+    e.push(std::move(a), std::move(b));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find(" written twice at frame 0"), std::string::npos) << err.what();
+  }
 }
 
 TEST(Engine, IdenticalForEveryThreadCount) {
@@ -343,6 +350,30 @@ TEST(Engine, HistoryAndReadAheadRaiseThePictureLimit) {
   EXPECT_EQ(e.picture_limit(), 2 * (e.max_in_flight() + 2) + 6);
   EXPECT_THROW(e.reserve_read_ahead(1), std::logic_error);
   EXPECT_THROW(e.use(kSpatialDesc, {}), std::logic_error);
+}
+
+// The engine's guards against misuse by a caller: their texts.
+std::string logic_error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::logic_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Engine, MisuseGuards) {
+  Engine e({8, 4, 8, ChromaFormat::k420}, {.threads = 1});
+  e.use(kSpatialDesc, {});
+  auto r = e.acquire();
+  EXPECT_EQ(logic_error_of([&] { e.use(kTemporalDesc, {}); }), "Engine::use after the first acquire or push");
+  EXPECT_EQ(logic_error_of([&] { e.set_threads(2); }), "Engine::set_threads after the first acquire or push");
+  EXPECT_EQ(logic_error_of([&] { e.reserve_read_ahead(1); }),
+            "Engine::reserve_read_ahead after the first acquire or push");
+  auto d = e.acquire();
+  e.push(std::move(r), std::move(d));
+  e.finish();
+  EXPECT_EQ(logic_error_of([&] { e.push(nullptr, nullptr); }), "Engine::push after finish");
 }
 
 // Counts how many device groups run at once.

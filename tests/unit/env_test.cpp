@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Environment variables: one table, each documented in README.md, bad values
 // rejected with a one-line message.
 #include <gtest/gtest.h>

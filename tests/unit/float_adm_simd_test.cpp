@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The SIMD rows of the float ADM (feature/float_adm_simd.cpp) against the
 // scalar code, for identical bits on every SIMD target this CPU runs:
 // - fadm::simd::dwt_vertical / dwt_horizontal against the four-tap sums of

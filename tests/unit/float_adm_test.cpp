@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of float_adm computed directly: identical and flat inputs, the CSF factors.
 #include <gtest/gtest.h>
 

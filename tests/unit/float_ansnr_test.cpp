@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of float_ansnr computed directly: identical and flat inputs.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of what the float features (float_vif, float_adm, float_motion, float_psnr,
 // float_ansnr, float_moment) share: the RCPSS estimate, convolution and rescaling, and
 // the six together through the engine (bit-depth equivalence, 16-bit extremes, flat and

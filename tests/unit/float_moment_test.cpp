@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of float_moment computed directly: mean and mean square.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of float_motion: SAD and blend computed directly, libvmaf's write order and values.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of float_psnr computed directly: peaks and the clip.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The SIMD rows of the shared float helpers (feature/float_simd.cpp) and of
 // SpEED's block statistics (feature/speed_simd.cpp) against the scalar loops,
 // for identical bits on every SIMD target this CPU runs:

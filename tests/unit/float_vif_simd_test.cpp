@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The SIMD rows of the float VIF (feature/float_vif_simd.cpp) against the
 // scalar code, for identical bits on every SIMD target this CPU runs:
 // - fvif::simd::moments_vertical / moments_vertical2 against the tap-ordered

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of float_vif's helpers: the log2 approximation, the kernels and sizes.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The read path: vectored reads into pictures (contiguous planes and padded
 // rows), the read-ahead of the next FRAME marker, and FrameSource's two
 // reader threads (order, skips, limits, errors in sequential order, early stop).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every error of the model loader (model JSON, model_dict, bootstrap
 // collections, score transforms) and of the libsvm text parser: the exact
 // one-line message, naming the model file (and sub-model) and the problem.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The SIMD integer motion SAD (feature/motion_simd.cpp) against the scalar
 // motion::sad of feature/motion.cpp (SIMD switched off), for == on the 64-bit
 // total, on every SIMD target this CPU runs: random planes of every width 3..300

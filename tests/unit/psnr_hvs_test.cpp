@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of the psnr_hvs extractor: the DCT, block counting, edge sizes and depths, errors.
 #include <gtest/gtest.h>
 

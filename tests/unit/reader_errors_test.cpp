@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reader refusals that only a library caller can reach (the CLI checks its
 // -b and -p first): the exact one-line message, naming the file.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Report formatting of values no ordinary clip gives (found by fuzz_report):
 // the libvmaf rule (%.6f, or %.16f after more than 6 leading fractional
 // zeros) for NaN, the infinities and values beyond 2^63, whose integer part

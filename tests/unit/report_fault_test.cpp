@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // report_text() when no memory stream can be made: open_memstream fails only
 // when malloc does, which a test cannot arrange reliably, so this binary
 // defines open_memstream itself (the executable's definition wins over the C

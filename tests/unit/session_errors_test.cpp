@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every refusal of a Session's configuration (the CLI's --model / --feature
 // strings, backends) and of extractors that only a library caller can reach
 // (a picture format no reader produces, samples out of range): the exact
@@ -75,6 +76,9 @@ TEST(SessionErrors, FeatureStrings) {
   EXPECT_EQ(feature_refusal("psnr=min_sse=-1"), "psnr: option min_sse=-1: out of range [0, 1.79769e+308]");
 }
 
+// Only in a build without one of the device backends (the sanitizer builds
+// of CI have neither): a build with both has no such test.
+#if !defined(VMAFX_HAVE_CUDA) || !defined(VMAFX_HAVE_OPENCL)
 TEST(SessionErrors, NoSuchBackendInThisBuild) {
   SessionConfig c;
 #ifndef VMAFX_HAVE_CUDA
@@ -85,10 +89,8 @@ TEST(SessionErrors, NoSuchBackendInThisBuild) {
   c.backend = "opencl";
   EXPECT_EQ(refusal(c), "backend opencl: this build has no opencl backend (rebuild with VMAFX_OPENCL=ON)");
 #endif
-#if defined(VMAFX_HAVE_CUDA) && defined(VMAFX_HAVE_OPENCL)
-  GTEST_SKIP() << "this build has both device backends";
-#endif
 }
+#endif
 
 TEST(SessionErrors, EngineFeatureLookup) {
   Engine e(k64, {});

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The public C++ API (include/vmaf_exact/session.hpp), used the way a program
 // embedding vmaf-exact would: pictures filled by the caller, scores read back.
 #include <gtest/gtest.h>

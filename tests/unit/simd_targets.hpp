@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The fixture of the CPU SIMD tests: runs a body once per SIMD target that is
 // compiled in and that this CPU runs (dispatch pinned to it), restoring the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of speed_chroma / speed_temporal: option tables (libvmaf's),
 // sizes, the small linear algebra, what is written when, identical / flat /
 // singular inputs, bit-depth equivalence and 16-bit extremes, libvmaf's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host side of the SpEED device twins (feature/cuda/speed.cu,
 // feature/opencl/speed.cl): flt::scale_axis's per-axis tables, evaluated as
 // the kernels evaluate them, give flt::scale_frame's image bit for bit for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of the SSIM family: the integer ssim (hand-computed cases, edge
 // windows, 16-bit input, identical inputs) and the float_ssim / float_ms_ssim
 // building blocks and extractors (sizes, depths, options, errors).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Host checks of the arithmetic the float_psnr, float_moment and psnr_hvs
 // twins share with their kernels (src/exact/float_terms.h,
 // src/exact/psnr_hvs_block.h, feature/exact_sum.hpp): each against the CPU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The SIMD row passes of the integer VIF (feature/vif_simd.cpp) against the
 // scalar loops of feature/vif.cpp, for == on every integer: each row function
 // on random rows (every filter width, bit depths 8/10/12/16, widths 1..300 so

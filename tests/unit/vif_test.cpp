@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unit tests of the integer VIF ("vif"): the fixed-point pieces in isolation,
 // whole frames against libvmaf 3.2.0 (values captured from libvmaf's plain C
 // integer_vif.c on the pictures vt_make() generates; no clip needed), a plain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The tiling of the CUDA VIF scale-0 "v2" kernel (src/feature/cuda/vif_tile.cuh),
 // run on the host: the same load / vertical / horizontal functions and the
 // same tile and thread index arithmetic as stat17_v2_kernel, one block and one

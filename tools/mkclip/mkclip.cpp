@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // vmafx_mkclip: makes a pair of benchmark clips of real content from one
 // picture. The reference pans (with a slow zoom) across the picture, upscaled
 // to cover the frame; the distorted clip is the same frames taken down to a

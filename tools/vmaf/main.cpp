@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // vmaf: libvmaf-compatible command line front end of vmaf-exact.
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CUDA backend: device selection and listing, per-thread streams and
 // buffers, page-locked picture memory, error translation.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The CUDA backend's runtime: error translation, device and pinned buffers,
 // per-thread streams with a per-frame plane cache, and the Backend itself.

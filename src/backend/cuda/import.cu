@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Unpacks decoder surfaces (NV12, P010, P016, planar 4:4:4) into planar
 // planes. Integer moves only: a sample is copied or shifted, never changed.
 #include "backend/cuda/import.hpp"

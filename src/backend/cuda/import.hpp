@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Frames a hardware decoder (NVDEC) left in device memory, unpacked into the
 // CUDA backend's own planar copy of a picture (vmafx::DeviceImporter).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // fp32 arithmetic that every OpenCL device computes alike: the float
 // operations of the float SSIM family as the host's SSE unit performs them
 // (round to nearest even, gradual underflow), built on exact/softfp64.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The OpenCL backend: device selection, twin lookup, engine groups.
 #include <cstdlib>
 #include <memory>

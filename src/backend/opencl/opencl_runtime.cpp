@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "backend/opencl/opencl_runtime.hpp"
 
 #include <algorithm>

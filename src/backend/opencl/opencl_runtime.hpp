@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The OpenCL runtime layer shared by every OpenCL twin: device enumeration,
 // one context per device for the whole process, programs built once per run

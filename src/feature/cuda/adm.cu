@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer ADM on the device: the DWT, decoupling, CSF, contrast masking and
 // denominator stages of the CPU reference (feature/adm.cpp), with the same
 // integer widths, wrap-arounds, roundings and the same float/double steps of

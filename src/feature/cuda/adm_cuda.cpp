@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of the integer ADM extractor. The device returns, per scale, the
 // integer sums of the denominator, numerator and AIM stages (after the CPU's
 // per-row rounding); the float/double steps that turn them into the scale's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the integer ADM twin (adm.cu). The host glue (adm_cuda.cpp)
 // plans the scales, computes every shift and region with the CPU's formulas,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Block-wide integer sums shared by the CUDA twins whose device results are
 // row sums (motion's SAD, psnr's SSE). Integer additions only: any order

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CAMBI on the device: the kernels of feature/opencl/cambi.cl in CUDA (the
 // same steps, the same exact/cambi.h per-sample functions). Integers up to
 // the c-values, whose two float operations round to nearest even

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of "cambi" (feature/cambi.cpp), the same split as the OpenCL
 // twin (feature/opencl/cambi_opencl.cpp): every per-pixel stage on the device
 // (cambi.cu), the c-values of all scales (and of the reference's with

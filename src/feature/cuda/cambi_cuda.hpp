@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the CAMBI twin (cambi.cu): the per-pixel integer stages and
 // the c-values, the same steps as feature/opencl/cambi.cl (see there). All

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of "ciede" (feature/ciede.cpp): every pixel's dE00 on the device
 // (ciede.cu, exact/ciede.h), certified or marked for replay; the host
 // recomputes the marked pixels with the reference's own functions and adds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the ciede CUDA twin (ciede.cu).
 #include <cuda_runtime.h>

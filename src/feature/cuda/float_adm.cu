@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The float_adm twin's kernels (see float_adm_cuda.hpp). Plain IEEE float
 // and double arithmetic with --fmad=false, in the reference's order.
 #include <cstdint>

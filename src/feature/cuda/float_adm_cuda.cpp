@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of float_adm: luma to float, the db2 levels, decoupling, CSF and
 // masking on the device (float_adm.cu); each scale's per-row float sums (or,
 // for p != 3, the p-norm bases, raised here with the reference's powf) come

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the float_adm twin (float_adm.cu): the reference's float
 // operations in its order (feature/float_adm.cpp, the scalar loops), with

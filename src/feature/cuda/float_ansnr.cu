@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // float_ansnr on the device: the reference's float operations in its order,
 // the 2-D filters (each kernel row summed in float, then the rows) and per
 // row the sequential float sums of signal and noise. Built with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of "float_ansnr" (feature/float_ansnr.cpp): the filters and the
 // per-row float sums on the device (float_ansnr.cu), the sums over the rows
 // (in float, in order) and the reference's own score function on the host.

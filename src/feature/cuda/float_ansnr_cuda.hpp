@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the float_ansnr CUDA twin (float_ansnr.cu).
 #include <cuda_runtime.h>

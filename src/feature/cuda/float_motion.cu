@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The float_motion twin's kernels (see float_motion_cuda.hpp).
 #include <cstddef>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the float_motion twin (float_motion.cu): the reference's
 // separable float blur (tap-ordered float sums from 0, mirrored borders,

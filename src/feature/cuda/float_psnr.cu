@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // float_psnr and float_moment on the device: integers only. Every float term
 // of the reference (a sample, its square, a squared difference) is an exact
 // integer in units of 2^-k or 2^-2k (exact/float_terms.h); the kernels leave

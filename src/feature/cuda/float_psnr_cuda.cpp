@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of "float_psnr" (feature/float_psnr.cpp): the squared float
 // differences as exact integers summed per row on the device (float_psnr.cu),
 // the reference's double sum and its own PSNR function on the host.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of float_ssim: luma to float, the optional box decimation and the
 // per-pixel Gaussian SSIM terms on the device (ssim_common.cu); the frame
 // means summed here in raster order, then the CPU extractor's outputs.

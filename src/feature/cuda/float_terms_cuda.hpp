@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The float_psnr / float_moment CUDA twins: device row sums of the
 // reference's float terms (float_psnr.cu) and the reference's double sums

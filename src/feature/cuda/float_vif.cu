@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The float_vif twin's kernels (see float_vif_cuda.hpp). Plain IEEE float and
 // double arithmetic, compiled with --fmad=false: each product is rounded
 // before it is added, every float sum runs from 0 in the reference's tap

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of float_vif: luma to float (or the host's prescaled image), the
 // decimations, moments and per-position statistic on the device
 // (float_vif.cu); each scale's per-row totals come back and are added here

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the float_vif twin (float_vif.cu): every step repeats the
 // CPU reference's float operations in its order (feature/float_vif.cpp, the

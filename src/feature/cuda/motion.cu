@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer motion SAD on the device. Integer arithmetic only, so the result is
 // the CPU's whatever the order: each row's |filtered difference| sum wraps in
 // 32 bits (as the CPU's uint32 row_sum), the rows add up in 64 bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of the integer motion extractor. Called in frame order from one
 // thread. The references of the last frames stay on the device (a ring of
 // three luma planes), so each reference is uploaded once (and shared with the

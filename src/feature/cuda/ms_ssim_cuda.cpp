@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of float_ms_ssim: luma to float, the four 9x9 low-pass halvings
 // and the per-pixel luminance / contrast / structure terms of the five scales
 // on the device (ssim_common.cu); the means summed here in raster order and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer PSNR's sum of squared differences on the device. Integers only:
 // each 8-bit row's sum wraps in 32 bits as the CPU's (modular addition is
 // order-free), the rows add up in 64 bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of the integer PSNR extractor (temporal: every frame, in order,
 // on the sequencing thread). The device returns each plane's SSE; the MSE, the
 // PSNR, its clip and the whole-clip apsnr come from the CPU reference's own

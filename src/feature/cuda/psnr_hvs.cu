@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // psnr_hvs on the device: one thread per 8x8 block (blocks every 7 samples),
 // the block's 64 CSF-weighted squared errors as the reference forms them
 // (exact/psnr_hvs_block.h, with CUDA's correctly rounded / and sqrtf;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of "psnr_hvs" (feature/psnr_hvs.cpp): every block's 64 terms on
 // the device (psnr_hvs.cu), their float sum in the reference's order, the
 // plane errors and the dB values on the host with the reference's functions.

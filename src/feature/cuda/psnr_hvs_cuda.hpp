@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the psnr_hvs CUDA twin (psnr_hvs.cu).
 #include <cuda_runtime.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SpEED's decimation on the device (see speed_cuda.hpp and
 // feature/opencl/speed.cl, its OpenCL twin): the plane on the float scale or
 // the temporal difference (exact), the optional prescale from the host's

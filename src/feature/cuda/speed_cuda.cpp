@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twins of "speed_chroma" and "speed_temporal" (feature/speed.cpp): the
 // decimation on the device (speed.cu), the reference's own
 // speed::score_decimated() and output functions on the host (local mean, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the SpEED twins (speed.cu): feature/speed.cpp's decimate()
 // of a plane, or of the difference of two frames' planes, on the device. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer SSIM (feature/ssim.cpp) on the device: the window moments are 64-bit
 // integer sums (order-free, so separable here), and each pixel's term is the
 // CPU's double expression with the same operations in the same order (no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The float SSIM family on the device (see ssim_common_cuda.hpp). Plain IEEE
 // float/double arithmetic with --fmad=false: each product float * float is
 // rounded to float and added to a double, sums rounded to float with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the float SSIM family (ssim_common.cu), shared by the
 // float_ssim and float_ms_ssim twins. Every step is per pixel and repeats the

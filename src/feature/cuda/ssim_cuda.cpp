@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of the integer SSIM extractor ("ssim"). The device computes every
 // pixel's term; the host adds them in raster order, with the window weights,
 // exactly as ssim::integer_ssim does, so the frame score is the CPU's double.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer VIF on the device. Every step is integer arithmetic except the
 // log-branch gain terms, which are the CPU's double operations in the same
 // order (IEEE division, no contraction: --fmad=false); the per-pixel shares

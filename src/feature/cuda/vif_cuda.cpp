@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of the integer VIF extractor: the device computes each scale's
 // four int64 accumulators; vif::finish (the CPU's) turns them into num/den and
 // the outputs are written exactly as VifExtractor writes them.

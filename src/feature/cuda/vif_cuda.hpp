@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Device side of the integer VIF twin (vif.cu).
 #include <cuda_runtime.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Tile arithmetic of the "v2" VIF scale-0 statistic (8-bit samples, 17 taps),
 // shared by the CUDA kernel (vif.cu, VMAFX_CUDA_VIF=v2) and a host test

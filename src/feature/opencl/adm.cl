@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer ADM ("adm") on an OpenCL device, without fp64: the reference's
 // (feature/adm.cpp) integer pipeline, stage by stage, with its widths, shifts
 // and wrap-arounds. The two places where it leaves integers per pixel are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "adm" (feature/adm.cpp): DWT, decoupling, CSF and the
 // per-row sums of the denominator and the contrast masking on the device
 // (adm.cl); the row shifts, the per-scale float finish, the pooling and the

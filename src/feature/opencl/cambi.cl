@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CAMBI ("cambi", feature/cambi.cpp) on an OpenCL device, without fp64. Every
 // stage up to the c-values is integer arithmetic and gives the CPU's integers
 // whatever the order: the luma at 10 bits (nearest-neighbour resize through

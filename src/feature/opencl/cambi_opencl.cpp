@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "cambi" (feature/cambi.cpp): every per-pixel stage on the
 // device (cambi.cl), the c-values of all five scales (and, with full_ref,
 // of the reference's too) read back once per frame, and the host's end of

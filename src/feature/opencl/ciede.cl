@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ciede on an OpenCL device: one work-item per pixel evaluates the
 // reference's dE00 in certified soft-fp64 interval arithmetic
 // (exact/ciede.h) and writes its float's bits and whether it is certified;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // float_adm on an OpenCL device, without fp64: the reference's float
 // operations in its order (float_ops.cl), its double constants and the gain
 // limit's double products in soft fp64, the p-norm terms (x * x * x, or the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of float_adm (feature/float_adm.cpp): luma to float, the db2
 // levels, decoupling, CSF, masking and the per-row float sums of the p-norm
 // terms on the device (float_adm.cl); for p != 3 the terms' bases come back

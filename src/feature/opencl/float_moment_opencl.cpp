@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "float_moment" (feature/float_moment.cpp): the samples and
 // their float squares as exact integers summed per row on the device
 // (float_moment.cl), the reference's double sums and means on the host.

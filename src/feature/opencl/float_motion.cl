@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // float_motion on an OpenCL device, without fp64: the reference's separable
 // float blur (tap-ordered float sums from 0, mirrored borders, vertical pass
 // first) and each row's float sum of |a - b| in column order (float_ops.cl);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of float_motion: the CPU extractor (fmotion::Motion: the frame
 // order, motion2 / motion3, the fps weight, blend and cap) with its score
 // between two references on the device: the planes to float, the blur, and

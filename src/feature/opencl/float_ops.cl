@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // fp32 operations for the float features' kernels (float_vif, float_adm,
 // float_motion), each the value the host's SSE unit computes (round to
 // nearest even, gradual underflow), fast where the device's own operation is

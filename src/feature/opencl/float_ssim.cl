@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The float SSIM family (float_ssim, float_ms_ssim) on an OpenCL device,
 // without fp64: libvmaf's float products summed in double and rounded to
 // float are replayed in soft fp64 operation by operation (the sums are not

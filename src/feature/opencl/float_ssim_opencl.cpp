@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "float_ssim" (feature/float_ssim.cpp): conversion, box
 // decimation and the Gaussian SSIM on the device (float_ssim.cl), the sums of
 // the per-pixel doubles on the host in raster order.

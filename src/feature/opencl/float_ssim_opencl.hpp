@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The float SSIM stages shared by the float_ssim and float_ms_ssim twins.
 #include <vector>

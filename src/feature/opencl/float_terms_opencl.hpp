@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The device half of the float_psnr and float_moment OpenCL twins: exact row
 // sums of the reference's float terms (float_psnr.cl), and the reference's

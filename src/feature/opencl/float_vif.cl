@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // float_vif on an OpenCL device, without fp64: the reference's float
 // operations in its order (float_ops.cl: native where the device's value is
 // the host's, soft fp64 otherwise), its two double expressions of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of float_vif (feature/float_vif.cpp): luma to float (or the
 // host's prescaled image), the decimations, the moments, the per-position
 // statistic and each row's float totals on the device (float_vif.cl); the

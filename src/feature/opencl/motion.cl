@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer motion ("motion") and integer PSNR ("psnr") on an OpenCL device:
 // integer arithmetic only. Each kernel leaves one integer per row (the
 // reference sums a row in 32 bits, wrapping, for 8-bit PSNR and for motion);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "motion" (feature/motion.cpp): the SAD of two references on
 // the device (motion.cl), kept in device buffers frame to frame; the scores,
 // motion2 and motion3 on the host with the reference's own functions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "float_ms_ssim" (feature/ms_ssim.cpp): the five-level
 // pyramid and each level's Gaussian SSIM on the device (float_ssim.cl), the
 // per-level sums and the pow() product on the host, in the reference's order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Common pieces of the OpenCL twins (src/feature/opencl/<f>_opencl.cpp): the
 // base class that ties a twin to its engine's FrameGroup. Each twin's factory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "psnr" (feature/psnr.cpp): the per-row squared errors on the
 // device (motion.cl), the sums and the reference's own PSNR functions on the host.
 #include <vector>

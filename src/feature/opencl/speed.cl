@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SpEED ("speed_chroma", "speed_temporal") on an OpenCL device: the plane on
 // the 8-bit float scale (or the difference of two frames' planes), the
 // optional prescale, and the antialias Gaussian decimated by 16, i.e.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twins of "speed_chroma" and "speed_temporal" (feature/speed.cpp):
 // on the device (speed.cl) the planes on the float scale, the temporal
 // difference, the optional prescale and the antialias Gaussian decimated by

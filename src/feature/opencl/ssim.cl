@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer SSIM ("ssim") on an OpenCL device, without fp64. The window moments
 // are integers and equal the CPU's; each pixel's fp64 term is formed in soft
 // fp64 (exact/ssim_term.h) and stored as its IEEE bits, and the host adds the

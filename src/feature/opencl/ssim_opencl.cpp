@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "ssim" (feature/ssim.cpp): integer window moments and the
 // exact per-pixel term on the device (ssim.cl), the raster-order sum on the
 // host.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integer VIF ("vif") on an OpenCL device, without fp64. Everything is integer
 // arithmetic as in the reference (feature/vif.cpp) except the gain terms of a
 // log-branch pixel, which exact/vif_gain.h computes exactly (integer division

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "vif" (feature/vif.cpp): the four scales' integer sums on the
 // device (vif.cl), the reference's finish() and outputs on the host.
 #include <array>

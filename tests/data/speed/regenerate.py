@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Regenerates tests/data/speed/<pair>.json from a libvmaf 3.2.0 `vmaf` CLI.
 
 Usage: regenerate.py /path/to/libvmaf-3.2.0/tools/vmaf [--check] [EXTRA_ARG...]

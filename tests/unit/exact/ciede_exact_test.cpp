@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // exact/ciede.h compiled for the host (the code the CUDA and OpenCL ciede
 // twins run): every certified pixel equals the CPU reference's dE00 bit for
 // bit (random pairs at every bit depth: plain, near, grey, extreme), the

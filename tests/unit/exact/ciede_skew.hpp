@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The body of the ciede certificate tests (ciede_skew_a/b_test.cpp): each
 // includes this with its own VMAFX_CE_TEST_SKEW / VMAFX_CE_REL_ERR, so the

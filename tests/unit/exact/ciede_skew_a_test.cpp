@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ciede certificate is what makes the device exact: an approximation
 // error of 2^-30 with the bound left at 2^-44: certified pixels come out
 // wrong, so the stress test has the power to catch an unsound bound.

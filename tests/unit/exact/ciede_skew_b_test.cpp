@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ciede certificate is what makes the device exact: the same 2^-30 error
 // inside a bound of 2^-28: every certified pixel is still exact (more are
 // replayed).

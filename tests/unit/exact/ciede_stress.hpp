@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Random (y, u, v) pairs for the ciede certificate tests: every bit depth,
 // plain random pairs, near pairs (the distorted sample within a few codes of

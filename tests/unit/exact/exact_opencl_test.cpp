@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // src/exact on an OpenCL device (PoCL here): the program is built from the
 // embedded shared headers (the very files the host compiles) and the test
 // kernels, with no fp64 anywhere and FP_CONTRACT OFF, and runs the vectors of
@@ -440,15 +441,8 @@ TEST_P(OpenClExactDepth, DecimationMatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Depths, OpenClExactDepth, ::testing::Values(8, 10, 12, 16),
                          [](const ::testing::TestParamInfo<int>& i) { return "bpc" + std::to_string(i.param); });
 
-#else
-
-TEST(OpenClExact, Skipped) {
-#if !defined(VMAFX_HAVE_OPENCL)
-  GTEST_SKIP() << "built without OpenCL";
-#else
-  GTEST_SKIP() << "the embedded exact sources are missing: include tests/exact.cmake";
-#endif
-}
+#elif defined(VMAFX_HAVE_OPENCL)
+#error "the embedded exact sources are missing: tests/CMakeLists.txt must include tests/exact.cmake"
 
 #endif
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The reference's own fp64 / fp32 expressions (libvmaf 3.2.0), written out in
 // the same operand order and types, for comparison with src/exact. Host code
 // only; built with -ffp-contract=off (a fused multiply-add would change them).

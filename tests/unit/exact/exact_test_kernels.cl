@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test kernels for src/exact on an OpenCL device: the same vectors as the host
 // tests, through the very headers the host compiles. No fp64 anywhere.
 #pragma OPENCL FP_CONTRACT OFF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Test vectors for src/exact, shared by the host tests, the OpenCL test and
 // the CUDA test so that every backend sees identical inputs. Generation uses
 // integer arithmetic and its own PRNG only, so the vectors do not depend on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // src/exact/fixed_decimate.h against float_ssim's decimation, bit for bit.
 #include <gtest/gtest.h>
 

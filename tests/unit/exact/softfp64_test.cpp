@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // src/exact/softfp64.h against the host's IEEE fp64 unit, bit for bit.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // src/exact/ssim_term.h against integer_ssim.c's fp64 expression, bit for bit.
 #include <gtest/gtest.h>
 

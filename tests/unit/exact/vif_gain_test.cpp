@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // src/exact/vif_gain.h against integer_vif.c's fp64 lines, bit for bit.
 #include <gtest/gtest.h>
 
