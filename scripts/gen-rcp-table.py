@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Turns a dump of the x86 RCPSS instruction into src/exact/fadm_rcp_<vendor>.h.
 
   gen-rcp-table.py VENDOR DUMP > src/exact/fadm_rcp_VENDOR.h

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The HTML report: one self-contained page (inline CSS, JavaScript and SVG,
 // images as data: URIs; nothing is fetched when it is viewed) with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // create_scaler (backend/backends.hpp): the exact scaler on the host or on a
 // device backend, behind one interface.
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Which libvmaf vmaf-exact reproduces where libvmaf's answer depends on the
 // processor it runs on: float_adm's division (src/exact/fadm_rcp.h) is the

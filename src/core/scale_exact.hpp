@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // libswscale's conversion of one planar picture format into another with the
 // default scaler's flags (bicubic+accurate_rnd+bitexact, io/scale_default.hpp),

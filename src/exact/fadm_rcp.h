@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The division of libvmaf 3.2.0's float ADM (adm_tools.c, adm_decouple_s:
  * k = DIVS(t, o + eps)), which gives three answers depending on where
  * libvmaf runs:

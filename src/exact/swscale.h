@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The per-sample integer arithmetic of FFmpeg 5.1's libswscale (libswscale
  * 6.7) for planar YUV / gray to planar YUV / gray, as its C code computes it
  * with the flags of the default scaler (src/io/scale_default.hpp:

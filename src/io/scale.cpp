@@ -10,6 +10,7 @@
 
 #include "core/env.hpp"
 #include "core/error.hpp"
+#include "io/scale_default.hpp"
 #include "vmaf_exact/input.hpp"
 
 #if VMAFX_HAVE_SWSCALE
@@ -23,7 +24,7 @@ extern "C" {
 
 namespace vmafx {
 
-const char* default_scale_flags() { return "bicubic+accurate_rnd+bitexact"; }
+const char* default_scale_flags() { return kDefaultScaleFlags; }
 
 #if VMAFX_HAVE_SWSCALE
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The libswscale flags of the default scaler: what a rendition of another
 // size, bit depth or chroma format is converted with when no --scale is given.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The HTML page of write_report(kHtml): one rendition, no thumbnails.
 #include <string>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Prints the layout of libvmaf's public C ABI: the size and alignment of every
  * public struct, the offset of every field, and every enumerator's value.
  * Compiled against libvmaf 3.2.0's own headers (Netflix/vmaf

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exact scaler's device twins against its host reference
 // (core/scale_exact.hpp): every output sample equal, over the matrix of
 // tests/support/scale_cases.hpp (sizes up and down, other aspect ratios, odd

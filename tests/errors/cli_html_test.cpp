@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CLI's --html, --html-worst and --percentiles: bad values are one-line
 // errors that leave no report; a page is written beside the report; without
 // --percentiles the reports do not change.

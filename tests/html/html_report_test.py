@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The HTML report in headless Chromium, offline.
 
 Makes a 48-frame clip pair (vmafx_mkclip), scores it with the CLI (--json with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // vmafx_html_ladder: scores several distorted clips (renditions of the same
 // size as the reference) against one reference with the default model and
 // writes each one's JSON report and one HTML page with all of them, through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Result.to_html() and the percentiles of Result.report() against the CLI."""
 import re
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The default scaler against FFmpeg's libswscale (built where pkg-config finds
 // libswscale):
 //  - kDefaultScaleFlags give the same output with libswscale's SIMD as with

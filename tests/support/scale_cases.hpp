@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Test support for the exact scaler (core/scale_exact.hpp): the matrix of
 // format pairs that tests/scale (host vs libswscale) and the twin test

@@ -445,3 +445,30 @@ TEST(SyncErrors, NegativeWindow) {
 
 }  // namespace
 }  // namespace vmafx
+
+namespace vmafx {
+namespace {
+
+// scale_video refuses bit depths libswscale has no planar format for (11, 13, 15).
+TEST_F(Files, ScaleRefusesDepthsWithoutAPixelFormat) {
+  const std::string raw = path("c11.yuv");
+  std::ofstream(raw, std::ios::binary) << std::string(16 * 8 * 3, '\0');
+  const PictureFormat eight{16, 8, 8, ChromaFormat::k420}, eleven{16, 8, 11, ChromaFormat::k420};
+  try {
+    scale_video(open_video(raw, RawFormat{16, 8, ChromaFormat::k420, 11}), eight, default_scale_flags());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), raw + ": cannot scale a 11-bit clip (libswscale has 8, 9, 10, 12, 14 and 16 bit)");
+  }
+  const std::string y = y4m("c8.y4m", 16, 8, 1, 0);
+  try {
+    scale_video(open_video(y, std::nullopt), eleven, default_scale_flags());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              y + ": cannot scale to the reference's 11-bit format (libswscale has 8, 9, 10, 12, 14 and 16 bit)");
+  }
+}
+
+}  // namespace
+}  // namespace vmafx

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The HTML report's pieces that need no browser: chart decimation, worst
 // frames, the page's tables and notes, thumbnails, size of long clips, and
 // writing. tests/html/html_report_test.py opens pages in headless Chromium.

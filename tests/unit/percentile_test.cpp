@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pooled percentiles (nearest rank) and their place in the XML, JSON and CSV
 // reports.
 #include <gtest/gtest.h>

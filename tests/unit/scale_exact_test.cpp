@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exact scaler's set-up (core/scale_exact.hpp) without libswscale: the
 // pairs it refuses, each with its message, and properties of its filters
 // and of its same-size depth conversion. Equality with libswscale itself is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // rcpss_probe: measures the x86 RCPSS instruction of the processor it runs on.
 //   rcpss_probe DUMP.bin   writes RCPSS(1.m) as little-endian uint32 bits for
 //                           every mantissa m (2^23 entries, exponent 127), then

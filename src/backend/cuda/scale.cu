@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exact scaler's passes (core/scale_exact.hpp) as CUDA kernels: one
 // thread per output sample, the arithmetic of exact/swscale.h.
 #include "backend/cuda/scale.hpp"

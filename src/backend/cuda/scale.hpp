@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Kernels of the exact scaler (core/scale_exact.hpp) on a CUDA device; the
 // arithmetic is exact/swscale.h. Strides in bytes; samples are 8-bit or
 // 16-bit (bytes per sample = bpc > 8 ? 2 : 1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "backend/cuda/scale_cuda.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The exact scaler (core/scale_exact.hpp) on a CUDA device
 // (backend/cuda/scale.cu): a plan's filters uploaded once, then pictures

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exact scaler (core/scale_exact.hpp) on an OpenCL device: libswscale's
 // integer path for the default flags, sample for sample. Filters come from
 // the host (sws::Plan); the arithmetic is exact/swscale.h. Samples are uchar

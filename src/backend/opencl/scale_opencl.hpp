@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The exact scaler (core/scale_exact.hpp) on an OpenCL device
 // (backend/opencl/scale.cl): one plan's filters uploaded once, then pictures

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds a libvmaf 3.2.0 oracle (Netflix/vmaf v3.2.0-13-gf85a8536) for the
 # float_adm division variants, statically linked so that the `vmaf` binary can
 # be carried to another machine.

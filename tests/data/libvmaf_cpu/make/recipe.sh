@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Records tests/data/libvmaf_cpu/<variant>/ from libvmaf 3.2.0 itself
 # (Netflix/vmaf v3.2.0-13-gf85a8536):
 #   recipe.sh SRC WORK

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Runs a libvmaf 3.2.0 oracle (build_oracle.sh) over the golden clips for
 every output that float_adm's division touches, and records what it wrote.
 
