@@ -26,6 +26,8 @@
 #   e2e      the CLI's time end to end beside libvmaf's, where the time goes,
 #            host memory over 10,000 frames, the benches and BM_RssFlat
 #   python   the Python module with CUDA (.device/python)
+#   fadm     float_adm's intel/amd/generic divisions: tables vs RCPSS, twins, golden
+#   scale    the exact scaler's CUDA and OpenCL twins (ScaleTwins)
 #
 # A section fails when any of its checks fails (every golden shard counts);
 # the script's exit status is 1 when any section failed. Logs go to $OUT/
@@ -410,11 +412,39 @@ python_check() {
 }
 # --- end python ---
 
+# --- fadm ---
+# float_adm's three libvmaf divisions (issue 21) on the device: the RCPSS
+# tables against this processor's instruction, the CUDA and OpenCL twins of
+# float_adm for each variant (checkfeat), and every golden run of the
+# variants' oracle data (tests/data/libvmaf_cpu) through --backend cuda and
+# opencl.
+fadm_check() {
+  need "$B/vmafx_checkfeat" fadm || return 1
+  local rc=0 be
+  run fadm-rcp-tables 120 "$X/vmafx_unit_tests" --gtest_filter='FloatRcp.*:LibvmafCpu.*' || rc=1
+  run fadm-checkfeat 300 "$B/vmafx_checkfeat" --gtest_filter='*float_adm*' || rc=1
+  for be in cuda opencl; do
+    golden_shards "fadm-golden-$be" '*CliGolden*cpu_*' "--backend $be" || rc=1
+  done
+  return "$rc"
+}
+# --- end fadm ---
+
+# --- scale ---
+# The exact scaler's twins (tests/checkfeat/scale_twin_test.cpp): CUDA from
+# host pictures and device copy to device copy, and NVIDIA's OpenCL, each ==
+# the host reference on every sample.
+scale_check() {
+  need "$B/vmafx_backend_tests" scale || return 1
+  run scale-twins 300 "$B/vmafx_backend_tests" --gtest_filter='ScaleTwins.*'
+}
+# --- end scale ---
+
 ALL=(twins golden import capi libav e2e python)
 for s in "${SECTIONS[@]}"; do
   case "$s" in
     all) list=("${ALL[@]}") ;;
-    golden | twins | import | capi | libav | e2e | python) list=("$s") ;;
+    golden | twins | import | capi | libav | e2e | python | fadm | scale) list=("$s") ;;
     *) echo "device-check: unknown section '$s' (sections: ${ALL[*]}, all)"; exit 2 ;;
   esac
   for sec in "${list[@]}"; do

@@ -10,8 +10,10 @@
 # binaries have their build paths compiled in; device-check.sh recreates them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Without FFmpeg's libraries (the GPU machine lacks them; scripts/device-pack-libav.sh carries them).
-cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVMAFX_CUDA=ON -DVMAFX_OPENCL=ON -DVMAFX_LIBAV=OFF > /dev/null
+# Without FFmpeg's libraries, libswscale included (the GPU machine lacks them;
+# scripts/device-pack-libav.sh carries a static FFmpeg).
+cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVMAFX_CUDA=ON -DVMAFX_OPENCL=ON -DVMAFX_LIBAV=OFF \
+  -DVMAFX_SWSCALE=OFF > /dev/null
 ninja -C build-cuda -j "${VMAFX_JOBS:-2}" vmaf vmafx_checkfeat vmafx_golden_tests vmafx_backend_tests \
   vmafx_unit_tests vmafx_exact_cuda_tests vmafx_bench_cuda_bench vmafx_bench_opencl_bench vmafx_mkclip
 ninja -C build-cuda -j "${VMAFX_JOBS:-2}" vmafx_capi_cuda_client libvmaf  # the C API (device-check.sh capi)
