@@ -23,6 +23,7 @@
 #   import   NVDEC surfaces as pictures' device copies (CudaImport)
 #   capi     libvmaf_cuda.h with device pictures against the CPU
 #   libav    NVDEC decode against CPU decode, and the rates (.device-libav.txz)
+#   ladder   ladders scaled on the GPU == the CPU ladder, and their time (.device-libav.txz)
 #   e2e      the CLI's time end to end beside libvmaf's, where the time goes,
 #            host memory over 10,000 frames, the benches and BM_RssFlat
 #   python   the Python module with CUDA (.device/python)
@@ -440,11 +441,83 @@ scale_check() {
 }
 # --- end scale ---
 
-ALL=(twins golden import capi libav e2e python)
+# --- ladder ---
+# Ladders (issue 20) from .device-libav.txz: NVDEC -> the exact scaler's CUDA
+# twin -> the CUDA scorer, == the CPU ladder (CPU decode, libswscale) here
+# and where packed, for a 4K 8-bit HEVC ladder (2160p, 1080p, 720p, 540p)
+# and a 10-bit one with odd chroma widths; then the time of the 4K ladder
+# (LADDER_REPEAT, default 10, copies of each stream) as one command against
+# four separate runs and against its 2160p rung alone, wall clock, best of
+# LADDER_ROUNDS (default 2).
+ladder_check() {
+  local D=$REPO/.device-libav
+  if [ -f "$REPO/.device-libav.txz" ] && [ ! -x "$D/vmaf" ]; then
+    (cd "$REPO" && { tar -xJf .device-libav.txz 2> /dev/null ||
+      python3 -c 'import tarfile; tarfile.open(".device-libav.txz").extractall(".")'; })
+  fi
+  need "$D/vmaf" ladder || return 1
+  local nvlib
+  nvlib=$(nvidia_lib libnvcuvid.so.1)
+  local LD=$D/lib${nvlib:+:$(dirname "$nvlib")}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  local rc=0 l be f h i n
+  vm() { LD_LIBRARY_PATH=$LD timeout 300 "$D/vmaf" "$@"; }
+  local -A rungs=(
+    [ladder]="-r $D/clips/ladder-src.hevc -d $D/clips/ladder-2160.hevc -d $D/clips/ladder-1080.hevc -d $D/clips/ladder-720.hevc -d $D/clips/ladder-540.hevc"
+    [small10]="-r $D/clips/small10-src.y4m -d $D/clips/small10-480.mkv -d $D/clips/small10-426.webm"
+  )
+  for l in ladder small10; do
+    echo "== ladder $l: --backend cuda (NVDEC, GPU scaling) and cpu (CPU decode, libswscale) == the CPU ladder where packed"
+    for be in cuda cpu; do
+      rm -rf "$OUT/ladder-$l-$be"
+      # shellcheck disable=SC2086
+      vm ${rungs[$l]} --backend "$be" --json --precision max -o "$OUT/ladder-$l-$be" \
+        > "$OUT/ladder-$l-$be.txt" 2> "$OUT/ladder-$l-$be.err" || { rc=1; cat "$OUT/ladder-$l-$be.err"; }
+      grep -E 'notice|error' "$OUT/ladder-$l-$be.err" | sed 's/^/  /'
+      for f in "$D/clips/$l.cpu-here"/*.json; do
+        if cmp -s <(grep -v '"fps"' "$f") <(grep -v '"fps"' "$OUT/ladder-$l-$be/$(basename "$f")"); then
+          echo "  equal: $be $(basename "$f")"
+        else
+          echo "  !! DIFFERENT: $be $(basename "$f")"; rc=1
+        fi
+      done
+    done
+    cat "$OUT/ladder-$l-cuda.txt"
+  done
+  n=${LADDER_REPEAT:-10}
+  for f in src 2160 1080 720 540; do
+    for _ in $(seq "$n"); do cat "$D/clips/ladder-$f.hevc"; done > "$D/long-ladder-$f.hevc"
+  done
+  secs() { local s e; s=$(date +%s.%N); "$@" > /dev/null 2>&1 || echo "  !! failed: $*" >&2; e=$(date +%s.%N); python3 -c "print($e - $s)"; }
+  local frames best_l=9e9 best_s=9e9 best_1=9e9 t t4
+  frames=$(( n * ${VMAFX_LIBAV_FRAMES:-24} ))
+  local L=(-r "$D/long-ladder-src.hevc")
+  for h in 2160 1080 720 540; do L+=(-d "$D/long-ladder-$h.hevc"); done
+  vm "${L[@]}" --backend cuda --frame_cnt 2 -q -o "$OUT/ladder-warm" > /dev/null 2>&1  # driver, page cache
+  for i in $(seq "${LADDER_ROUNDS:-2}"); do
+    rm -rf "$OUT/ladder-rate"
+    t=$(secs vm "${L[@]}" --backend cuda --json -q -o "$OUT/ladder-rate")
+    t4=0
+    for h in 2160 1080 720 540; do
+      f=$(secs vm -r "$D/long-ladder-src.hevc" -d "$D/long-ladder-$h.hevc" --backend cuda --json -q -o "$OUT/ladder-rung.json")
+      t4=$(python3 -c "print($t4 + $f)")
+      [ "$h" = 2160 ] && best_1=$(python3 -c "print(min($best_1, $f))")
+    done
+    best_l=$(python3 -c "print(min($best_l, $t))"); best_s=$(python3 -c "print(min($best_s, $t4))")
+  done
+  python3 -c "l,s,o,n=$best_l,$best_s,$best_1,$frames
+print(f'== ladder 4K HEVC, {n} frames, 4 renditions (2160p, 1080p, 720p, 540p), --backend cuda, wall clock (best of ${LADDER_ROUNDS:-2}):')
+print(f'  one ladder command {l:.2f} s ({4*n/l:.0f} rendition frames/s); four separate runs {s:.2f} s; 2160p rung alone {o:.2f} s')
+print(f'  ladder vs four runs: {s/l:.2f}x faster (target >= 3x); ladder / 2160p alone: {l/o:.2f} (target <= 1.5)')"
+  rm -f "$D"/long-ladder-*.hevc
+  return "$rc"
+}
+# --- end ladder ---
+
+ALL=(twins golden import capi libav ladder e2e python)
 for s in "${SECTIONS[@]}"; do
   case "$s" in
     all) list=("${ALL[@]}") ;;
-    golden | twins | import | capi | libav | e2e | python | fadm | scale) list=("$s") ;;
+    golden | twins | import | capi | libav | ladder | e2e | python | fadm | scale) list=("$s") ;;
     *) echo "device-check: unknown section '$s' (sections: ${ALL[*]}, all)"; exit 2 ;;
   esac
   for sec in "${list[@]}"; do

@@ -64,6 +64,23 @@ for c in av1-8 av1-10; do
       "$D/clips/raw-$c-$s.obu"
   done
 done
+# Ladders (issue 20), as raw HEVC streams (concatenated on the device into
+# long clips for the rates): a 4K 8-bit source and its 2160p, 1080p, 720p and
+# 540p encodes (scaled down by ffmpeg, bicubic); and a 640x360 10-bit source
+# with renditions at 480x270 (HEVC) and 426x240 (VP9 profile 2: odd chroma
+# widths), in containers.
+lsrc="-f lavfi -i testsrc2=size=3840x2160:rate=30,noise=alls=6:allf=t -frames:v $N"
+ffmpeg -nostdin -y -hide_banner -loglevel error $lsrc -pix_fmt yuv420p $x265 -crf 18 -f hevc "$D/clips/ladder-src.hevc"
+for h in 2160 1080 720 540; do
+  ffmpeg -nostdin -y -hide_banner -loglevel error -i "$D/clips/ladder-src.hevc" -vf "scale=-2:$h:flags=bicubic" \
+    -pix_fmt yuv420p $x265 -crf 30 -f hevc "$D/clips/ladder-$h.hevc"
+done
+ssrc="-f lavfi -i testsrc2=size=640x360:rate=30,noise=alls=10:allf=t -frames:v $N"
+ffmpeg -nostdin -y -hide_banner -loglevel error $ssrc -pix_fmt yuv420p10le -strict -1 "$D/clips/small10-src.y4m"
+ffmpeg -nostdin -y -hide_banner -loglevel error -i "$D/clips/small10-src.y4m" -vf scale=480:270 -pix_fmt yuv420p10le \
+  $x265 -crf 30 "$D/clips/small10-480.mkv"
+ffmpeg -nostdin -y -hide_banner -loglevel error -i "$D/clips/small10-src.y4m" -vf scale=426:240 -pix_fmt yuv420p10le \
+  -c:v libvpx-vp9 -profile:v 2 -deadline realtime -cpu-used 8 -b:v 400k "$D/clips/small10-426.webm"
 # The CPU decode's scores, from here (this machine's Debian FFmpeg, with
 # libdav1d for AV1: the static FFmpeg decodes AV1 on NVDEC only).
 vmaf_here=${VMAFX_LIBAV_CPU_VMAF:-build/tools/vmaf}
@@ -73,6 +90,12 @@ for c in hevc8 hevc10 av1-8 av1-10; do
   $vmaf_here -r "$D/clips/raw-$c-ref."* -d "$D/clips/raw-$c-dis."* --backend cpu --json --precision max -q \
     -o "$D/clips/raw-$c.cpu-here.json"
 done
+mkdir -p "$D/clips/ladder.cpu-here" "$D/clips/small10.cpu-here"
+$vmaf_here -r "$D/clips/ladder-src.hevc" -d "$D/clips/ladder-2160.hevc" -d "$D/clips/ladder-1080.hevc" \
+  -d "$D/clips/ladder-720.hevc" -d "$D/clips/ladder-540.hevc" --backend cpu --json --precision max -q \
+  -o "$D/clips/ladder.cpu-here" > /dev/null
+$vmaf_here -r "$D/clips/small10-src.y4m" -d "$D/clips/small10-480.mkv" -d "$D/clips/small10-426.webm" \
+  --backend cpu --json --precision max -q -o "$D/clips/small10.cpu-here" > /dev/null
 du -sh $D/lib $D/clips
 XZ_OPT=-9e tar -cJf .device-libav.txz $D
 du -sh .device-libav.txz

@@ -8,8 +8,10 @@
 #include <memory>
 #include <string>
 
+#include "backend/backends.hpp"
 #include "core/env.hpp"
 #include "core/error.hpp"
+#include "core/scale_exact.hpp"
 #include "io/scale_default.hpp"
 #include "vmaf_exact/input.hpp"
 
@@ -95,11 +97,38 @@ class ScaledReader final : public VideoReader {
       throw input_error(path_ + ": libswscale cannot convert " + describe(src_) + " to " + describe(target) +
                         " with flags " + flags);
     tmp_ = Picture(src_);
+    // The default flags have an exact twin (core/scale_exact.hpp) that
+    // scales frames a GPU decoded without leaving the GPU
+    // (use_device_importer); other flags, and pairs the twin does not
+    // reproduce, are libswscale's alone.
+    if (flags == kDefaultScaleFlags) {
+      try {
+        plan_ = std::make_unique<sws::Plan>(src_, target);
+      } catch (const Error&) {
+        plan_.reset();
+      }
+    }
+  }
+
+  // Frames the inner reader decodes on `importer`'s CUDA device stay there:
+  // the exact scaler's CUDA twin converts them device to device (the same
+  // samples as libswscale, tests/scale), and the scored picture gets the
+  // result as its device copy.
+  bool use_device_importer(DeviceImporter* importer) override {
+    if (!importer || !plan_ || importer->cuda_device() < 0) return false;
+    auto scaler = create_scaler("cuda", importer->cuda_device(), *plan_);
+    if (!inner_->use_device_importer(importer)) return false;
+    device_ = std::move(scaler);
+    return true;
   }
 
   bool read(Picture& pic) override {
     if (!inner_->read(tmp_)) return false;
     frames_ = inner_->frames_read();
+    if (device_ && tmp_.device_copy()) {
+      device_->scale(tmp_, pic);
+      return true;
+    }
     const std::uint8_t* in[4] = {};
     int in_stride[4] = {};
     std::uint8_t* out[4] = {};
@@ -141,6 +170,8 @@ class ScaledReader final : public VideoReader {
   PictureFormat src_;
   std::unique_ptr<SwsContext, SwsFree> sws_;
   Picture tmp_;
+  std::unique_ptr<sws::Plan> plan_;              // the default flags' exact twin, when it applies
+  std::unique_ptr<sws::DeviceScaler> device_;  // its CUDA scaler, once frames stay on the GPU
 };
 
 }  // namespace

@@ -37,11 +37,13 @@ def _error_audit(request):
         yield
         return
     _AUDIT.vmafx_audit_set_test(request.node.nodeid.encode())
-    logged = set()
+    # The exceptions themselves are kept (not their ids): a freed exception's
+    # id is reused by the next one, which would then go unlogged.
+    logged = []
 
     def local(frame, event, arg):
-        if event == "exception" and id(arg[1]) not in logged:
-            logged.add(id(arg[1]))
+        if event == "exception" and not any(e is arg[1] for e in logged):
+            logged.append(arg[1])
             _AUDIT.vmafx_audit_log_python(str(arg[1]).encode(errors="replace"))
         return local
 

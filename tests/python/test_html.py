@@ -33,6 +33,10 @@ def test_percentile_errors(result):
         result.to_html(worst=-1)
     with pytest.raises(vmaf_exact.UsageError, match=r"^skip_ref/skip_dis: expected 0 or more$"):
         result.to_html(ref=REF, dis=DIS, skip_dis=-2)
+    # The module's own guard behind the package's, for a caller of _core itself.
+    with pytest.raises(vmaf_exact.Error, match=r"^precision 18: expected 1\.\.17 or max$"):
+        vmaf_exact._core.html_text(result.series, result.aggregate, result.n_frames, result.subsample, result.width,
+                                   result.height, result.fps, 18, [], "", "cpu", 6, "", "", "", 0, 0)
 
 
 def test_to_html(result):

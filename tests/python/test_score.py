@@ -417,6 +417,7 @@ def test_error_arguments():
         (dict(raw=(176, 144, "411", 8)), "raw format: pixel_format 411: expected 420, 422, 444 or 400"),
         (dict(raw=(0, 144, "420", 8)), "raw format: width and height must be positive (got 0x144)"),
         (dict(raw={"width": 1}), "raw format: missing height (needs width, height, pixel_format, bitdepth)"),
+        (dict(raw=(176, 144, "420")), "raw format: expected (width, height, pixel_format, bitdepth)"),
         (dict(models="vmaf_v0.6.1"), "models and features are lists of strings (got a single string)"),
         (dict(frame_cnt=-1), "frame_skip_ref, frame_skip_dist and frame_cnt must be 0 or more"),
     ]
@@ -430,8 +431,12 @@ def test_error_arguments():
             r.to_json(precision=bad)
     with pytest.raises(vmaf_exact.UsageError, match="report format yaml: expected xml, json, csv or sub"):
         r.report("yaml")
-    with pytest.raises(vmaf_exact.UsageError, match="pool method avg"):
+    with pytest.raises(vmaf_exact.UsageError, match=r"^pool method avg: expected min, max, mean or harmonic_mean$"):
         r.pool("vmaf", "avg")
+    # The module's own guard behind the package's, for a caller of _core itself.
+    with pytest.raises(vmaf_exact.Error, match=r"^precision 18: expected 1\.\.17 or max$"):
+        vmaf_exact._core.report_text("json", r.series, r.aggregate, r.n_frames, r.subsample, r.width, r.height, 1.0,
+                                     18, "")
 
 
 def test_error_session_input():
