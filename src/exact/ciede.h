@@ -46,7 +46,7 @@
 
 /* Relative error allowed for each glibc double function value (binary
  * exponent): this code's approximations are within 2^-49 (measured and
- * derived in docs/exactness.md), glibc's within 2^-52. */
+ * derived in docs/journal/2026-12-02-ciede-twins.md), glibc's within 2^-52. */
 #ifndef VMAFX_CE_REL_ERR
 #define VMAFX_CE_REL_ERR (-44)
 #endif

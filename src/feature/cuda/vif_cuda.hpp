@@ -16,8 +16,9 @@ namespace vmafx::cuda::vif {
 // (vif_gain.h: integers, soft fp64 only where undecided) instead of native
 // fp64; both give the CPU's integers. Asynchronous on `s`.
 // v2: scale 0 of 8-bit pictures through the tiled kernel of vif_tile.cuh
-// (faster on the H200: docs/perf.md; the same integers); false, the generic
-// kernel that every other scale and bit depth uses (benchmarks compare them).
+// (faster on the H200: docs/journal/2026-11-30-gpu-backends-speed.md; the
+// same integers); false, the generic kernel that every other scale and bit
+// depth uses (benchmarks compare them).
 void launch(const void* ref, const void* dis, std::ptrdiff_t stride, int w, int h, int bpc, double gain_limit,
             bool skip_scale0, const std::uint16_t (*filters)[17], std::uint16_t* levels, long long* acc, bool int_gain,
             cudaStream_t s, bool v2 = true);
