@@ -152,8 +152,10 @@ std::string case_name(const ::testing::TestParamInfo<GoldenCase>& i) {
 
 INSTANTIATE_TEST_SUITE_P(Oracle, GoldenModelTest, ::testing::ValuesIn(golden_cases()), case_name);
 
-// The float_ models and vmaf_4k_v0.6.1neg have no oracle run of their own
-// (libvmaf's CLI was run with the four models it builds in), but each holds
+// The golden set's oracle runs (libvmaf's CLI with the four models it builds
+// in) score neither the float_ models nor vmaf_4k_v0.6.1neg (the float models
+// have libvmaf runs of their own in tests/data/libvmaf_cpu, replayed by
+// CliGolden with --libvmaf-cpu; vmaf_4k_v0.6.1neg has none), but each holds
 // the same SVM, normalization and score transforms as one that has: only the
 // feature names (float_ extractors) or the feature options (neg: an enhancement
 // gain limit of 1) differ. Fed the same feature values in the same order, each
