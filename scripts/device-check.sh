@@ -243,16 +243,23 @@ capi_check() {
 # and 10 bit in containers and as raw streams, and their CPU-decoded scores
 # computed where they were packed). LIBAV_REPEAT (default 20) copies of each
 # raw stream make the long clips the rates are measured on.
-libav_check() {
-  local D=$REPO/.device-libav
+# libav_unpack SECTION: unpacks .device-libav.txz once; sets D (its folder)
+# and LD (the library path of its vmaf, with the driver's libnvcuvid).
+libav_unpack() {
+  D=$REPO/.device-libav
   if [ -f "$REPO/.device-libav.txz" ] && [ ! -x "$D/vmaf" ]; then
     (cd "$REPO" && { tar -xJf .device-libav.txz 2> /dev/null ||
       python3 -c 'import tarfile; tarfile.open(".device-libav.txz").extractall(".")'; })
   fi
-  need "$D/vmaf" libav || return 1
+  need "$D/vmaf" "$1" || return 1
   local nvlib
   nvlib=$(nvidia_lib libnvcuvid.so.1)
-  local LD=$D/lib${nvlib:+:$(dirname "$nvlib")}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  LD=$D/lib${nvlib:+:$(dirname "$nvlib")}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+}
+
+libav_check() {
+  local D LD
+  libav_unpack libav || return 1
   local rc=0 c r d f s i n ext
   {
     echo "== ldd (not found = missing on this machine)"; LD_LIBRARY_PATH=$LD ldd "$D/vmaf" | grep 'not found'
@@ -450,15 +457,8 @@ scale_check() {
 # four separate runs and against its 2160p rung alone, wall clock, best of
 # LADDER_ROUNDS (default 2).
 ladder_check() {
-  local D=$REPO/.device-libav
-  if [ -f "$REPO/.device-libav.txz" ] && [ ! -x "$D/vmaf" ]; then
-    (cd "$REPO" && { tar -xJf .device-libav.txz 2> /dev/null ||
-      python3 -c 'import tarfile; tarfile.open(".device-libav.txz").extractall(".")'; })
-  fi
-  need "$D/vmaf" ladder || return 1
-  local nvlib
-  nvlib=$(nvidia_lib libnvcuvid.so.1)
-  local LD=$D/lib${nvlib:+:$(dirname "$nvlib")}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  local D LD
+  libav_unpack ladder || return 1
   local rc=0 l be f h i n
   vm() { LD_LIBRARY_PATH=$LD timeout 300 "$D/vmaf" "$@"; }
   local -A rungs=(

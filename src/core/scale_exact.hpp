@@ -62,6 +62,13 @@ class Plan {
   Kind kind() const { return kind_; }
   // Filters of the luma (0) and of both chroma planes (1).
   const Plane& plane(int p) const { return plane_[p == 0 ? 0 : 1]; }
+  // The filter sets a device twin uploads (luma, and chroma unless gray),
+  // and set c's four arrays: i = 0 h.pos, 1 h.taps, 2 v.pos, 3 v.taps.
+  int filter_sets() const { return dst_.plane_count() > 1 ? 2 : 1; }
+  const std::vector<std::int32_t>& filter_array(int c, int i) const {
+    const Plane& g = plane_[c];
+    return i == 0 ? g.h.pos : i == 1 ? g.h.taps : i == 2 ? g.v.pos : g.v.taps;
+  }
   // 19-bit intermediates (16-bit output) rather than 15-bit ones.
   bool wide() const { return dst_.bpc == 16; }
   // 8-bit output of a deeper source: the vertical pass dithers.

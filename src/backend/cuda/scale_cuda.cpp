@@ -15,12 +15,11 @@ Scaler::Scaler(int device, const sws::Plan& plan) : device_(device), plan_(plan)
   check(cudaSetDevice(device_), "cudaSetDevice");
   check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
   if (plan_.kind() != sws::Plan::Kind::kScale) return;
-  for (int c = 0; c < (plan_.dst().plane_count() > 1 ? 2 : 1); ++c) {
-    const sws::Plan::Plane& g = plan_.plane(c);
-    const std::vector<std::int32_t>* arrays[4] = {&g.h.pos, &g.h.taps, &g.v.pos, &g.v.taps};
+  for (int c = 0; c < plan_.filter_sets(); ++c) {
     for (int i = 0; i < 4; ++i) {
-      const std::size_t bytes = arrays[i]->size() * sizeof(std::int32_t);
-      check(cudaMemcpy(filter_[c][i].ensure(bytes), arrays[i]->data(), bytes, cudaMemcpyHostToDevice),
+      const std::vector<std::int32_t>& a = plan_.filter_array(c, i);
+      const std::size_t bytes = a.size() * sizeof(std::int32_t);
+      check(cudaMemcpy(filter_[c][i].ensure(bytes), a.data(), bytes, cudaMemcpyHostToDevice),
             "scaler: filter upload");
     }
   }

@@ -38,13 +38,12 @@ Scaler::Scaler(int gpu, const sws::Plan& plan) : dev_(Device::get(gpu)), plan_(p
   depth_ = clCreateKernel(prog, "sws_depth", &err);
   check(err, "clCreateKernel sws_depth");
   if (plan_.kind() != sws::Plan::Kind::kScale) return;
-  for (int c = 0; c < (plan_.dst().plane_count() > 1 ? 2 : 1); ++c) {
-    const sws::Plan::Plane& g = plan_.plane(c);
-    const std::vector<std::int32_t>* arrays[4] = {&g.h.pos, &g.h.taps, &g.v.pos, &g.v.taps};
+  for (int c = 0; c < plan_.filter_sets(); ++c) {
     for (int i = 0; i < 4; ++i) {
-      const std::size_t bytes = arrays[i]->size() * sizeof(std::int32_t);
+      const std::vector<std::int32_t>& a = plan_.filter_array(c, i);
+      const std::size_t bytes = a.size() * sizeof(std::int32_t);
       cl_mem m = filter_[c][i].get(dev_.context(), bytes);
-      check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, bytes, arrays[i]->data(), 0, nullptr, nullptr),
+      check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, bytes, a.data(), 0, nullptr, nullptr),
             "clEnqueueWriteBuffer (scale filters)");
     }
   }
