@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Re-runs the oracle command lines stored in manifest.json.
 
-  rerun_manifest.py VMAF OUT [--run NAME ...] [--extra ARG ...]
+  rerun_manifest.py VMAF OUT [--run NAME ...] [--extra ARG ...] [--scalar-files]
 
 Runs, from the set root, every pair's oracle[].argv (or only the runs named
 by --run) with argv[0] 'vmaf' replaced by VMAF and the '-o oracle/FILE'
 output redirected to OUT/FILE; --extra appends arguments (for instance
---extra --cpumask --extra 255). Then: make/compare_oracle.py OUT.
+--extra --cpumask --extra 255). --scalar-files also runs the stored
+--cpumask 255 command of every run whose plain-C output differed
+(scalar_path.argv, the *.cpumask255.json files). Then: make/compare_oracle.py OUT.
 Exit status 1 if a run's exit status is not 0.
 """
 import argparse
@@ -26,6 +28,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--run", action="append", default=[])
     ap.add_argument("--extra", action="append", default=[])
+    ap.add_argument("--scalar-files", action="store_true")
     a = ap.parse_args()
     vmaf = os.path.abspath(a.vmaf)
     out = pathlib.Path(a.out).resolve()
@@ -36,18 +39,22 @@ def main():
         for run in pair["oracle"]:
             if a.run and run["run"] not in a.run:
                 continue
-            argv = list(run["argv"])
-            assert argv[0] == "vmaf"
-            argv[0] = vmaf
-            o = argv.index("-o") + 1
-            assert argv[o] == run["file"] and argv[o].startswith("oracle/")
-            argv[o] = str(out / argv[o][len("oracle/"):])
-            argv += a.extra
-            runs += 1
-            rc = subprocess.run(argv, cwd=SET, stdout=subprocess.DEVNULL).returncode
-            if rc != 0:
-                failed += 1
-                print(f"{run['file']}: exit status {rc}", file=sys.stderr)
+            todo = [run]
+            if a.scalar_files and "argv" in run.get("scalar_path", {}):
+                todo.append(run["scalar_path"])
+            for r in todo:
+                argv = list(r["argv"])
+                assert argv[0] == "vmaf"
+                argv[0] = vmaf
+                o = argv.index("-o") + 1
+                assert argv[o] == r["file"] and argv[o].startswith("oracle/")
+                argv[o] = str(out / argv[o][len("oracle/"):])
+                argv += a.extra
+                runs += 1
+                rc = subprocess.run(argv, cwd=SET, stdout=subprocess.DEVNULL).returncode
+                if rc != 0:
+                    failed += 1
+                    print(f"{r['file']}: exit status {rc}", file=sys.stderr)
     print(f"{runs} runs, {failed} failed, outputs in {out}")
     return 1 if failed else 0
 
