@@ -6,7 +6,7 @@
 // tests/data/speed/<pair>.json, made by tests/data/speed/regenerate.py:
 // libvmaf 3.2.0 (commit f85a8536) built with its plain C path (meson
 // -Denable_asm=false) and every score format changed to "%.17g"
-// (tests/data/golden/make/output_p17.patch), run in tests/data/golden on every
+// (tests/data/golden/make/setup_oracle.sh), run in tests/data/golden on every
 // golden pair with
 //   vmaf -r <ref> -d <dis> [-w W -h H -p 420 -b 16 for the raw 16-bit pair]
 //        -q --threads 1 --json -o <out> -n --feature <speed_chroma|speed_temporal>[=<opts>]

@@ -218,6 +218,7 @@ TEST(AdmErrors, OptionOutOfRange) {
 
 // ---------------------------------------------------------------------------
 // Values recorded from libvmaf 3.2.0 integer_adm.c (plain C) on the same frames.
+// Recipe: tests/data/golden/make/oracle-unit-adm-vif.sh (cases adm00..adm06).
 
 struct Recorded {
   const char* what;

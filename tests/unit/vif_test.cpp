@@ -218,7 +218,8 @@ TEST(VifMath, Finish) {
 }
 
 // ---------------------------------------------------------------------------
-// Whole frames against libvmaf.
+// Whole frames against libvmaf. Recipe:
+// tests/data/golden/make/oracle-unit-adm-vif.sh (one run per case, by name).
 
 constexpr const char* kNames[15] = {"VMAF_integer_feature_vif_scale0_score",
                                     "VMAF_integer_feature_vif_scale1_score",

@@ -12,7 +12,7 @@ reproduced the files.
 
 The binary must be libvmaf 3.2.0 (commit f85a8536) built with its plain C
 path (no asm: `meson setup -Denable_asm=false ...`) and with the output
-formats changed to "%.17g" (see tests/data/golden/make/output_p17.patch), so
+formats changed to "%.17g" (the change tests/data/golden/make/setup_oracle.sh makes), so
 that every number it prints is the exact double it computed. This script
 only runs that binary on the golden clips (tests/data/golden/clips) with the
 command lines listed below and stores its JSON output (without "version" and

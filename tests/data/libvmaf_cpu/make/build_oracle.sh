@@ -18,7 +18,7 @@
 #                       (on x86-64 __SSE2__ is always defined, and stock
 #                       adm_tools.c then leaves DIVS undefined: it does not link)
 # Both copies also print every score with "%.17g" (the change of
-# tests/data/golden/make/output_p17.patch), so the JSON holds libvmaf's exact
+# tests/data/golden/make/setup_oracle.sh, checked there by sha256), so the JSON holds libvmaf's exact
 # doubles. The build is otherwise the golden oracle's:
 #   meson setup --buildtype release -Denable_float=true, gcc, -O3, no -march.
 set -euo pipefail
