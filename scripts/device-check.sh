@@ -482,6 +482,10 @@ ladder_check() {
       done
     done
     cat "$OUT/ladder-$l-cuda.txt"
+    # Where the renditions were scaled (VMAFX_STATS=1: the GPU path counts its frames).
+    # shellcheck disable=SC2086
+    VMAFX_STATS=1 vm ${rungs[$l]} --backend cuda -q -o "$OUT/ladder-$l-stats" 2>&1 > /dev/null |
+      grep 'scaled on the GPU' | sed 's/^/  /'
   done
   n=${LADDER_REPEAT:-10}
   for f in src 2160 1080 720 540; do

@@ -3,6 +3,7 @@
 // the reference's format by FFmpeg's libswscale, set up as FFmpeg's scale
 // filter sets it up, so that the frames scored are the very frames of
 // `ffmpeg -i DIS -vf scale=W:H:flags=F -pix_fmt P` (docs/input.md).
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -127,6 +128,7 @@ class ScaledReader final : public VideoReader {
     frames_ = inner_->frames_read();
     if (device_ && tmp_.device_copy()) {
       device_->scale(tmp_, pic);
+      ++device_frames_;
       return true;
     }
     const std::uint8_t* in[4] = {};
@@ -148,6 +150,12 @@ class ScaledReader final : public VideoReader {
     // are checked), so every plane of the target is written above.
     return true;
   }
+  ~ScaledReader() override {
+    if (env::stats() && device_frames_ > 0)
+      std::fprintf(stderr, "%s: %u of %u frames scaled on the GPU (the default scaler's CUDA twin)\n", path_.c_str(),
+                   device_frames_, frames_);
+  }
+
   bool skip(Picture&) override {
     const bool got = inner_->skip(tmp_);
     frames_ = inner_->frames_read();
@@ -172,6 +180,7 @@ class ScaledReader final : public VideoReader {
   Picture tmp_;
   std::unique_ptr<sws::Plan> plan_;              // the default flags' exact twin, when it applies
   std::unique_ptr<sws::DeviceScaler> device_;  // its CUDA scaler, once frames stay on the GPU
+  unsigned device_frames_ = 0;                 // frames it scaled (VMAFX_STATS=1 prints the count)
 };
 
 }  // namespace
