@@ -139,7 +139,10 @@ env_log() {
     date -u
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1 | head -3
     nproc; grep -m1 'model name' /proc/cpuinfo
-    "$B/vmaf" --version; "$B/vmaf" --list-devices
+    # The main pack's vmaf, else the libav pack's (a run that carried only that one).
+    local v=$B/vmaf
+    [ -x "$v" ] || v=$REPO/.device-libav/vmaf
+    [ -x "$v" ] && "$v" --version && "$v" --list-devices
   } > "$OUT/env.log" 2>&1
   cat "$OUT/env.log"
 }
