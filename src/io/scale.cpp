@@ -178,7 +178,7 @@ class ScaledReader final : public VideoReader {
   PictureFormat src_;
   std::unique_ptr<SwsContext, SwsFree> sws_;
   Picture tmp_;
-  std::unique_ptr<sws::Plan> plan_;              // the default flags' exact twin, when it applies
+  std::unique_ptr<sws::Plan> plan_;            // the default flags' exact twin, when it applies
   std::unique_ptr<sws::DeviceScaler> device_;  // its CUDA scaler, once frames stay on the GPU
   unsigned device_frames_ = 0;                 // frames it scaled (VMAFX_STATS=1 prints the count)
 };

@@ -19,8 +19,7 @@ Scaler::Scaler(int device, const sws::Plan& plan) : device_(device), plan_(plan)
     for (int i = 0; i < 4; ++i) {
       const std::vector<std::int32_t>& a = plan_.filter_array(c, i);
       const std::size_t bytes = a.size() * sizeof(std::int32_t);
-      check(cudaMemcpy(filter_[c][i].ensure(bytes), a.data(), bytes, cudaMemcpyHostToDevice),
-            "scaler: filter upload");
+      check(cudaMemcpy(filter_[c][i].ensure(bytes), a.data(), bytes, cudaMemcpyHostToDevice), "scaler: filter upload");
     }
   }
 }
