@@ -95,6 +95,22 @@ class VideoReader {
   // host picture; false (and nothing changes) when this reader does not
   // decode on that device.
   virtual bool use_device_importer(DeviceImporter* /*importer*/) { return false; }
+  // Positional reads: a clip whose frames sit at fixed places in a regular
+  // file (raw YUV, a Y4M whose frame headers carry no parameters) can be read
+  // by frame index from several threads at once (FrameSource's readers), as
+  // long as nothing calls read() meanwhile. positional() says whether this
+  // reader can.
+  enum class At { kFrame, kEnd, kIrregular };
+  virtual bool positional() const { return false; }
+  // Reads frame `index` (counted from the clip's first frame) into `pic`
+  // without moving the reader. kEnd: the clip ends before it. kIrregular:
+  // the frame is not where a fixed layout puts it (a Y4M frame header with
+  // parameters) or this reader has no positional reads; read on with
+  // resume_at(index) and read(). Throws what read() would throw for that
+  // frame, with the same message.
+  virtual At read_at(std::uint64_t /*index*/, Picture& /*pic*/) const { return At::kIrregular; }
+  // The next read() reads frame `index` (after positional reads).
+  virtual void resume_at(std::uint64_t /*index*/) {}
   // Frames read (or skipped) so far.
   unsigned frames_read() const { return frames_; }
   // Presentation time of the frame read (or skipped) last; nullopt when the
@@ -180,7 +196,15 @@ class FrameSource {
     // Decode and pair only (VideoReader::decode_only): the pictures delivered
     // hold nothing; for measuring the input's own rate.
     bool decode_only = false;
+    // Threads reading each clip that has positional reads (raw YUV and Y4M
+    // in regular files; others are read by one): 0 chooses (auto_readers).
+    // Not with Sync::kPts. The frames and errors delivered are the same for
+    // any number.
+    unsigned readers = 0;
   };
+  // VMAFX_READERS when set; else 1 for the CPU backend, whose scoring is far
+  // slower than one reader, and 4 for a GPU backend.
+  static unsigned auto_readers(const Session& session);
   // Reserves the pictures it reads ahead in `session` (construct it before
   // anything acquires from the session). The readers and the session must
   // outlive this object.

@@ -18,6 +18,7 @@ constexpr Variable kVariables[] = {
     {"VMAFX_HWDEC_HOST", "1: NVDEC frames go through host memory even with every extractor on CUDA"},
     {"VMAFX_OPENCL_PAGEABLE", "1: heap pictures instead of page-locked ones for OpenCL"},
     {"VMAFX_OPENCL_GROUP_CAP", "N: at most N work items per OpenCL work group (tests)"},
+    {"VMAFX_READERS", "1..64: threads reading each Y4M or raw YUV file (default 1 on the CPU, 4 with a GPU backend)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
     {"VMAFX_LIBVMAF_CPU",
      "auto, intel, amd or generic: the libvmaf whose float_adm libvmaf.so equals (as the CLI's --libvmaf-cpu)"},
@@ -67,6 +68,10 @@ bool opencl_pageable() {
 }
 std::size_t opencl_group_cap() {
   static const std::size_t v = std::size_t(std::strtoul(value("VMAFX_OPENCL_GROUP_CAP").c_str(), nullptr, 10));
+  return v;
+}
+unsigned readers() {
+  static const unsigned v = unsigned(std::strtoul(value("VMAFX_READERS").c_str(), nullptr, 10));
   return v;
 }
 bool opencl_profile() {
@@ -119,6 +124,10 @@ void check() {
   const std::string cap = value("VMAFX_OPENCL_GROUP_CAP");
   if (!cap.empty() && cap.find_first_not_of("0123456789") != std::string::npos)
     throw Error("VMAFX_OPENCL_GROUP_CAP=" + cap + ": expected a number of work items");
+  const std::string rd = value("VMAFX_READERS");
+  if (!rd.empty() && (rd.size() > 2 || rd.find_first_not_of("0123456789") != std::string::npos || std::stoul(rd) < 1 ||
+                      std::stoul(rd) > 64))
+    throw Error("VMAFX_READERS=" + rd + ": expected 1 to 64 threads per file");
 }
 
 }  // namespace vmafx::env

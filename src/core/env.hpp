@@ -32,6 +32,9 @@ bool opencl_pageable();
 // VMAFX_OPENCL_GROUP_CAP=N: behave as if kernels took at most N work items
 // per group (tests of the work-group fallbacks); 0: no cap.
 std::size_t opencl_group_cap();
+// VMAFX_READERS=N: threads reading each Y4M or raw YUV file with positional
+// reads (FrameSource); 0 when unset (FrameSource chooses).
+unsigned readers();
 // VMAFX_OPENCL_PROFILE=1: record every OpenCL command's device time (the
 // OpenCL bench prints it).
 bool opencl_profile();

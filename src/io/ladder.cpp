@@ -11,89 +11,13 @@
 
 #include "core/env.hpp"
 #include "core/error.hpp"
+#include "io/read_ahead.hpp"
 #include "vmaf_exact/input.hpp"
 #include "vmaf_exact/session.hpp"
 
 namespace vmafx {
 
 namespace {
-
-// A reader thread that reads a clip ahead into pictures of one session.
-class ReadAhead {
- public:
-  struct Item {
-    std::shared_ptr<Picture> pic;  // null: end of clip (or error)
-    std::exception_ptr error;
-  };
-  ReadAhead(VideoReader& r, Session& pool, unsigned skip, unsigned max_frames, unsigned depth)
-      : reader_(r), pool_(pool), skip_(skip), max_(max_frames), depth_(depth) {}
-  ~ReadAhead() { stop(); }
-  void start() {
-    thread_ = std::thread([this] { run(); });
-  }
-  void stop() {
-    std::deque<Item> drop;
-    {
-      std::lock_guard lk(mu_);
-      stop_ = true;
-      drop.swap(queue_);
-    }
-    cv_.notify_all();
-    drop.clear();  // gives pictures back: wakes a reader waiting for the pool
-    if (thread_.joinable()) thread_.join();
-  }
-  // The next item; an end or an error stays at the head.
-  Item pop() {
-    std::unique_lock lk(mu_);
-    cv_.wait(lk, [&] { return !queue_.empty(); });
-    if (!queue_.front().pic) return queue_.front();
-    Item it = std::move(queue_.front());
-    queue_.pop_front();
-    cv_.notify_all();
-    return it;
-  }
-  VideoReader& reader() { return reader_; }
-
- private:
-  void put(Item it) {
-    std::lock_guard lk(mu_);
-    if (!stop_) queue_.push_back(std::move(it));
-    cv_.notify_all();
-  }
-  void run() {
-    try {
-      if (skip_) {
-        auto scratch = pool_.acquire();
-        for (unsigned i = 0; i < skip_; ++i)
-          if (!reader_.skip(*scratch))
-            throw input_error(reader_.path() + ": has only " + std::to_string(i) + " frames, cannot skip " +
-                              std::to_string(skip_));
-      }
-      for (unsigned n = 0; max_ == 0 || n < max_; ++n) {
-        {
-          std::unique_lock lk(mu_);
-          cv_.wait(lk, [&] { return stop_ || queue_.size() < depth_; });
-          if (stop_) return;
-        }
-        auto pic = pool_.acquire();
-        if (!reader_.read(*pic)) break;
-        put({std::move(pic), nullptr});
-      }
-      put({});
-    } catch (...) {
-      put({nullptr, std::current_exception()});
-    }
-  }
-
-  VideoReader& reader_;
-  Session& pool_;
-  unsigned skip_, max_, depth_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Item> queue_;
-  bool stop_ = false;
-  std::thread thread_;
-};
 
 std::string error_text(const std::exception_ptr& e) {
   try {
@@ -135,16 +59,25 @@ std::vector<LadderSource::Outcome> LadderSource::run(const std::function<void(un
   // are held by every session, read ahead, and kept for the rendition that
   // starts latest (spread).
   Session& pool = *m.rends[0].session;
-  pool.reserve_read_ahead(2 * (depth + 1) + spread + 2);
-  for (std::size_t k = 1; k < n; ++k) m.rends[k].session->reserve_read_ahead(depth + 2);
-  const unsigned ref_max = m.opts.max_frames ? m.opts.max_frames + spread : 0;
-  ReadAhead refq(*m.ref, pool, m.opts.skip_ref + lead, ref_max, depth + spread);
+  const unsigned readers = FrameSource::auto_readers(pool);
+  const ReadAhead::Options ref_opts{.skip = m.opts.skip_ref + lead,
+                                    .max_frames = m.opts.max_frames ? m.opts.max_frames + spread : 0,
+                                    .depth = depth + spread,
+                                    .readers = readers};
+  std::vector<ReadAhead::Options> dis_opts(n);
+  for (std::size_t k = 0; k < n; ++k)
+    dis_opts[k] = {.skip = m.opts.skip_dis + unsigned(std::max(0, m.rends[k].offset)),
+                   .max_frames = m.opts.max_frames,
+                   .depth = depth,
+                   .readers = readers};
+  pool.reserve_read_ahead(ReadAhead::pictures_for(*m.ref, ref_opts) +
+                          ReadAhead::pictures_for(*m.rends[0].reader, dis_opts[0]) + 2);
+  for (std::size_t k = 1; k < n; ++k)
+    m.rends[k].session->reserve_read_ahead(ReadAhead::pictures_for(*m.rends[k].reader, dis_opts[k]) + 1);
+  ReadAhead refq(*m.ref, pool, ref_opts);
   std::vector<std::unique_ptr<ReadAhead>> disq;
-  for (std::size_t k = 0; k < n; ++k) {
-    const Rendition& r = m.rends[k];
-    disq.push_back(std::make_unique<ReadAhead>(*r.reader, *r.session, m.opts.skip_dis + unsigned(std::max(0, r.offset)),
-                                               m.opts.max_frames, depth));
-  }
+  for (std::size_t k = 0; k < n; ++k)
+    disq.push_back(std::make_unique<ReadAhead>(*m.rends[k].reader, *m.rends[k].session, dis_opts[k]));
   // Frames a GPU decoder made stay on that GPU when every extractor of every
   // session runs there (the reference's pictures go to every session).
   if (!env::hwdec_host()) {

@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -109,24 +110,28 @@ std::pair<int, int> y4m_rate(const std::string& fields) {
 
 class Y4mReader final : public FileReader {
  public:
-  Y4mReader(std::string path, int fd, const PictureFormat& fmt, std::pair<int, int> rate, std::uint64_t count)
+  // `data_offset`: where the first frame header starts (after the stream header).
+  Y4mReader(std::string path, int fd, const PictureFormat& fmt, std::pair<int, int> rate, std::uint64_t count,
+            std::uint64_t data_offset)
       : FileReader(std::move(path), fd), rate_(rate), count_(count) {
     fmt_ = fmt;
+    set_layout(data_offset, 6);
   }
   std::optional<Timestamp> timestamp() const override {
     if (rate_.first == 0 || frames_ == 0) return std::nullopt;
     return Timestamp{std::int64_t(frames_) - 1, rate_.second, rate_.first};
   }
   std::uint64_t frame_count_hint() const override { return count_; }
+  std::string truncated_message() const override { return "truncated frame data"; }
   bool read(Picture& pic) override {
     if (!frame_header()) return false;
     // The payload, and in the same read the next frame's "FRAME\n".
     std::size_t got = 0;
     if (read_frame(pic, marker_, sizeof marker_, got) != fmt_.frame_bytes())
-      fail("frame " + std::to_string(frames_) + ": truncated frame data");
+      fail("frame " + std::to_string(frames_) + ": " + truncated_message());
     marker_len_ = got;
     have_marker_ = true;
-    check_samples(pic);
+    check_samples(pic, frames_);
     ++frames_;
     return true;
   }
@@ -153,6 +158,8 @@ class Y4mReader final : public FileReader {
     }
   }
 
+  void reset_read_ahead() override { have_marker_ = false; }
+
   char marker_[6] = {};
   std::size_t marker_len_ = 0;
   bool have_marker_ = false;
@@ -165,6 +172,10 @@ class RawReader final : public FileReader {
   RawReader(std::string path, int fd, const RawFormat& raw) : FileReader(std::move(path), fd) {
     fmt_ = {raw.width, raw.height, raw.bpc, raw.chroma};
     count_ = frames_in_file(fd, 0, fmt_.frame_bytes());
+    set_layout(0, 0);
+  }
+  std::string truncated_message() const override {
+    return "truncated frame data (file size is not a multiple of the frame size)";
   }
   std::uint64_t frame_count_hint() const override { return count_; }
   void take_pending(std::string bytes) { pending_ = std::move(bytes); }
@@ -172,10 +183,8 @@ class RawReader final : public FileReader {
     std::size_t unused = 0;
     const std::size_t got = read_frame(pic, nullptr, 0, unused);
     if (got == 0) return false;
-    if (got != fmt_.frame_bytes())
-      fail("frame " + std::to_string(frames_) +
-           ": truncated frame data (file size is not a multiple of the frame size)");
-    check_samples(pic);
+    if (got != fmt_.frame_bytes()) fail("frame " + std::to_string(frames_) + ": " + truncated_message());
+    check_samples(pic, frames_);
     ++frames_;
     return true;
   }
@@ -267,33 +276,106 @@ std::size_t FileReader::read_frame(Picture& pic, char* tail, std::size_t tail_by
 }
 
 namespace {
-// The largest sample of a row (vectorises); the caller looks for the culprit
-// only when it is out of range.
-unsigned row_max(const std::uint16_t* r, int w) {
+// The bits set in any sample of a row (a plain OR vectorises on every
+// target); the caller looks for the culprit only when some are out of range.
+unsigned row_bits(const std::uint16_t* r, int w) {
   std::uint16_t m = 0;
-  for (int x = 0; x < w; ++x) m = r[x] > m ? r[x] : m;
+  for (int x = 0; x < w; ++x) m |= r[x];
   return m;
+}
+
+std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t off, const std::function<void(int)>& fail) {
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t r = ::pread(fd, static_cast<char*>(dst) + done, n - done, off_t(off + done));
+    if (r == 0) break;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      fail(errno);
+    }
+    done += std::size_t(r);
+  }
+  return done;
 }
 }  // namespace
 
-void FileReader::check_samples(Picture& pic) {
+void FileReader::check_samples(Picture& pic, std::uint64_t index) const {
   if (fmt_.bytes_per_sample() != 2) return;
   // Samples are little-endian in files; check range so that a 10-bit clip
   // with garbage high bits is reported, not scored.
   const unsigned maxv = (1u << fmt_.bpc) - 1;
   for (int p = 0; p < fmt_.plane_count(); ++p) {
-    for (int y = 0, h = fmt_.plane_height(p); y < h; ++y) {
+    const int w = fmt_.plane_width(p), h = fmt_.plane_height(p);
+    // Rows without padding are checked as one run.
+    const bool packed = std::size_t(pic.stride(p)) == std::size_t(w) * 2;
+    const int runs = packed ? 1 : h;
+    const int run_w = packed ? w * h : w;
+    for (int y = 0; y < runs; ++y) {
       std::uint16_t* r = pic.row<std::uint16_t>(p, y);
-      const int w = fmt_.plane_width(p);
       if constexpr (std::endian::native == std::endian::big)
-        for (int x = 0; x < w; ++x) r[x] = std::uint16_t((r[x] >> 8) | (r[x] << 8));
-      if (fmt_.bpc == 16 || row_max(r, w) <= maxv) continue;
-      for (int x = 0; x < w; ++x)
+        for (int x = 0; x < run_w; ++x) r[x] = std::uint16_t((r[x] >> 8) | (r[x] << 8));
+      if (fmt_.bpc == 16 || row_bits(r, run_w) <= maxv) continue;
+      for (int x = 0; x < run_w; ++x)
         if (r[x] > maxv)
-          fail("frame " + std::to_string(frames_) + ": sample value " + std::to_string(r[x]) + " exceeds " +
+          fail("frame " + std::to_string(index) + ": sample value " + std::to_string(r[x]) + " exceeds " +
                std::to_string(fmt_.bpc) + "-bit range");
     }
   }
+}
+
+void FileReader::set_layout(std::uint64_t data_offset, std::size_t marker) {
+  struct stat st;
+  positional_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+  data_offset_ = data_offset;
+  marker_ = marker;
+}
+
+VideoReader::At FileReader::read_at(std::uint64_t index, Picture& pic) const {
+  if (!positional_) return At::kIrregular;
+  const auto io_fail = [this](int err) { fail(std::string("read error: ") + std::strerror(err)); };
+  const std::string frame = "frame " + std::to_string(index);
+  std::uint64_t off = data_offset_ + index * (marker_ + fmt_.frame_bytes());
+  if (marker_) {
+    // The checks of Y4mReader::frame_header, for a frame at its fixed place.
+    char m[6];
+    const std::size_t n = pread_full(fd_, m, sizeof m, off, io_fail);
+    if (n == 0) return At::kEnd;
+    if (n < 5 || std::memcmp(m, "FRAME", 5) != 0)
+      fail(frame + ": missing FRAME marker" + (n < 5 ? " (truncated)" : ""));
+    if (n == 5) fail(frame + ": truncated frame header");
+    if (m[5] != '\n') return At::kIrregular;
+    off += sizeof m;
+  }
+  // One positional read per plane when its rows are contiguous, else per row;
+  // a short read means the file ends inside this frame.
+  std::size_t got = 0;
+  const int bps = fmt_.bytes_per_sample();
+  for (int p = 0; p < fmt_.plane_count(); ++p) {
+    const std::size_t row_bytes = std::size_t(fmt_.plane_width(p)) * bps;
+    const int h = fmt_.plane_height(p);
+    const bool packed = std::size_t(pic.stride(p)) == row_bytes;
+    const std::size_t want = packed ? row_bytes * std::size_t(h) : row_bytes;
+    bool short_read = false;
+    for (int y = 0; y < (packed ? 1 : h) && !short_read; ++y) {
+      const std::size_t r = pread_full(fd_, pic.row<std::uint8_t>(p, y), want, off + got, io_fail);
+      got += r;
+      short_read = r < want;
+    }
+    if (short_read) break;
+  }
+  if (got == 0 && !marker_) return At::kEnd;
+  if (got != fmt_.frame_bytes()) fail(frame + ": " + truncated_message());
+  check_samples(pic, index);
+  return At::kFrame;
+}
+
+void FileReader::resume_at(std::uint64_t index) {
+  if (!positional_) return;
+  const std::uint64_t off = data_offset_ + index * (marker_ + fmt_.frame_bytes());
+  if (::lseek(fd_, off_t(off), SEEK_SET) < 0) fail(std::string("seek error: ") + std::strerror(errno));
+  pending_.clear();
+  reset_read_ahead();
+  frames_ = unsigned(index);
 }
 
 PictureFormat parse_y4m_header(const std::string& fields, const std::string& path) {
@@ -377,7 +459,7 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
     const PictureFormat fmt = parse_y4m_header(header, path);
     const std::uint64_t count = frames_in_file(fd, sizeof magic + header.size() + 1, 6 + fmt.frame_bytes());
     closer.armed = false;  // the reader owns fd from here
-    return std::make_unique<Y4mReader>(path, fd, fmt, y4m_rate(header), count);
+    return std::make_unique<Y4mReader>(path, fd, fmt, y4m_rate(header), count, sizeof magic + header.size() + 1);
   }
   // Not Y4M: read a little more, to recognize a container by its content.
   // The bytes read go on to whichever reader takes the file (pipes cannot seek).

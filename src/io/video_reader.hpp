@@ -4,6 +4,7 @@
 #include <sys/uio.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,17 +27,33 @@ class FileReader : public VideoReader {
   std::size_t read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got);
   // Reads up to n bytes; fewer only at end of file.
   std::size_t read_bytes(void* dst, std::size_t n);
-  // Range check of >8-bit samples (and byte order on big-endian hosts).
-  void check_samples(Picture& pic);
+  // Range check of >8-bit samples of frame `index` (and byte order on
+  // big-endian hosts).
+  void check_samples(Picture& pic, std::uint64_t index) const;
   [[noreturn]] void fail(const std::string& what) const;
+  // Positional reads (VideoReader::read_at): frames start at `data_offset`,
+  // each after a `marker`-byte header ("FRAME\n" for Y4M, none for raw);
+  // only for regular files.
+  void set_layout(std::uint64_t data_offset, std::size_t marker);
+  bool positional() const override { return positional_; }
+  At read_at(std::uint64_t index, Picture& pic) const override;
+  void resume_at(std::uint64_t index) override;
+  // The message of a truncated frame payload (they differ by format).
+  virtual std::string truncated_message() const = 0;
 
   int fd_ = -1;
   // Bytes already read from fd_ that come before what it returns next (the
   // start of a raw clip, read to look for a Y4M signature: no seeking back,
   // so pipes and FIFOs work).
   std::string pending_;
+  // Called by resume_at(): drops what was read ahead of the position.
+  virtual void reset_read_ahead() {}
 
  private:
+  bool positional_ = false;
+  std::uint64_t data_offset_ = 0;
+  std::size_t marker_ = 0;
+
   std::vector<::iovec> iov_;  // reused: no allocation per frame
 };
 

@@ -143,7 +143,9 @@ TEST_F(Files, ReadsRawAndY4mFromAPipe) {
       }
     });
     auto r = open_video(fifo, raw ? std::optional<RawFormat>(RawFormat{8, 4, ChromaFormat::k420, 8}) : std::nullopt);
+    EXPECT_FALSE(r->positional()) << "a pipe is read by one thread";
     Picture pic(r->format());
+    EXPECT_EQ(r->read_at(0, pic), VideoReader::At::kIrregular);
     for (int i = 0; i < 3; ++i) {
       ASSERT_TRUE(r->read(pic)) << raw << " " << i;
       if (raw) {
@@ -248,6 +250,126 @@ TEST_F(Files, SourceStopsEarlyWithoutHanging) {
     ASSERT_TRUE(src.next(x, y));
   }
   SUCCEED();
+}
+
+// Several threads per file (positional reads): the same pairs and the same
+// first error as one thread, for every file shape that changes the path:
+// frame parameters (the positional readers hand over to one thread at the
+// first irregular frame, skipped or not), a bad marker, a truncated last
+// frame, a sample out of range, skips past the end, limits, depth 1.
+struct Mixed {
+  std::string name;
+  int frames;
+  int params_from;                 // frames from here on carry parameters ("FRAME Ixyz")
+  std::string bad_marker_at = {};  // "3": frame 3's marker is "FRAMX"
+};
+
+TEST_F(Files, PositionalReadersDeliverWhatOneReaderDelivers) {
+  auto mixed = [&](const Mixed& m, int base) {
+    const std::string p = path(m.name);
+    std::ofstream o(p, std::ios::binary);
+    o << "YUV4MPEG2 W24 H8 F25:1 C420jpeg\n";
+    for (int i = 0; i < m.frames; ++i) {
+      o << (m.bad_marker_at == std::to_string(i) ? "FRAMX" : "FRAME") << (i >= m.params_from ? " Ixyz\n" : "\n");
+      std::string data;
+      for (int k = 0; k < 24 * 8; ++k) data.push_back(char((i + k) & 255));
+      data.append(2 * 12 * 4, char((base + i) & 255));
+      o << data;
+    }
+    return p;
+  };
+  const std::string plain = y4m("plain.y4m", 24, 8, 20, 7);
+  const std::string trunc = y4m("trunc.y4m", 24, 8, 9, 7, "FRAME", 5);
+  const std::string late = mixed({"late.y4m", 20, 11}, 7);
+  const std::string early = mixed({"early.y4m", 20, 1}, 7);
+  const std::string badm = mixed({"badm.y4m", 20, 99, "6"}, 7);
+  struct Case {
+    std::string ref, dis;
+    FrameSource::Options o;
+    std::string error;  // what one reader says
+    std::size_t pairs;
+  };
+  const std::vector<Case> cases = {
+      {plain, plain, {}, "", 20},
+      {plain, plain, {.skip_ref = 3, .skip_dis = 1, .max_frames = 7, .depth = 1}, "", 7},
+      {plain, late, {}, "", 20},
+      {late, early, {.skip_ref = 4, .skip_dis = 4}, "", 16},
+      {early, late, {.skip_ref = 12, .skip_dis = 12, .depth = 2}, "", 8},
+      {plain, trunc, {}, trunc + ": frame 8: truncated frame data", 8},
+      {plain, badm, {.skip_dis = 2}, badm + ": frame 6: missing FRAME marker", 4},
+      {badm, plain, {.skip_ref = 8}, badm + ": frame 6: missing FRAME marker", 0},
+      {plain, late, {.skip_dis = 30}, late + ": has only 20 frames, cannot skip 30", 0},
+      {plain, plain, {.skip_ref = 20, .skip_dis = 20}, "", 0},
+  };
+  for (const Case& c : cases) {
+    Outcome one;
+    {
+      auto a = open_video(c.ref, std::nullopt), b = open_video(c.dis, std::nullopt);
+      EXPECT_TRUE(a->positional());
+      FrameSource::Options o = c.o;
+      o.readers = 1;
+      one = read_all(*a, *b, o);
+    }
+    EXPECT_EQ(one.error, c.error) << c.ref << " " << c.dis;
+    EXPECT_EQ(one.ref_first.size(), c.pairs) << c.ref << " " << c.dis;
+    for (unsigned readers : {2u, 3u, 5u}) {
+      for (int k = 0; k < 3; ++k) {
+        auto a = open_video(c.ref, std::nullopt), b = open_video(c.dis, std::nullopt);
+        FrameSource::Options o = c.o;
+        o.readers = readers;
+        const Outcome many = read_all(*a, *b, o);
+        EXPECT_EQ(many.error, one.error) << readers << " readers, " << c.ref << " " << c.dis;
+        EXPECT_EQ(many.ref_first, one.ref_first) << readers;
+        EXPECT_EQ(many.dis_chroma, one.dis_chroma) << readers;
+      }
+    }
+  }
+}
+
+TEST_F(Files, PositionalReadsOfRawClipsAndTheirErrors) {
+  // 10-bit 4:2:0 raw, 8x4: 96 bytes a frame; frame 5 has a sample of 1024,
+  // and the file ends 10 bytes into frame 7.
+  const std::string p = path("r10.yuv");
+  {
+    std::ofstream o(p, std::ios::binary);
+    for (int i = 0; i < 7; ++i)
+      for (int k = 0; k < 48; ++k) {
+        const int v = (i == 5 && k == 40) ? 1024 : (i * 7 + k) & 1023;
+        o.put(char(v & 255));
+        o.put(char(v >> 8));
+      }
+    o << std::string(10, '\0');
+  }
+  const RawFormat fmt{8, 4, ChromaFormat::k420, 10};
+  auto r = open_video(p, fmt);
+  ASSERT_TRUE(r->positional());
+  Picture pic(r->format());
+  EXPECT_EQ(r->read_at(2, pic), VideoReader::At::kFrame);
+  EXPECT_EQ(pic.row<std::uint16_t>(0, 1)[3], 2 * 7 + 11);
+  EXPECT_EQ(r->read_at(8, pic), VideoReader::At::kEnd);
+  auto message = [&](std::uint64_t i) {
+    try {
+      r->read_at(i, pic);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(5), p + ": frame 5: sample value 1024 exceeds 10-bit range");
+  EXPECT_EQ(message(7), p + ": frame 7: truncated frame data (file size is not a multiple of the frame size)");
+  // The same through FrameSource with one and with four threads.
+  for (unsigned readers : {1u, 4u}) {
+    auto a = open_video(p, fmt), b = open_video(p, fmt);
+    EXPECT_EQ(read_all(*a, *b, {.readers = readers}).error, p + ": frame 5: sample value 1024 exceeds 10-bit range");
+    auto c = open_video(p, fmt), d = open_video(p, fmt);
+    const Outcome run = read_all(*c, *d, {.skip_ref = 6, .skip_dis = 6, .readers = readers});
+    EXPECT_EQ(run.error, p + ": frame 5: sample value 1024 exceeds 10-bit range") << "skipped frames are read";
+  }
+  // After positional reads, read() goes on from where resume_at() puts it.
+  r->resume_at(3);
+  ASSERT_TRUE(r->read(pic));
+  EXPECT_EQ(pic.row<std::uint16_t>(0, 0)[0], 21);
+  EXPECT_EQ(r->frames_read(), 4u);
 }
 
 // A reader of gray frames with the presentation times it is given (a library
