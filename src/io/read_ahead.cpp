@@ -145,9 +145,9 @@ void ReadAhead::flush_locked() {
       ++next_out_;
     } else if (d.at == VideoReader::At::kEnd) {
       if (idx < skip)
-        queue_.push_back({nullptr, std::make_exception_ptr(input_error(reader_.path() + ": has only " +
-                                                                       std::to_string(idx) + " frames, cannot skip " +
-                                                                       std::to_string(skip)))});
+        queue_.push_back(
+            {nullptr, std::make_exception_ptr(input_error(reader_.path() + ": has only " + std::to_string(idx) +
+                                                          " frames, cannot skip " + std::to_string(skip)))});
       else
         queue_.push_back({});
       finished_ = true;
@@ -214,8 +214,8 @@ void ReadAhead::run_worker() {
 std::string ReadAhead::timing() const {
   std::lock_guard lk(mu_);
   char buf[160];
-  std::snprintf(buf, sizeof buf, "read %.3f s, waiting for a picture %.3f s, for queue room %.3f s", double(read_ns_) * 1e-9,
-                double(pool_ns_) * 1e-9, double(full_ns_) * 1e-9);
+  std::snprintf(buf, sizeof buf, "read %.3f s, waiting for a picture %.3f s, for queue room %.3f s",
+                double(read_ns_) * 1e-9, double(pool_ns_) * 1e-9, double(full_ns_) * 1e-9);
   std::string out = buf;
   if (threads_ > 1) out += " (" + std::to_string(threads_) + " threads, positional reads)";
   return out;

@@ -30,11 +30,11 @@ class ReadAhead {
     Timestamp ts{};  // with Options::timestamps
   };
   struct Options {
-    unsigned skip = 0;        // frames to drop first
-    unsigned max_frames = 0;  // frames to read at most (0: all)
-    unsigned depth = 4;       // frames queued ahead at most
-    unsigned readers = 1;     // threads; more than 1 only for a positional reader
-    bool decode_only = false; // VideoReader::decode_only
+    unsigned skip = 0;         // frames to drop first
+    unsigned max_frames = 0;   // frames to read at most (0: all)
+    unsigned depth = 4;        // frames queued ahead at most
+    unsigned readers = 1;      // threads; more than 1 only for a positional reader
+    bool decode_only = false;  // VideoReader::decode_only
     // Each frame's presentation time, checked (present, one time base, rising);
     // reads with one thread.
     bool timestamps = false;
@@ -87,7 +87,7 @@ class ReadAhead {
     VideoReader::At at = VideoReader::At::kFrame;
   };
   std::map<std::uint64_t, Done> done_;
-  bool finished_ = false;  // the end or error is queued (or sequential reading took over)
+  bool finished_ = false;                       // the end or error is queued (or sequential reading took over)
   std::uint64_t takeover_ = ~std::uint64_t(0);  // the irregular frame sequential reading starts at
   bool taken_over_ = false;
   std::int64_t read_ns_ = 0, pool_ns_ = 0, full_ns_ = 0;  // summed over threads (under mu_)

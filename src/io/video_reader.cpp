@@ -211,6 +211,8 @@ FileReader::~FileReader() {
 
 void FileReader::fail(const std::string& what) const { throw input_error(path_ + ": " + what); }
 
+void FileReader::fail_io(int err) const { fail(std::string("read error: ") + std::strerror(err)); }
+
 std::size_t FileReader::read_bytes(void* dst, std::size_t n) {
   std::size_t done = std::min(n, pending_.size());
   std::memcpy(dst, pending_.data(), done);
@@ -220,7 +222,7 @@ std::size_t FileReader::read_bytes(void* dst, std::size_t n) {
     if (r == 0) break;
     if (r < 0) {
       if (errno == EINTR) continue;
-      fail(std::string("read error: ") + std::strerror(errno));
+      fail_io(errno);
     }
     done += std::size_t(r);
   }
@@ -261,7 +263,7 @@ std::size_t FileReader::read_frame(Picture& pic, char* tail, std::size_t tail_by
     if (r == 0) break;
     if (r < 0) {
       if (errno == EINTR) continue;
-      fail(std::string("read error: ") + std::strerror(errno));
+      fail_io(errno);
     }
     total += std::size_t(r);
     std::size_t left = std::size_t(r);
@@ -332,7 +334,7 @@ void FileReader::set_layout(std::uint64_t data_offset, std::size_t marker) {
 
 VideoReader::At FileReader::read_at(std::uint64_t index, Picture& pic) const {
   if (!positional_) return At::kIrregular;
-  const auto io_fail = [this](int err) { fail(std::string("read error: ") + std::strerror(err)); };
+  const auto io_fail = [this](int err) { fail_io(err); };
   const std::string frame = "frame " + std::to_string(index);
   std::uint64_t off = data_offset_ + index * (marker_ + fmt_.frame_bytes());
   if (marker_) {
@@ -372,7 +374,7 @@ VideoReader::At FileReader::read_at(std::uint64_t index, Picture& pic) const {
 void FileReader::resume_at(std::uint64_t index) {
   if (!positional_) return;
   const std::uint64_t off = data_offset_ + index * (marker_ + fmt_.frame_bytes());
-  if (::lseek(fd_, off_t(off), SEEK_SET) < 0) fail(std::string("seek error: ") + std::strerror(errno));
+  if (::lseek(fd_, off_t(off), SEEK_SET) < 0) fail_io(errno);
   pending_.clear();
   reset_read_ahead();
   frames_ = unsigned(index);

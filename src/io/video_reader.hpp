@@ -31,6 +31,8 @@ class FileReader : public VideoReader {
   // big-endian hosts).
   void check_samples(Picture& pic, std::uint64_t index) const;
   [[noreturn]] void fail(const std::string& what) const;
+  // "<path>: read error: <strerror(err)>".
+  [[noreturn]] void fail_io(int err) const;
   // Positional reads (VideoReader::read_at): frames start at `data_offset`,
   // each after a `marker`-byte header ("FRAME\n" for Y4M, none for raw);
   // only for regular files.

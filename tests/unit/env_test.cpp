@@ -48,6 +48,10 @@ TEST(Env, BadValuesAreErrorsNamingTheVariable) {
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_PRECISION", "max"), "");
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_CPU", "arm"), "VMAFX_LIBVMAF_CPU=arm: expected auto, intel, amd, generic");
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_CPU", "generic"), "");
+  EXPECT_EQ(error_with("VMAFX_READERS", "0"), "VMAFX_READERS=0: expected 1 to 64 threads per file");
+  EXPECT_EQ(error_with("VMAFX_READERS", "65"), "VMAFX_READERS=65: expected 1 to 64 threads per file");
+  EXPECT_EQ(error_with("VMAFX_READERS", "4x"), "VMAFX_READERS=4x: expected 1 to 64 threads per file");
+  EXPECT_EQ(error_with("VMAFX_READERS", "64"), "");
   EXPECT_EQ(error_with("VMAFX_SIMD", "off"), "");
   EXPECT_NO_THROW(env::check());
 }
