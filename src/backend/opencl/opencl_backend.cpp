@@ -20,6 +20,11 @@ namespace {
 class OpenclBackend final : public Backend {
  public:
   explicit OpenclBackend(int gpu) : dev_(Device::get(gpu)) {}
+  // No build thread outlives the run (one still compiling at exit would race
+  // the driver's teardown).
+  ~OpenclBackend() override {
+    for (std::string_view f : started_) dev_.wait_built(f);
+  }
 
   std::string_view name() const override { return "opencl"; }
   std::string device_name() const override { return dev_.name() + " (" + dev_.platform_name() + ")"; }
@@ -47,10 +52,12 @@ class OpenclBackend final : public Backend {
     } catch (const Error&) {
       return nullptr;
     }
-    // Build the program now (once per run and device), so that a compile
-    // error is reported before the first frame.
-    dev_.program(twin.opencl_source);
+    // Start building the program (once per run and device) beside the
+    // other twins' programs; the first frame waits for it, and a compile
+    // error fails that frame with the build log.
+    dev_.build_async(twin.opencl_source);
     std::lock_guard lk(mu_);
+    started_.push_back(twin.opencl_source);
     if (!group_ || group_->sealed()) group_ = std::make_shared<FrameGroup>(dev_);
     return twin.opencl(group_, opts, fmt);
   }
@@ -59,6 +66,7 @@ class OpenclBackend final : public Backend {
   Device& dev_;
   std::mutex mu_;
   std::shared_ptr<FrameGroup> group_;
+  std::vector<std::string_view> started_;  // programs whose build this backend started
 };
 
 }  // namespace

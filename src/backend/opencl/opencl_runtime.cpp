@@ -287,9 +287,17 @@ void Device::pinned_free(void* p, void* ctx) {
   d->pinned_live_.erase(it);
 }
 
-cl_program Device::program(std::string_view cl_file) {
+void Device::build_async(std::string_view cl_file) {
   std::lock_guard lk(mu_);
-  if (auto it = programs_.find(cl_file); it != programs_.end()) return it->second;
+  if (programs_.find(cl_file) != programs_.end()) return;
+  // The driver compiles programs on several threads at once: each twin's
+  // program starts building when the twin is made, all before the first
+  // frame needs any of them.
+  const std::string file(cl_file);
+  programs_.emplace(file, std::async(std::launch::async, [this, file] { return build(file); }).share());
+}
+
+cl_program Device::build(const std::string& cl_file) {
   const std::string text = assemble_source(cl_file);
   const char* p = text.c_str();
   const std::size_t n = text.size();
@@ -307,12 +315,32 @@ cl_program Device::program(std::string_view cl_file) {
     std::string first = log.substr(0, std::min<std::size_t>(log.size(), 4000));
     for (char& c : first)
       if (c == '\n') c = ' ';
-    throw device_error("opencl: building " + std::string(cl_file) + " for " + name_ + " failed (" + error_name(err) +
-                       "): " + first);
+    throw device_error("opencl: building " + cl_file + " for " + name_ + " failed (" + error_name(err) + "): " + first);
   }
-  logs_.emplace(std::string(cl_file), log);
-  programs_.emplace(std::string(cl_file), prog);
+  std::lock_guard lk(mu_);
+  logs_.emplace(cl_file, log);
   return prog;
+}
+
+void Device::wait_built(std::string_view cl_file) {
+  std::shared_future<cl_program> f;
+  {
+    std::lock_guard lk(mu_);
+    auto it = programs_.find(cl_file);
+    if (it == programs_.end()) return;
+    f = it->second;
+  }
+  f.wait();
+}
+
+cl_program Device::program(std::string_view cl_file) {
+  build_async(cl_file);
+  std::shared_future<cl_program> f;
+  {
+    std::lock_guard lk(mu_);
+    f = programs_.find(cl_file)->second;
+  }
+  return f.get();  // a build error is thrown to every caller
 }
 
 std::string Device::build_log(std::string_view cl_file) {

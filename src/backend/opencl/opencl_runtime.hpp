@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -75,9 +76,15 @@ class Device {
   const std::string& platform_name() const { return platform_; }
   std::size_t max_work_group() const { return max_wg_; }
 
-  // The program built from the embedded `cl_file`; built on first request,
-  // then cached. Throws Error with the build log on a compile error.
+  // The program built from the embedded `cl_file`; built on first request
+  // (or build_async), then cached. Throws Error with the build log on a
+  // compile error.
   cl_program program(std::string_view cl_file);
+  // Starts building `cl_file` on its own thread (nothing when it is built or
+  // building); program() waits for it.
+  void build_async(std::string_view cl_file);
+  // Waits until a build started by build_async has ended (either way).
+  void wait_built(std::string_view cl_file);
   // The build log of a built program (compiler warnings), for tests.
   std::string build_log(std::string_view cl_file);
   // Page-locked host memory for the engine's picture pool (mapped
@@ -95,7 +102,8 @@ class Device {
   std::string name_, platform_;
   std::size_t max_wg_ = 256;
   std::mutex mu_;
-  std::map<std::string, cl_program, std::less<>> programs_;
+  cl_program build(const std::string& cl_file);
+  std::map<std::string, std::shared_future<cl_program>, std::less<>> programs_;
   std::map<std::string, std::string, std::less<>> logs_;
   std::map<std::string, cl_mem, std::less<>> tables_;
   // pinned host memory
