@@ -189,6 +189,7 @@ class Engine {
   // workers' idle time. Updated under mu_.
   std::vector<std::int64_t> busy_ns_;
   std::int64_t idle_ns_ = 0;
+  std::int64_t first_done_ns_ = 0;  // now_ns() when the first frame was committed
   std::vector<std::thread> workers_;
   std::thread sequencer_;
   bool stop_ = false;
