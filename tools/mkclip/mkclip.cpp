@@ -97,7 +97,10 @@ class Writer {
     f_ = std::fopen(path, "wb");
     if (!f_) die(std::string(path) + ": cannot create");
     raw_ = path_.size() > 4 && path_.compare(path_.size() - 4, 4, ".yuv") == 0;
-    if (!raw_) std::fprintf(f_, "YUV4MPEG2 W%d H%d F30:1 Ip A1:1 C%s\n", w, h, bits == 8 ? "420jpeg" : "420p10");
+    if (!raw_) {
+      const std::string c = bits == 8 ? "420jpeg" : "420p" + std::to_string(bits);
+      std::fprintf(f_, "YUV4MPEG2 W%d H%d F30:1 Ip A1:1 C%s\n", w, h, c.c_str());
+    }
   }
   ~Writer() {
     if (std::fclose(f_) != 0) die(path_ + ": write failed");
@@ -125,13 +128,13 @@ class Writer {
 
 int main(int argc, char** argv) {
   if (argc != 8) {
-    std::fprintf(stderr, "usage: vmafx_mkclip SEED.y4m WIDTH HEIGHT BITS(8|10) FRAMES REF.y4m DIS.y4m\n");
+    std::fprintf(stderr, "usage: vmafx_mkclip SEED.y4m WIDTH HEIGHT BITS(8|10|12|16) FRAMES REF.y4m DIS.y4m\n");
     return 2;
   }
   const std::vector<Plane> seed = read_seed(argv[1]);
   const int W = std::atoi(argv[2]), H = std::atoi(argv[3]), bits = std::atoi(argv[4]), n = std::atoi(argv[5]);
   if (W < 16 || H < 16 || W % 2 || H % 2 || W > 8192 || H > 8192) die("WIDTH and HEIGHT: even, 16..8192");
-  if (bits != 8 && bits != 10) die("BITS: 8 or 10");
+  if (bits != 8 && bits != 10 && bits != 12 && bits != 16) die("BITS: 8, 10, 12 or 16");
   if (n < 1) die("FRAMES: at least 1");
   const float maxv = float((1 << bits) - 1), scale = maxv / 255.0f;
   // The seed covers the frame 1.3x (so the pan has room), more as it zooms.
