@@ -70,8 +70,15 @@ OptionSet::OptionSet(std::span<const OptionSpec> table, const std::map<std::stri
   for (const OptionSpec& s : table) values_.emplace(std::string(s.name), default_of(s));
   for (const auto& [key, text] : given) {
     const OptionSpec* spec = nullptr;
-    for (const OptionSpec& s : table)
-      if (key == s.name || (!s.alias.empty() && key == s.alias)) spec = &s;
+    for (const OptionSpec& s : table) {
+      if (key == s.name) spec = &s;
+      // libvmaf reads options by full name only and ignores any other key:
+      // the short name would score with the default there.
+      if (!s.alias.empty() && key == s.alias)
+        throw Error(std::string(owner) + ": option '" + key +
+                    "' is the short name that output names carry; set it as " + std::string(s.name) +
+                    " (libvmaf ignores '" + key + "')");
+    }
     if (!spec) {
       std::string known;
       for (const OptionSpec& s : table) known += (known.empty() ? "" : ", ") + std::string(s.name);

@@ -151,7 +151,8 @@ TEST(AdmGoldenDebug, NamesOrderAndValues) {
 // With egl=1 the suffix goes on every output name, debug ones included.
 TEST(AdmGoldenDebug, SuffixOnDebugNames) {
   const GoldenPair& pair = golden_pair("astro176__unsharp");
-  const FeatureCollector got = run_features(pair, {FeatureRequest{"adm", {{"debug", "true"}, {"egl", "1"}}}}, {});
+  const FeatureCollector got =
+      run_features(pair, {FeatureRequest{"adm", {{"debug", "true"}, {"adm_enhn_gain_limit", "1"}}}}, {});
   ASSERT_EQ(got.all().size(), 18u);
   for (const auto& s : got.all()) EXPECT_TRUE(s.name.ends_with("_egl_1")) << s.name;
   const GoldenRun want = load_golden(golden_oracle_path(pair.name, "egl1"));

@@ -149,7 +149,7 @@ TEST(AdmOptions, TableMirrorsLibvmaf) {
 
 TEST(AdmOptions, Suffixes) {
   EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"adm_enhn_gain_limit", "1.0"}}, "adm").name_suffix(), "_egl_1");
-  EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"egl", "1"}}, "adm").name_suffix(), "_egl_1");
+  EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"adm_enhn_gain_limit", "1"}}, "adm").name_suffix(), "_egl_1");
   EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"debug", "true"}, {"adm_skip_aim", "true"}}, "adm").name_suffix(), "");
   EXPECT_EQ(OptionSet(kAdmExtractor.options, {{"adm_skip_scale0", "true"}}, "adm").name_suffix(), "_ssz");
 }
@@ -191,28 +191,28 @@ TEST(AdmErrors, ViewingDistanceTooShort) {
               "adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 (3.0 * 1080); got "
               "2.500000 * 1080");
   }
-  EXPECT_THROW(make(luma_format(64, 64, 8), {{"rdh", "720"}}), Error);
-  EXPECT_NO_THROW(make(luma_format(64, 64, 8), {{"nvd", "1.5"}, {"rdh", "2160"}}));
-  EXPECT_NO_THROW(make(luma_format(64, 64, 8), {{"nvd", "0.75"}, {"rdh", "4320"}}));
+  EXPECT_THROW(make(luma_format(64, 64, 8), {{"adm_ref_display_height", "720"}}), Error);
+  EXPECT_NO_THROW(make(luma_format(64, 64, 8), {{"adm_norm_view_dist", "1.5"}, {"adm_ref_display_height", "2160"}}));
+  EXPECT_NO_THROW(make(luma_format(64, 64, 8), {{"adm_norm_view_dist", "0.75"}, {"adm_ref_display_height", "4320"}}));
 }
 
 TEST(AdmErrors, BlendCsfWithoutTable) {
   try {
-    make(luma_format(64, 64, 8), {{"adm_csf_mode", "2"}, {"rdh", "1440"}});
+    make(luma_format(64, 64, 8), {{"adm_csf_mode", "2"}, {"adm_ref_display_height", "1440"}});
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()),
               "adm: adm_csf_mode=2 has no CSF table for adm_ref_display_height=1440 and "
               "adm_norm_view_dist=3.000000 (supported: 1080 at 3 or 5, 2160 at 1.5, 3 or 5)");
   }
-  EXPECT_THROW(make(luma_format(64, 64, 8), {{"csf", "3"}, {"nvd", "4"}}), Error);
+  EXPECT_THROW(make(luma_format(64, 64, 8), {{"adm_csf_mode", "3"}, {"adm_norm_view_dist", "4"}}), Error);
   // Watson and Barten work at any condition.
-  EXPECT_NO_THROW(make(luma_format(64, 64, 8), {{"csf", "0"}, {"rdh", "1440"}}));
-  EXPECT_NO_THROW(make(luma_format(64, 64, 8), {{"csf", "1"}, {"rdh", "1440"}}));
+  EXPECT_NO_THROW(make(luma_format(64, 64, 8), {{"adm_csf_mode", "0"}, {"adm_ref_display_height", "1440"}}));
+  EXPECT_NO_THROW(make(luma_format(64, 64, 8), {{"adm_csf_mode", "1"}, {"adm_ref_display_height", "1440"}}));
 }
 
 TEST(AdmErrors, OptionOutOfRange) {
-  EXPECT_THROW(make(luma_format(64, 64, 8), {{"egl", "0.5"}}), Error);
+  EXPECT_THROW(make(luma_format(64, 64, 8), {{"adm_enhn_gain_limit", "0.5"}}), Error);
   EXPECT_THROW(make(luma_format(64, 64, 8), {{"adm_csf_mode", "4"}}), Error);
 }
 
@@ -242,7 +242,7 @@ const Recorded kRecorded[] = {
      45,
      8,
      7,
-     {{"egl", "1.2"}, {"rdh", "2160"}},
+     {{"adm_enhn_gain_limit", "1.2"}, {"adm_ref_display_height", "2160"}},
      {0.97654516428670357, 0.0038127146291800375, 0.98636622482876168, 0.97747143903828937, 0.96172999219702815,
       0.96111768645871787, 0.99111943347137132}},
     {"8-bit, Barten CSF",
@@ -250,7 +250,7 @@ const Recorded kRecorded[] = {
      45,
      8,
      7,
-     {{"csf", "1"}},
+     {{"adm_csf_mode", "1"}},
      {0.018834630192232839, 2.3685374474570887e-05, 0.50940547240887912, 0.020737365697557894, 0.0087372098622513269,
       0.018817402474969713, 0.019703024957246826}},
     {"8-bit, vmaf_v1.0.16_1d5h_2160 options",
@@ -272,7 +272,7 @@ const Recorded kRecorded[] = {
      45,
      10,
      7,
-     {{"csf", "3"}, {"nvd", "5"}},
+     {{"adm_csf_mode", "3"}, {"adm_norm_view_dist", "5"}},
      {0.98250742134452773, 0.0031501586869294657, 0.98967863132879907, 0.98220679005372968, 0.95819793525792241,
       0.96649007229667983, 0.99668384042827729}},
     {"10-bit, skip scale 0",

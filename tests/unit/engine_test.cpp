@@ -77,7 +77,7 @@ FeatureCollector run(unsigned threads, unsigned subsample, int frames) {
   e.use(kSpatialDesc, {});
   e.use(kTemporalDesc, {});
   e.use(kSpatialDesc, {{"gain", "2.5"}});
-  e.use(kSpatialDesc, {{"g", "1"}});  // the default: same instance as the first
+  e.use(kSpatialDesc, {{"gain", "1"}});  // the default: same instance as the first
   for (int i = 0; i < frames; ++i) {
     auto a = e.acquire();
     auto b = e.acquire();
@@ -93,7 +93,7 @@ TEST(Engine, OrderNamesAndValues) {
   FeatureCollector fc = run(0, 1, 5);
   std::vector<std::string> names;
   for (const auto& s : fc.all()) names.push_back(s.name);
-  // Frame 0: spatial (alias applied), temporal (nothing yet), spatial with the
+  // Frame 0: spatial (explicit default), temporal (nothing yet), spatial with the
   // suffixed option; "delayed" first appears at frame 1.
   EXPECT_EQ(names, (std::vector<std::string>{"adm2", "spatial_dis", "adm2_g_2.5", "delayed"}));
   ASSERT_EQ(fc.capacity(), 5u);

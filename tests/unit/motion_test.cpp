@@ -263,7 +263,7 @@ TEST(MotionExtractor, ForceZeroAndSuffix) {
 TEST(MotionExtractor, FiveFrameWindowComparesTwoBack) {
   const PictureFormat fmt{4, 4, 16, ChromaFormat::k420};
   // 16-bit: score = d / 256.
-  const auto c = run(fmt, 5, flat({0, 9999, 512, 256, 1536}), {{"mffw", "true"}});
+  const auto c = run(fmt, 5, flat({0, 9999, 512, 256, 1536}), {{"motion_five_frame_window", "true"}});
   EXPECT_EQ(series(c, "VMAF_integer_feature_motion_sad_score_mffw"), (std::vector<double>{0, 0, 2, 38.05859375, 4}));
   EXPECT_EQ(series(c, "integer_motion2_mffw"), (std::vector<double>{0, 0, 38.05859375, 2, 4}));
 }
@@ -271,7 +271,11 @@ TEST(MotionExtractor, FiveFrameWindowComparesTwoBack) {
 TEST(MotionExtractor, OptionsInSuffixes) {
   const PictureFormat fmt{4, 4, 8, ChromaFormat::k420};
   const auto c = run(fmt, 3, flat({0, 100, 0}),
-                     {{"mbf", "0.5"}, {"motion_blend_offset", "20"}, {"mfw", "0.5"}, {"mmxv", "30"}, {"mma", "true"}});
+                     {{"motion_blend_factor", "0.5"},
+                      {"motion_blend_offset", "20"},
+                      {"motion_fps_weight", "0.5"},
+                      {"motion_max_val", "30"},
+                      {"motion_moving_average", "true"}});
   const std::string sfx = "_mbf_0.5_mbo_20_mfw_0.5_mmxv_30_mma";
   // sad score = min(100 * 0.5, 30) = 30; processed = min(0.5*30 + 0.5*min(20, 30), 30) = 25.
   EXPECT_EQ(series(c, "VMAF_integer_feature_motion_sad_score" + sfx), (std::vector<double>{0, 30, 30}));
@@ -333,7 +337,7 @@ TEST(MotionExtractor, Errors) {
   EXPECT_EQ(create_error({5, 1, 8, ChromaFormat::k420}),
             "motion: picture 5x1 is too small (the 5-tap filter needs at least 3x3)");
   EXPECT_EQ(create_error({8, 8, 17, ChromaFormat::k420}), "motion: unsupported bit depth 17 (8 to 16)");
-  EXPECT_EQ(create_error({8, 8, 8, ChromaFormat::k420}, {{"mbf", "2"}}),
+  EXPECT_EQ(create_error({8, 8, 8, ChromaFormat::k420}, {{"motion_blend_factor", "2"}}),
             "motion: option motion_blend_factor=2: out of range [0, 1]");
   EXPECT_EQ(create_error({3, 3, 8, ChromaFormat::k420}), "no error");
 }

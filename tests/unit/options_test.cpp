@@ -43,8 +43,8 @@ TEST(Options, SuffixIsAlphabeticalAndUsesAliasAndPercentG) {
   EXPECT_EQ(s.key(), "count=7:debug=true:flag=true:vif_enhn_gain_limit=1");
 }
 
-TEST(Options, AliasAcceptedAsKey) {
-  OptionSet s(kTable, {{"egl", "1.5"}}, "vif");
+TEST(Options, FullNameSetsAndShortNameLabels) {
+  OptionSet s(kTable, {{"vif_enhn_gain_limit", "1.5"}}, "vif");
   EXPECT_EQ(s.get_double("vif_enhn_gain_limit"), 1.5);
   EXPECT_EQ(s.name_suffix(), "_egl_1.5");
 }
@@ -64,8 +64,14 @@ TEST(Options, Errors) {
     return std::string("no error");
   };
   EXPECT_EQ(msg({{"nope", "1"}}), "vif: unknown option 'nope' (known: vif_enhn_gain_limit, debug, count, flag)");
-  EXPECT_EQ(msg({{"egl", "0.5"}}), "vif: option vif_enhn_gain_limit=0.5: out of range [1, 100]");
-  EXPECT_EQ(msg({{"egl", "abc"}}), "vif: option vif_enhn_gain_limit=abc: not a number");
+  EXPECT_EQ(msg({{"vif_enhn_gain_limit", "0.5"}}), "vif: option vif_enhn_gain_limit=0.5: out of range [1, 100]");
+  EXPECT_EQ(msg({{"vif_enhn_gain_limit", "abc"}}), "vif: option vif_enhn_gain_limit=abc: not a number");
+  // libvmaf ignores a short name given as a key (it would score with the default).
+  EXPECT_EQ(msg({{"egl", "1.5"}}),
+            "vif: option 'egl' is the short name that output names carry; set it as vif_enhn_gain_limit (libvmaf "
+            "ignores 'egl')");
+  EXPECT_EQ(msg({{"n", "2"}}),
+            "vif: option 'n' is the short name that output names carry; set it as count (libvmaf ignores 'n')");
   EXPECT_EQ(msg({{"count", "1.5"}}), "vif: option count=1.5: not an integer");
   EXPECT_EQ(msg({{"debug", "yes"}}), "vif: option debug=yes: expected true or false");
 }

@@ -367,7 +367,8 @@ class VifVsLibvmaf : public ::testing::TestWithParam<Case> {};
 TEST_P(VifVsLibvmaf, EveryOutputEqual) {
   const Case& c = GetParam();
   const PictureFormat fmt = luma_format(c.w, c.h, c.bpc);
-  auto ex = make_vif({{"debug", "true"}, {"egl", c.egl}, {"vif_skip_scale0", c.skip_scale0 ? "true" : "false"}}, fmt);
+  auto ex = make_vif(
+      {{"debug", "true"}, {"vif_enhn_gain_limit", c.egl}, {"vif_skip_scale0", c.skip_scale0 ? "true" : "false"}}, fmt);
   std::vector<std::uint16_t> r(std::size_t(c.w) * c.h), d(r.size());
   vt_make(c.mode, c.w, c.h, c.bpc, c.seed, r.data(), d.data());
   Picture ref(fmt), dis(fmt);
@@ -645,10 +646,10 @@ TEST(VifOptions, Suffixes) {
   EXPECT_EQ(suffix({}), "");
   EXPECT_EQ(suffix({{"debug", "true"}}), "");
   EXPECT_EQ(suffix({{"vif_enhn_gain_limit", "1.0"}}), "_egl_1");
-  EXPECT_EQ(suffix({{"egl", "1.5"}}), "_egl_1.5");
-  EXPECT_EQ(suffix({{"egl", "100"}}), "");
-  EXPECT_EQ(suffix({{"ssclz", "true"}}), "_ssclz");
-  EXPECT_EQ(suffix({{"egl", "1"}, {"vif_skip_scale0", "true"}}), "_egl_1_ssclz");
+  EXPECT_EQ(suffix({{"vif_enhn_gain_limit", "1.5"}}), "_egl_1.5");
+  EXPECT_EQ(suffix({{"vif_enhn_gain_limit", "100"}}), "");
+  EXPECT_EQ(suffix({{"vif_skip_scale0", "true"}}), "_ssclz");
+  EXPECT_EQ(suffix({{"vif_enhn_gain_limit", "1"}, {"vif_skip_scale0", "true"}}), "_egl_1_ssclz");
 }
 
 // Output names through the engine: alias for the scores, the option suffix on
@@ -656,7 +657,7 @@ TEST(VifOptions, Suffixes) {
 TEST(VifOptions, OutputNamesThroughEngine) {
   const PictureFormat fmt = luma_format(16, 16, 8, ChromaFormat::k420);
   Engine engine(fmt, EngineOptions{});
-  engine.use(FeatureRequest{"vif", {{"egl", "1"}, {"debug", "true"}}});
+  engine.use(FeatureRequest{"vif", {{"vif_enhn_gain_limit", "1"}, {"debug", "true"}}});
   std::vector<std::uint16_t> r(256), d(256);
   vt_make(0, 16, 16, 8, 1, r.data(), d.data());
   auto a = engine.acquire();
@@ -710,9 +711,9 @@ TEST(VifErrors, BadOptions) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(msg({{"egl", "0.5"}}), "vif: option vif_enhn_gain_limit=0.5: out of range [1, 100]");
+  EXPECT_EQ(msg({{"vif_enhn_gain_limit", "0.5"}}), "vif: option vif_enhn_gain_limit=0.5: out of range [1, 100]");
   EXPECT_EQ(msg({{"vif_enhn_gain_limit", "100.5"}}), "vif: option vif_enhn_gain_limit=100.5: out of range [1, 100]");
-  EXPECT_EQ(msg({{"ssclz", "1"}}), "vif: option vif_skip_scale0=1: expected true or false");
+  EXPECT_EQ(msg({{"vif_skip_scale0", "1"}}), "vif: option vif_skip_scale0=1: expected true or false");
   EXPECT_EQ(msg({{"vif_kernelscale", "1"}}),
             "vif: unknown option 'vif_kernelscale' (known: debug, vif_enhn_gain_limit, vif_skip_scale0)");
 }
