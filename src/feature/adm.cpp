@@ -27,8 +27,8 @@
 
 #include "core/error.hpp"
 #include "feature/adm_simd.hpp"
-#include "feature/adm_tables.h"
 #include "core/simd.hpp"
+#include "exact/adm.h"
 
 namespace vmafx {
 namespace adm {
@@ -140,45 +140,21 @@ std::uint16_t to_u16(double x) {
   return static_cast<std::uint16_t>(v);
 }
 
-// abs() of an int32 with gcc's wrap for INT32_MIN.
-inline std::int32_t abs32(std::int32_t x) {
-  const std::uint32_t u = static_cast<std::uint32_t>(x);
-  return static_cast<std::int32_t>(x < 0 ? 0u - u : u);
-}
-
-// int32 a - b with wrap-around.
-inline std::int32_t sub_wrap(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
-}
-
+// The division table (exact/adm.h's vmafx_adm_div at [i + 32768]).
 struct DivLookup {
   std::int32_t v[VMAFX_ADM_DIV_LOOKUP_SIZE];
   DivLookup() {
-    v[32768] = 0;
-    for (int i = 1; i <= 32768; ++i) {
-      const std::int32_t recip = static_cast<std::int32_t>(VMAFX_ADM_DIV_Q / i);
-      v[32768 + i] = recip;
-      v[32768 - i] = -recip;
-    }
+    for (int i = -32768; i <= 32768; ++i) v[i + 32768] = vmafx_adm_div(i);
   }
 };
 const DivLookup kDiv;
 
 // DWT source indices for an input of n samples (n >= 5): 4 per output sample.
-// Index -1 mirrors to 1; past the end, n + k mirrors to n - 1 - k.
 void dwt_indices(int n, std::vector<int>& out) {
   const int half = (n + 1) / 2;
   out.resize(static_cast<std::size_t>(half) * 4);
-  for (int i = 0; i < half; ++i) {
-    int ind[4] = {2 * i - 1, 2 * i, 2 * i + 1, 2 * i + 2};
-    if (i == 0) {
-      ind[0] = 1;
-    } else if (i >= half - 2) {
-      for (int& x : ind)
-        if (x >= n) x = 2 * n - x - 1;
-    }
-    for (int k = 0; k < 4; ++k) out[static_cast<std::size_t>(i) * 4 + k] = ind[k];
-  }
+  for (int i = 0; i < half; ++i)
+    for (int k = 0; k < 4; ++k) out[static_cast<std::size_t>(i) * 4 + k] = vmafx_adm_dwt_src(i, k, n);
 }
 
 // ---------------------------------------------------------------------------
@@ -279,10 +255,6 @@ void dwt_s0(const PlaneView& src, int bpc, const Bands<std::int16_t>& out, int o
             const std::vector<int>& iy, const std::vector<int>& ix, std::int16_t* tmplo, std::int16_t* tmphi) {
   const int w = src.width, h = src.height;
   const int hw = (w + 1) / 2, hh = (h + 1) / 2;
-  const std::int32_t* lo = vmafx_adm_dwt_lo;
-  const std::int32_t* hi = vmafx_adm_dwt_hi;
-  const std::int64_t add_v = std::int64_t{1} << (bpc - 1);
-  const std::int64_t offset = std::int64_t{VMAFX_ADM_DWT_LO_SUM} * add_v;
   const bool fast = vmafx::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
   for (int i = 0; i < hh; ++i) {
     const Pel* r0 = src.row<Pel>(iy[4 * i + 0]);
@@ -299,13 +271,8 @@ void dwt_s0(const PlaneView& src, int bpc, const Bands<std::int16_t>& out, int o
     // Vertical pass. The int32 sum of libvmaf may wrap for 16-bit input, but
     // its final value fits, so the int64 sum gives the same result.
     for (int j = 0; j < w; ++j) {
-      const std::int64_t u0 = r0[j], u1 = r1[j], u2 = r2[j], u3 = r3[j];
-      const std::int64_t al = lo[0] * u0 + lo[1] * u1 + lo[2] * u2 + lo[3] * u3 - offset;
-      tmplo[j] = static_cast<std::int16_t>((al + add_v) >> bpc);
-      if (!lo_only) {
-        const std::int64_t ah = hi[0] * u0 + hi[1] * u1 + hi[2] * u2 + hi[3] * u3;
-        tmphi[j] = static_cast<std::int16_t>((ah + add_v) >> bpc);
-      }
+      tmplo[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_vlo(r0[j], r1[j], r2[j], r3[j], bpc));
+      if (!lo_only) tmphi[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_vhi(r0[j], r1[j], r2[j], r3[j], bpc));
     }
     // Horizontal pass.
     std::int16_t* oa = out.a + static_cast<std::ptrdiff_t>(i) * ostride;
@@ -313,21 +280,12 @@ void dwt_s0(const PlaneView& src, int bpc, const Bands<std::int16_t>& out, int o
     std::int16_t* oh = lo_only ? nullptr : out.h + static_cast<std::ptrdiff_t>(i) * ostride;
     std::int16_t* od = lo_only ? nullptr : out.d + static_cast<std::ptrdiff_t>(i) * ostride;
     for (int j = 0; j < hw; ++j) {
-      const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
-      std::int32_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
-      std::int32_t acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
-      oa[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+      const int* x = &ix[4 * static_cast<std::size_t>(j)];
+      oa[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_hlo(tmplo[x[0]], tmplo[x[1]], tmplo[x[2]], tmplo[x[3]]));
       if (lo_only) continue;
-      acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
-      ov[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-      s0 = tmphi[j0];
-      s1 = tmphi[j1];
-      s2 = tmphi[j2];
-      s3 = tmphi[j3];
-      acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
-      oh[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-      acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
-      od[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
+      ov[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_hhi(tmplo[x[0]], tmplo[x[1]], tmplo[x[2]], tmplo[x[3]]));
+      oh[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_hlo(tmphi[x[0]], tmphi[x[1]], tmphi[x[2]], tmphi[x[3]]));
+      od[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_hhi(tmphi[x[0]], tmphi[x[1]], tmphi[x[2]], tmphi[x[3]]));
     }
   }
 }
@@ -338,8 +296,6 @@ template <class In>
 void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<std::int32_t>& out, int ostride,
               const std::vector<int>& iy, const std::vector<int>& ix, std::int32_t* tmplo, std::int32_t* tmphi) {
   const int hw = (w + 1) / 2, hh = (h + 1) / 2;
-  const std::int32_t* lo = vmafx_adm_dwt_lo;
-  const std::int32_t* hi = vmafx_adm_dwt_hi;
   const std::int64_t vr = vmafx_adm_s123_v_round[scale - 1];
   const int vs = vmafx_adm_s123_v_shift[scale - 1];
   const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
@@ -357,27 +313,19 @@ void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<s
       continue;
     }
     for (int j = 0; j < w; ++j) {
-      const std::int64_t s0 = r0[j], s1 = r1[j], s2 = r2[j], s3 = r3[j];
-      const std::int64_t al = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
-      tmplo[j] = static_cast<std::int32_t>((al + vr) >> vs);
-      const std::int64_t ah = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
-      tmphi[j] = static_cast<std::int32_t>((ah + vr) >> vs);
+      tmplo[j] = vmafx_adm_dwt123_lo(r0[j], r1[j], r2[j], r3[j], vr, vs);
+      tmphi[j] = vmafx_adm_dwt123_hi(r0[j], r1[j], r2[j], r3[j], vr, vs);
     }
     std::int32_t* oa = out.a + static_cast<std::ptrdiff_t>(i) * ostride;
     std::int32_t* ov = out.v + static_cast<std::ptrdiff_t>(i) * ostride;
     std::int32_t* oh = out.h + static_cast<std::ptrdiff_t>(i) * ostride;
     std::int32_t* od = out.d + static_cast<std::ptrdiff_t>(i) * ostride;
     for (int j = 0; j < hw; ++j) {
-      const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
-      std::int64_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
-      oa[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
-      ov[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
-      s0 = tmphi[j0];
-      s1 = tmphi[j1];
-      s2 = tmphi[j2];
-      s3 = tmphi[j3];
-      oh[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
-      od[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
+      const int* x = &ix[4 * static_cast<std::size_t>(j)];
+      oa[j] = vmafx_adm_dwt123_lo(tmplo[x[0]], tmplo[x[1]], tmplo[x[2]], tmplo[x[3]], hr, hs);
+      ov[j] = vmafx_adm_dwt123_hi(tmplo[x[0]], tmplo[x[1]], tmplo[x[2]], tmplo[x[3]], hr, hs);
+      oh[j] = vmafx_adm_dwt123_lo(tmphi[x[0]], tmphi[x[1]], tmphi[x[2]], tmphi[x[3]], hr, hs);
+      od[j] = vmafx_adm_dwt123_hi(tmphi[x[0]], tmphi[x[1]], tmphi[x[2]], tmphi[x[3]], hr, hs);
     }
   }
 }
@@ -387,42 +335,10 @@ void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<s
 // reference (restored, r) and the additive impairment (a = dis - r).
 // ---------------------------------------------------------------------------
 
-inline bool angle_within_1deg(std::int64_t ot_dp, std::int64_t o_mag_sq, std::int64_t t_mag_sq) {
-  const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
-  if (!(dp >= 0.0f)) return false;
-  const double om = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
-  const double tm = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
-  return dp * dp >= static_cast<double>(kCos1DegSq) * om * tm;
-}
-
-// The enhancement-gain limit applied to a restored coefficient.
-template <class T>
-inline T limit_gain(T rst, float rst_f, T t, bool angle_flag, double egl) {
-  if (angle_flag && rst_f > 0.) {
-    const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
-    rst = static_cast<T>(x < y ? x : y);
-  }
-  if (angle_flag && rst_f < 0.) {
-    const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
-    rst = static_cast<T>(x > y ? x : y);
-  }
-  return rst;
-}
-
 void decouple_s0(const Bands<std::int16_t>& ref, const Bands<std::int16_t>& dis, const Bands<std::int16_t>& r,
                  const Bands<std::int16_t>& a, int w, int h, int stride, double egl) {
   const Region g = filter_region(w, h);
   const std::int32_t* lut = kDiv.v;
-  auto one = [&](std::int16_t o, std::int16_t t, bool angle_flag, std::int16_t& ro, std::int16_t& ao) {
-    const std::int32_t tmp_k =
-        o == 0 ? 32768 : static_cast<std::int32_t>((static_cast<std::int64_t>(lut[o + 32768]) * t + 16384) >> 15);
-    const std::int32_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
-    std::int16_t rst = static_cast<std::int16_t>((k * o + 16384) >> 15);
-    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
-    rst = limit_gain<std::int16_t>(rst, rst_f, t, angle_flag, egl);
-    ro = rst;
-    ao = static_cast<std::int16_t>(t - rst);
-  };
   if (vmafx::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
     for (int i = g.top; i < g.bottom; ++i) {
       const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
@@ -434,51 +350,31 @@ void decouple_s0(const Bands<std::int16_t>& ref, const Bands<std::int16_t>& dis,
     }
     return;
   }
+  const std::int16_t* const ob[3] = {ref.h, ref.v, ref.d};
+  const std::int16_t* const tb[3] = {dis.h, dis.v, dis.d};
+  std::int16_t* const rb[3] = {r.h, r.v, r.d};
+  std::int16_t* const ab[3] = {a.h, a.v, a.d};
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     for (int j = g.left; j < g.right; ++j) {
       const std::ptrdiff_t p = row + j;
-      const std::int16_t oh = ref.h[p], ov = ref.v[p], od = ref.d[p];
-      const std::int16_t th = dis.h[p], tv = dis.v[p], td = dis.d[p];
-      const std::int64_t ot_dp = std::int64_t{oh} * th + std::int64_t{ov} * tv;
-      const std::int64_t o_mag_sq = std::int64_t{oh} * oh + std::int64_t{ov} * ov;
-      const std::int64_t t_mag_sq = std::int64_t{th} * th + std::int64_t{tv} * tv;
-      const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq);
-      one(oh, th, angle_flag, r.h[p], a.h[p]);
-      one(ov, tv, angle_flag, r.v[p], a.v[p]);
-      one(od, td, angle_flag, r.d[p], a.d[p]);
+      const int angle = vmafx_adm_angle_ok(vmafx_adm_dot2(ref.h[p], dis.h[p], ref.v[p], dis.v[p]),
+                                           vmafx_adm_dot2(ref.h[p], ref.h[p], ref.v[p], ref.v[p]),
+                                           vmafx_adm_dot2(dis.h[p], dis.h[p], dis.v[p], dis.v[p]), kCos1DegSq);
+      for (int b = 0; b < 3; ++b) {
+        const std::int16_t o = ob[b][p], t = tb[b][p];
+        const std::int32_t rst = vmafx_adm_s0_restore(o, t, lut[o + 32768], angle, egl);
+        rb[b][p] = static_cast<std::int16_t>(rst);
+        ab[b][p] = static_cast<std::int16_t>(t - rst);
+      }
     }
   }
-}
-
-// 15 significant bits of a value >= 32768, and the shift that drops the rest.
-inline std::uint16_t best15(std::uint32_t x, int& shift) {
-  const int k = 17 - std::countl_zero(x);
-  shift = k;
-  return static_cast<std::uint16_t>((x + (1u << (k - 1))) >> k);
 }
 
 void decouple_s123(const Bands<std::int32_t>& ref, const Bands<std::int32_t>& dis, const Bands<std::int32_t>& r,
                    const Bands<std::int32_t>& a, int w, int h, int stride, double egl) {
   const Region g = filter_region(w, h);
   const std::int32_t* lut = kDiv.v;
-  auto one = [&](std::int32_t o, std::int32_t t, bool angle_flag, std::int32_t& ro, std::int32_t& ao) {
-    std::int64_t tmp_k = 32768;
-    if (o != 0) {
-      const std::uint32_t abs_o = static_cast<std::uint32_t>(abs32(o));
-      const std::int64_t sign = o < 0 ? -1 : 1;
-      int shift = 0;
-      const std::uint16_t msb = abs_o < 32768 ? static_cast<std::uint16_t>(abs_o) : best15(abs_o, shift);
-      tmp_k = ((static_cast<std::int64_t>(lut[msb + 32768]) * t) * sign + (std::int64_t{1} << (14 + shift))) >>
-              (15 + shift);
-    }
-    const std::int64_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
-    std::int32_t rst = static_cast<std::int32_t>((k * o + 16384) >> 15);
-    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
-    rst = limit_gain<std::int32_t>(rst, rst_f, t, angle_flag, egl);
-    ro = rst;
-    ao = sub_wrap(t, rst);
-  };
   if (vmafx::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
     for (int i = g.top; i < g.bottom; ++i) {
       const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
@@ -490,22 +386,25 @@ void decouple_s123(const Bands<std::int32_t>& ref, const Bands<std::int32_t>& di
     }
     return;
   }
+  const std::int32_t* const ob[3] = {ref.h, ref.v, ref.d};
+  const std::int32_t* const tb[3] = {dis.h, dis.v, dis.d};
+  std::int32_t* const rb[3] = {r.h, r.v, r.d};
+  std::int32_t* const ab[3] = {a.h, a.v, a.d};
   for (int i = g.top; i < g.bottom; ++i) {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
     for (int j = g.left; j < g.right; ++j) {
       const std::ptrdiff_t p = row + j;
-      const std::int32_t oh = ref.h[p], ov = ref.v[p], od = ref.d[p];
-      const std::int32_t th = dis.h[p], tv = dis.v[p], td = dis.d[p];
-      const std::int64_t ot_dp = static_cast<std::int64_t>(static_cast<std::uint64_t>(std::int64_t{oh} * th) +
-                                                           static_cast<std::uint64_t>(std::int64_t{ov} * tv));
-      const std::int64_t o_mag_sq = static_cast<std::int64_t>(static_cast<std::uint64_t>(std::int64_t{oh} * oh) +
-                                                              static_cast<std::uint64_t>(std::int64_t{ov} * ov));
-      const std::int64_t t_mag_sq = static_cast<std::int64_t>(static_cast<std::uint64_t>(std::int64_t{th} * th) +
-                                                              static_cast<std::uint64_t>(std::int64_t{tv} * tv));
-      const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq);
-      one(oh, th, angle_flag, r.h[p], a.h[p]);
-      one(ov, tv, angle_flag, r.v[p], a.v[p]);
-      one(od, td, angle_flag, r.d[p], a.d[p]);
+      const int angle = vmafx_adm_angle_ok(vmafx_adm_dot2(ref.h[p], dis.h[p], ref.v[p], dis.v[p]),
+                                           vmafx_adm_dot2(ref.h[p], ref.h[p], ref.v[p], ref.v[p]),
+                                           vmafx_adm_dot2(dis.h[p], dis.h[p], dis.v[p], dis.v[p]), kCos1DegSq);
+      for (int b = 0; b < 3; ++b) {
+        const std::int32_t o = ob[b][p], t = tb[b][p];
+        int shift = 0;
+        const std::int32_t idx = vmafx_adm_s123_div_index(o, &shift);
+        const std::int32_t rst = vmafx_adm_s123_restore(o, t, lut[idx + 32768], shift, angle, egl);
+        rb[b][p] = rst;
+        ab[b][p] = vmafx_adm_sub32(t, rst);
+      }
     }
   }
 }
@@ -523,22 +422,18 @@ void csf_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& dst, cons
   const bool fast = vmafx::simd::enabled();
   for (int theta = 0; theta < 3; ++theta) {
     const std::int32_t factor = rf[theta];
-    const std::int32_t add = vmafx_adm_s0_csf_round[theta];
-    const int shift = vmafx_adm_s0_csf_shift[theta];
     for (int i = g.top; i < g.bottom; ++i) {
       const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
       if (fast) {
         const std::ptrdiff_t p = row + g.left;
-        simd::csf_s0_row(s[theta] + p, g.right - g.left, factor, add, shift, o[theta] + p, f[theta] + p);
+        simd::csf_s0_row(s[theta] + p, g.right - g.left, factor, vmafx_adm_s0_csf_round[theta],
+                         vmafx_adm_s0_csf_shift[theta], o[theta] + p, f[theta] + p);
         continue;
       }
       for (int j = g.left; j < g.right; ++j) {
-        const std::int32_t v = factor * static_cast<std::int32_t>(s[theta][row + j]);
-        const std::int16_t d = static_cast<std::int16_t>((v + add) >> shift);
-        o[theta][row + j] = d;
-        f[theta][row + j] = static_cast<std::int16_t>(
-            (VMAFX_ADM_S0_ONE_BY_30 * std::abs(static_cast<std::int32_t>(d)) + VMAFX_ADM_S0_FLT_ROUND) >>
-            VMAFX_ADM_S0_FLT_SHIFT);
+        const std::int32_t d = vmafx_adm_s0_csf(s[theta][row + j], theta, factor);
+        o[theta][row + j] = static_cast<std::int16_t>(d);
+        f[theta][row + j] = static_cast<std::int16_t>(vmafx_adm_s0_flt(d));
       }
     }
   }
@@ -552,7 +447,6 @@ void csf_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& dst, co
   std::int32_t* const f[3] = {flt.h, flt.v, flt.d};
   const bool fast = vmafx::simd::enabled();
   for (int theta = 0; theta < 3; ++theta) {
-    const std::int64_t factor = rf[theta];
     for (int i = g.top; i < g.bottom; ++i) {
       const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
       if (fast) {
@@ -561,12 +455,9 @@ void csf_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& dst, co
         continue;
       }
       for (int j = g.left; j < g.right; ++j) {
-        const std::int32_t d = static_cast<std::int32_t>((factor * s[theta][row + j] + VMAFX_ADM_S123_CSF_ROUND) >>
-                                                         VMAFX_ADM_S123_CSF_SHIFT);
+        const std::int32_t d = vmafx_adm_s123_csf(s[theta][row + j], rf[theta]);
         o[theta][row + j] = d;
-        f[theta][row + j] = static_cast<std::int32_t>(
-            (std::int64_t{VMAFX_ADM_S123_ONE_BY_30} * abs32(d) + std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
-            VMAFX_ADM_S123_FLT_SHIFT);
+        f[theta][row + j] = vmafx_adm_s123_flt(d);
       }
     }
   }
@@ -595,10 +486,7 @@ float den_s0(const Bands<std::int16_t>& ref, int w, int h, int stride, const flo
       continue;
     }
     for (int j = g.left; j < g.right; ++j) {
-      for (int t = 0; t < 3; ++t) {
-        const std::uint64_t x = static_cast<std::uint16_t>(std::abs(static_cast<int>(b[t][row + j])));
-        inner[t] += (x * x) * x;
-      }
+      for (int t = 0; t < 3; ++t) inner[t] += vmafx_adm_s0_den(b[t][row + j]);
     }
     for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> shift_accum;
   }
@@ -610,7 +498,6 @@ float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stri
                double noise_weight) {
   const Region g = score_region(w, h);
   const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
-  const std::uint64_t sq_add = std::uint64_t{1} << sq_shift;  // sic: 1 << shift
   const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
   const std::uint64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
   const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
@@ -628,10 +515,8 @@ float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stri
       continue;
     }
     for (int j = g.left; j < g.right; ++j) {
-      for (int t = 0; t < 3; ++t) {
-        const std::uint64_t x = static_cast<std::uint32_t>(abs32(b[t][row + j]));
-        inner[t] += ((((x * x) + sq_add) >> sq_shift) * x + add_cub) >> shift_cub;
-      }
+      for (int t = 0; t < 3; ++t)
+        inner[t] += vmafx_adm_s123_den(b[t][row + j], static_cast<int>(sq_shift), add_cub, static_cast<int>(shift_cub));
     }
     for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_accum) >> shift_accum;
   }
@@ -666,14 +551,10 @@ void cm_loops(int w, int h, const Region& g, std::int64_t add_rows, int shift_ro
   }
 }
 
+// The eight neighbours of (0, j) in rows fm, f0, fp (wrapping int32 sum).
 template <class T>
-inline std::int32_t neighbours(const T* fm, const T* f0, const T* fp, int jm, int j, int jp) {
-  // libvmaf sums these in int32 (wrap-around; the order does not matter).
-  const std::uint32_t s = static_cast<std::uint32_t>(fm[jm]) + static_cast<std::uint32_t>(fm[j]) +
-                          static_cast<std::uint32_t>(fm[jp]) + static_cast<std::uint32_t>(f0[jm]) +
-                          static_cast<std::uint32_t>(f0[jp]) + static_cast<std::uint32_t>(fp[jm]) +
-                          static_cast<std::uint32_t>(fp[j]) + static_cast<std::uint32_t>(fp[jp]);
-  return static_cast<std::int32_t>(s);
+inline std::uint32_t neighbours(const T* fm, const T* f0, const T* fp, int jm, int j, int jp) {
+  return vmafx_adm_ring8(fm[jm], fm[j], fm[jp], f0[jm], f0[jp], fp[jm], fp[j], fp[jp]);
 }
 
 float cm_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& ang, const Bands<std::int16_t>& flt, int w,
@@ -693,29 +574,19 @@ float cm_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& ang, cons
   for (int t = 0; t < 3; ++t) factor[t] = rf[t];
 
   std::int64_t acc[3] = {0, 0, 0};
-  cm_loops(
-      w, h, g, add_rows, static_cast<int>(shift_rows), acc,
-      [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
-        const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
-        const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
-        const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
-        std::uint32_t thr = 0;
-        for (int t = 0; t < 3; ++t) {
-          const std::int16_t centre = static_cast<std::int16_t>(
-              (VMAFX_ADM_S0_ONE_BY_15 * std::abs(static_cast<std::int32_t>(ab[t][r0 + j])) + VMAFX_ADM_S0_FLT_ROUND) >>
-              VMAFX_ADM_S0_FLT_SHIFT);
-          thr += static_cast<std::uint32_t>(neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp)) +
-                 static_cast<std::uint32_t>(static_cast<std::int32_t>(centre));
-        }
-        for (int t = 0; t < 3; ++t) {
-          const std::int32_t x0 = static_cast<std::int32_t>(sb[t][r0 + j]) * factor[t];
-          std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr << vmafx_adm_s0_thr_shift[t]));
-          x = x < 0 ? 0 : x;
-          const std::int32_t x_sq = static_cast<std::int32_t>(
-              (static_cast<std::int64_t>(x) * x + vmafx_adm_s0_sq_round[t]) >> vmafx_adm_s0_sq_shift[t]);
-          inner[t] += (static_cast<std::int64_t>(x_sq) * x + add_cub[t]) >> shift_cub[t];
-        }
-      });
+  cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
+           [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
+             const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
+             const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
+             const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
+             std::uint32_t thr = 0;
+             for (int t = 0; t < 3; ++t)
+               thr += neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp) +
+                      static_cast<std::uint32_t>(vmafx_adm_s0_centre(ab[t][r0 + j]));
+             for (int t = 0; t < 3; ++t)
+               inner[t] +=
+                   vmafx_adm_s0_cm_term(sb[t][r0 + j], t, factor[t], thr, add_cub[t], static_cast<int>(shift_cub[t]));
+           });
 
   return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
@@ -733,8 +604,6 @@ float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, co
   const std::int32_t* const sb[3] = {src.h, src.v, src.d};
   const std::int32_t* const ab[3] = {ang.h, ang.v, ang.d};
   const std::int32_t* const fb[3] = {flt.h, flt.v, flt.d};
-  std::int64_t factor[3];
-  for (int t = 0; t < 3; ++t) factor[t] = rf[t];
 
   std::int64_t acc[3] = {0, 0, 0};
   cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
@@ -743,23 +612,11 @@ float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, co
              const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
              const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
              std::uint32_t thr = 0;
-             for (int t = 0; t < 3; ++t) {
-               const std::int32_t centre =
-                   static_cast<std::int32_t>((std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(ab[t][r0 + j]) +
-                                              std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
-                                             VMAFX_ADM_S123_FLT_SHIFT);
-               thr += static_cast<std::uint32_t>(neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp)) +
-                      static_cast<std::uint32_t>(centre);
-             }
-             for (int t = 0; t < 3; ++t) {
-               const std::int32_t x0 = static_cast<std::int32_t>(
-                   (sb[t][r0 + j] * factor[t] + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
-               std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr));
-               x = x < 0 ? 0 : x;
-               const std::int32_t x_sq = static_cast<std::int32_t>(
-                   (static_cast<std::int64_t>(x) * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
-               inner[t] += (static_cast<std::int64_t>(x_sq) * x + add_cub) >> shift_cub;
-             }
+             for (int t = 0; t < 3; ++t)
+               thr += neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp) +
+                      static_cast<std::uint32_t>(vmafx_adm_s123_centre(ab[t][r0 + j]));
+             for (int t = 0; t < 3; ++t)
+               inner[t] += vmafx_adm_s123_cm_term(sb[t][r0 + j], rf[t], thr, add_cub, static_cast<int>(shift_cub));
            });
 
   return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);

@@ -33,7 +33,7 @@
 #include <limits>
 #include <vector>
 
-#include "feature/adm_tables.h"
+#include "exact/adm_tables.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/adm_simd.cpp"

@@ -21,7 +21,7 @@
 
 #include "feature/adm.hpp"
 #include "feature/adm_simd.hpp"
-#include "feature/adm_tables.h"
+#include "exact/adm_tables.h"
 #include "core/simd.hpp"
 #include "simd_targets.hpp"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "feature/adm.hpp"
-#include "feature/adm_tables.h"
+#include "exact/adm_tables.h"
 #include "feature/opencl/opencl_twin.hpp"
 
 namespace vmafx::ocl {
