@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SIMD row passes of the integer ADM; see adm_simd.hpp for the contract and
-// feature/adm.cpp (dwt_s0, dwt_s123, decouple_s0, decouple_s123, csf_s0,
-// csf_s123, den_s0, den_s123, cm_s0, cm_s123) for the scalar reference each
-// one reproduces. Compiled once per Highway target (foreach_target) and
-// chosen at run time (HWY_DYNAMIC_DISPATCH); switched with the VIF's
-// vmafx::simd::enabled().
+// SIMD row passes of the integer ADM; see adm_rows.hpp for the contract and
+// feature/adm.cpp's scalar rows (scalar_rows()) for the reference each one
+// reproduces. Compiled once per Highway target (foreach_target) and chosen at
+// run time (HWY_DYNAMIC_DISPATCH); init_simd_rows() puts them in the row
+// table that adm::rows() returns while vmafx::simd::enabled(). Without
+// Highway this file is empty and rows() is scalar_rows().
 //
 // Lane layout: one column per int32 lane, except where noted (the scale-0
 // vertical DWT works on int16 pairs, the decoupling partly on double lanes).
@@ -22,7 +22,7 @@
 // has already counted. Rows narrower than one vector go through zero-filled
 // copies. Nothing is read outside what the scalar loop reads, except the
 // DWT's own padded row buffers (and prefetch hints, which load nothing).
-#include "feature/adm_simd.hpp"
+#include "feature/adm_rows.hpp"
 
 #if VMAFX_HAVE_HWY
 
@@ -47,7 +47,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
-// No SIMD target: vmafx::simd::enabled() is false and adm.cpp keeps its loops.
+// No SIMD target: vmafx::simd::enabled() is false and rows() keeps the scalar rows.
 void DwtS0Row8(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*, std::int16_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
@@ -1327,107 +1327,73 @@ HWY_EXPORT(DenS0Row);
 HWY_EXPORT(DenS123Row);
 HWY_EXPORT(FloatOfInt64);
 
-void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
-                std::int16_t* oh, std::int16_t* od) {
-  HWY_DYNAMIC_DISPATCH(DwtS0Row8)(r, w, bpc, lo_only, oa, ov, oh, od);
-}
-void dwt_s0_row(const std::uint16_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
-                std::int16_t* oh, std::int16_t* od) {
-  HWY_DYNAMIC_DISPATCH(DwtS0Row16)(r, w, bpc, lo_only, oa, ov, oh, od);
-}
-void csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift, std::int16_t* o,
-                std::int16_t* f) {
-  HWY_DYNAMIC_DISPATCH(CsfS0Row)(s, n, factor, add, shift, o, f);
-}
-void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32_t* o, std::int32_t* f) {
-  HWY_DYNAMIC_DISPATCH(CsfS123Row)(s, n, factor, o, f);
-}
-void cm_box_row(const std::int16_t* const m[3], const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
-                std::int32_t* Z) {
-  HWY_DYNAMIC_DISPATCH(CmBoxRow16)(m, k, lo, hi, F, H, Z);
-}
-void cm_box_row(const std::int32_t* const m[3], const CmS123& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
-                std::int32_t* Z) {
-  HWY_DYNAMIC_DISPATCH(CmBoxRow32)(m, k, lo, hi, F, H, Z);
-}
-void cm_s0_row(const std::int16_t* const src[3], const CmBox& box, int left, int right, const CmS0& k,
-               std::int64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(CmS0Row)(src, box, left, right, k, inner);
-}
-void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n, const std::int32_t* lut,
-                     float cos1_sq, double egl, std::int16_t* const r[3], std::int16_t* const a[3]) {
-  HWY_DYNAMIC_DISPATCH(DecoupleS0Row)(o, t, n, lut, cos1_sq, egl, r, a);
-}
-void dwt_s123_row(const std::int16_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
-                  std::int32_t* oh, std::int32_t* od) {
-  HWY_DYNAMIC_DISPATCH(DwtS123Row16)(r, w, scale, oa, ov, oh, od);
-}
-void dwt_s123_row(const std::int32_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
-                  std::int32_t* oh, std::int32_t* od) {
-  HWY_DYNAMIC_DISPATCH(DwtS123Row32)(r, w, scale, oa, ov, oh, od);
-}
-void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, float cos1_sq, double egl,
-                       std::int32_t* const r[3], std::int32_t* const a[3]) {
-  HWY_DYNAMIC_DISPATCH(DecoupleS123Row)(o, t, n, cos1_sq, egl, r, a);
-}
-void cm_s123_row(const std::int32_t* const src[3], const CmBox& box, int left, int right, const CmS123& k,
-                 std::int64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(CmS123Row)(src, box, left, right, k, inner);
-}
 void float_of_int64(const std::int64_t* x, int n, float* out) { HWY_DYNAMIC_DISPATCH(FloatOfInt64)(x, n, out); }
-void den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(DenS0Row)(b, n, inner);
-}
-void den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::uint64_t add_cub, int shift_cub,
-                  std::uint64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(DenS123Row)(b, n, sq_shift, add_cub, shift_cub, inner);
-}
 
 }  // namespace vmafx::adm::simd
+
+namespace vmafx::adm {
+
+// Each slot dispatches at call time, so a target forced by the tests holds.
+void init_simd_rows(Rows& r) {
+  using namespace simd;  // NOLINT: the dispatch tables' names
+  using I16 = std::int16_t;
+  using I32 = std::int32_t;
+  using I64 = std::int64_t;
+  using U64 = std::uint64_t;
+  r.dwt_s0_8 = [](const std::uint8_t* const s[4], int w, int bpc, bool lo, I16* oa, I16* ov, I16* oh, I16* od) {
+    HWY_DYNAMIC_DISPATCH(DwtS0Row8)(s, w, bpc, lo, oa, ov, oh, od);
+  };
+  r.dwt_s0_16 = [](const std::uint16_t* const s[4], int w, int bpc, bool lo, I16* oa, I16* ov, I16* oh, I16* od) {
+    HWY_DYNAMIC_DISPATCH(DwtS0Row16)(s, w, bpc, lo, oa, ov, oh, od);
+  };
+  r.dwt_s123_16 = [](const I16* const s[4], int w, int scale, I32* oa, I32* ov, I32* oh, I32* od) {
+    HWY_DYNAMIC_DISPATCH(DwtS123Row16)(s, w, scale, oa, ov, oh, od);
+  };
+  r.dwt_s123_32 = [](const I32* const s[4], int w, int scale, I32* oa, I32* ov, I32* oh, I32* od) {
+    HWY_DYNAMIC_DISPATCH(DwtS123Row32)(s, w, scale, oa, ov, oh, od);
+  };
+  r.decouple_s0 = [](const I16* const o[3], const I16* const t[3], int n, const I32* lut, float c, double egl,
+                     I16* const rr[3], I16* const a[3]) {
+    HWY_DYNAMIC_DISPATCH(DecoupleS0Row)(o, t, n, lut, c, egl, rr, a);
+  };
+  r.decouple_s123 = [](const I32* const o[3], const I32* const t[3], int n, float c, double egl, I32* const rr[3],
+                       I32* const a[3]) {
+    HWY_DYNAMIC_DISPATCH(DecoupleS123Row)
+    (o, t, n, c, egl, rr, a);
+  };
+  r.csf_s0 = [](const I16* s, int n, I32 factor, I32 add, int shift, I16* o, I16* f) {
+    HWY_DYNAMIC_DISPATCH(CsfS0Row)(s, n, factor, add, shift, o, f);
+  };
+  r.csf_s123 = [](const I32* s, int n, std::uint32_t factor, I32* o, I32* f) {
+    HWY_DYNAMIC_DISPATCH(CsfS123Row)(s, n, factor, o, f);
+  };
+  r.cm_box_s0 = [](const I16* const m[3], const CmS0& k, int lo, int hi, I32* F, I32* H, I32* Z) {
+    HWY_DYNAMIC_DISPATCH(CmBoxRow16)(m, k, lo, hi, F, H, Z);
+  };
+  r.cm_box_s123 = [](const I32* const m[3], const CmS123& k, int lo, int hi, I32* F, I32* H, I32* Z) {
+    HWY_DYNAMIC_DISPATCH(CmBoxRow32)(m, k, lo, hi, F, H, Z);
+  };
+  r.cm_s0 = [](const I16* const src[3], const CmBox& box, int left, int right, const CmS0& k, I64 inner[3]) {
+    HWY_DYNAMIC_DISPATCH(CmS0Row)(src, box, left, right, k, inner);
+  };
+  r.cm_s123 = [](const I32* const src[3], const CmBox& box, int left, int right, const CmS123& k, I64 inner[3]) {
+    HWY_DYNAMIC_DISPATCH(CmS123Row)(src, box, left, right, k, inner);
+  };
+  r.den_s0 = [](const I16* const b[3], int n, U64 inner[3]) { HWY_DYNAMIC_DISPATCH(DenS0Row)(b, n, inner); };
+  r.den_s123 = [](const I32* const b[3], int n, int sq, U64 add_cub, int shift_cub, U64 inner[3]) {
+    HWY_DYNAMIC_DISPATCH(DenS123Row)(b, n, sq, add_cub, shift_cub, inner);
+  };
+}
+
+}  // namespace vmafx::adm
 #endif  // HWY_ONCE
 
-#else  // !VMAFX_HAVE_HWY: vmafx::simd::enabled() is false; never called.
+#else  // !VMAFX_HAVE_HWY: rows() is scalar_rows() and the SIMD tests skip.
 
 #include <cstdlib>
 
 namespace vmafx::adm::simd {
-void dwt_s0_row(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*,
-                std::int16_t*) {
-  std::abort();
-}
-void dwt_s0_row(const std::uint16_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*,
-                std::int16_t*) {
-  std::abort();
-}
-void csf_s0_row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::int16_t*, std::int16_t*) {
-  std::abort();
-}
-void csf_s123_row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) { std::abort(); }
-void cm_box_row(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
-  std::abort();
-}
-void cm_box_row(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
-  std::abort();
-}
-void cm_s0_row(const std::int16_t* const*, const CmBox&, int, int, const CmS0&, std::int64_t*) { std::abort(); }
-void decouple_s0_row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*, float, double,
-                     std::int16_t* const*, std::int16_t* const*) {
-  std::abort();
-}
-void dwt_s123_row(const std::int16_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*, std::int32_t*) {
-  std::abort();
-}
-void dwt_s123_row(const std::int32_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*, std::int32_t*) {
-  std::abort();
-}
-void decouple_s123_row(const std::int32_t* const*, const std::int32_t* const*, int, float, double, std::int32_t* const*,
-                       std::int32_t* const*) {
-  std::abort();
-}
-void cm_s123_row(const std::int32_t* const*, const CmBox&, int, int, const CmS123&, std::int64_t*) { std::abort(); }
-void den_s0_row(const std::int16_t* const*, int, std::uint64_t*) { std::abort(); }
 void float_of_int64(const std::int64_t*, int, float*) { std::abort(); }
-void den_s123_row(const std::int32_t* const*, int, int, std::uint64_t, int, std::uint64_t*) { std::abort(); }
 }  // namespace vmafx::adm::simd
 
 #endif  // VMAFX_HAVE_HWY
