@@ -425,12 +425,45 @@ using VD = hn::Vec<DD>;
 using VD32 = hn::Vec<DD32>;
 using MD = hn::Mask<DD>;
 
-struct DecRows {
-  const std::int16_t* o[3];
-  const std::int16_t* t[3];
-  std::int16_t* r[3];
-  std::int16_t* a[3];
+template <class T>
+struct DecRowsT {
+  const T* o[3];
+  const T* t[3];
+  T* r[3];
+  T* a[3];
 };
+using DecRows = DecRowsT<std::int16_t>;
+using DecRows32 = DecRowsT<std::int32_t>;
+
+// A decoupling row through col(rows, j), which does columns j .. j + n - 1:
+// columns are independent and no output aliases an input, so the last vector
+// moves back to end at the last column; a row narrower than one vector goes
+// through zero-filled copies (kMax >= n columns).
+template <std::size_t kMax, class T, class Col>
+HWY_INLINE void DecoupleRowT(const T* const* o, const T* const* t, std::size_t w, std::size_t n, T* const* r,
+                             T* const* a, const Col& col) {
+  if (w >= n) {
+    const DecRowsT<T> rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
+    for (std::size_t j = 0; j < w; j += n) col(rw, std::min(j, w - n));
+    return;
+  }
+  if (w == 0) return;
+  HWY_ALIGN T in[6][kMax] = {}, out[6][kMax];
+  DecRowsT<T> rw;
+  for (int b = 0; b < 3; ++b) {
+    std::memcpy(in[b], o[b], w * sizeof(T));
+    std::memcpy(in[3 + b], t[b], w * sizeof(T));
+    rw.o[b] = in[b];
+    rw.t[b] = in[3 + b];
+    rw.r[b] = out[b];
+    rw.a[b] = out[3 + b];
+  }
+  col(rw, 0);
+  for (int b = 0; b < 3; ++b) {
+    std::memcpy(r[b], out[b], w * sizeof(T));
+    std::memcpy(a[b], out[3 + b], w * sizeof(T));
+  }
+}
 
 HWY_INLINE VD32 LoadD32(const std::int16_t* p) { return hn::PromoteTo(DD32(), hn::LoadU(DD16(), p)); }
 // Integer-valued doubles in int32 range (see above): the conversion is exact.
@@ -549,58 +582,14 @@ void DecoupleS0Row(const std::int16_t* const* o, const std::int16_t* const* t, i
   const std::size_t w = std::size_t(width);
   const VD c = hn::Set(d, static_cast<double>(cos1_sq));
   if (egl >= 0 && egl <= 32767 && egl == std::floor(egl)) {
-    const D32 d32;
-    const std::size_t n = hn::Lanes(d32);
-    const V32 ev = hn::Set(d32, static_cast<std::int32_t>(egl));
-    if (w >= n) {
-      const DecRows rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
-      for (std::size_t j = 0; j < w; j += n) DecoupleS0IntCol(rw, std::min(j, w - n), lut, c, ev);
-      return;
-    }
-    if (w == 0) return;
-    HWY_ALIGN std::int16_t in[6][kMaxN] = {}, out[6][kMaxN];
-    DecRows rw;
-    for (int b = 0; b < 3; ++b) {
-      std::memcpy(in[b], o[b], w * sizeof(std::int16_t));
-      std::memcpy(in[3 + b], t[b], w * sizeof(std::int16_t));
-      rw.o[b] = in[b];
-      rw.t[b] = in[3 + b];
-      rw.r[b] = out[b];
-      rw.a[b] = out[3 + b];
-    }
-    DecoupleS0IntCol(rw, 0, lut, c, ev);
-    for (int b = 0; b < 3; ++b) {
-      std::memcpy(r[b], out[b], w * sizeof(std::int16_t));
-      std::memcpy(a[b], out[3 + b], w * sizeof(std::int16_t));
-    }
+    const V32 ev = hn::Set(D32(), static_cast<std::int32_t>(egl));
+    DecoupleRowT<kMaxN>(o, t, w, hn::Lanes(D32()), r, a,
+                        [&](const DecRows& rw, std::size_t j) { DecoupleS0IntCol(rw, j, lut, c, ev); });
     return;
   }
-  const std::size_t n = hn::Lanes(d);
   const VD ev = hn::Set(d, egl);
-  if (w >= n) {
-    // Columns are independent and no output aliases an input: the last
-    // vector moves back to end at the last column.
-    const DecRows rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
-    for (std::size_t j = 0; j < w; j += n) DecoupleS0Col(rw, std::min(j, w - n), lut, c, ev);
-    return;
-  }
-  if (w == 0) return;
-  constexpr std::size_t kMaxD = HWY_LANES(double);
-  HWY_ALIGN std::int16_t in[6][kMaxD] = {}, out[6][kMaxD];
-  DecRows rw;
-  for (int b = 0; b < 3; ++b) {
-    std::memcpy(in[b], o[b], w * sizeof(std::int16_t));
-    std::memcpy(in[3 + b], t[b], w * sizeof(std::int16_t));
-    rw.o[b] = in[b];
-    rw.t[b] = in[3 + b];
-    rw.r[b] = out[b];
-    rw.a[b] = out[3 + b];
-  }
-  DecoupleS0Col(rw, 0, lut, c, ev);
-  for (int b = 0; b < 3; ++b) {
-    std::memcpy(r[b], out[b], w * sizeof(std::int16_t));
-    std::memcpy(a[b], out[3 + b], w * sizeof(std::int16_t));
-  }
+  DecoupleRowT<HWY_LANES(double)>(o, t, w, hn::Lanes(d), r, a,
+                                  [&](const DecRows& rw, std::size_t j) { DecoupleS0Col(rw, j, lut, c, ev); });
 }
 
 // ---------------------------------------------------------------------------
@@ -843,13 +832,6 @@ void FloatOfInt64(const std::int64_t* x, int n, float* out) {
   }
 }
 
-struct DecRows32 {
-  const std::int32_t* o[3];
-  const std::int32_t* t[3];
-  std::int32_t* r[3];
-  std::int32_t* a[3];
-};
-
 HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, VD c, VD egl) {
   const DD d;
   const DD64 d64;
@@ -934,31 +916,10 @@ HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, VD c, VD egl
 void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t, int width, float cos1_sq, double egl,
                      std::int32_t* const* r, std::int32_t* const* a) {
   const DD d;
-  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
   const VD c = hn::Set(d, static_cast<double>(cos1_sq));
   const VD ev = hn::Set(d, egl);
-  if (w >= n) {
-    const DecRows32 rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
-    for (std::size_t j = 0; j < w; j += n) DecoupleS123Col(rw, std::min(j, w - n), c, ev);
-    return;
-  }
-  if (w == 0) return;
-  constexpr std::size_t kMaxD = HWY_LANES(double);
-  HWY_ALIGN std::int32_t in[6][kMaxD] = {}, out[6][kMaxD];
-  DecRows32 rw;
-  for (int b = 0; b < 3; ++b) {
-    std::memcpy(in[b], o[b], w * sizeof(std::int32_t));
-    std::memcpy(in[3 + b], t[b], w * sizeof(std::int32_t));
-    rw.o[b] = in[b];
-    rw.t[b] = in[3 + b];
-    rw.r[b] = out[b];
-    rw.a[b] = out[3 + b];
-  }
-  DecoupleS123Col(rw, 0, c, ev);
-  for (int b = 0; b < 3; ++b) {
-    std::memcpy(r[b], out[b], w * sizeof(std::int32_t));
-    std::memcpy(a[b], out[3 + b], w * sizeof(std::int32_t));
-  }
+  DecoupleRowT<HWY_LANES(double)>(o, t, std::size_t(width), hn::Lanes(d), r, a,
+                                  [&](const DecRows32& rw, std::size_t j) { DecoupleS123Col(rw, j, c, ev); });
 }
 
 // ---------------------------------------------------------------------------

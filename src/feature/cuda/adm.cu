@@ -15,56 +15,44 @@ namespace {
 constexpr int TX = 32, TY = 8, kThreads = TX * TY;
 constexpr int kRowThreads = 256;
 
-// One output (i, j) of a scale-0 step from the 4 x 4 source samples its taps
-// reach (exact/adm.h's mirroring), both passes.
-template <class Pel>
-__global__ void __launch_bounds__(kThreads)
-    dwt0_kernel(const Pel* __restrict__ src, std::ptrdiff_t stride, int w, int h, int bpc, bool lo_only,
-                Bands<std::int16_t> out, int ostride) {
+// One output (i, j) of a DWT step from the 4 x 4 input samples its taps
+// reach (exact/adm.h's mirroring), both passes: scale 0 makes int16 bands
+// from samples of bpc bits (with lo_only, only the approximation band),
+// scales 1..3 int32 bands with their roundings.
+template <class In, class Out>
+__global__ void __launch_bounds__(kThreads) dwt_kernel(const In* __restrict__ src, std::ptrdiff_t stride, int w, int h,
+                                                       int scale, int bpc, bool lo_only, Bands<Out> out, int ostride) {
   const int j = blockIdx.x * TX + threadIdx.x % TX;
   const int i = blockIdx.y * TY + threadIdx.x / TX;
   if (j >= (w + 1) / 2 || i >= (h + 1) / 2) return;
-  std::int32_t tl[4], th[4];
-#pragma unroll
-  for (int c = 0; c < 4; ++c) {
-    const Pel* col = src + vmafx_adm_dwt_src(j, c, w);
-    long long u[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) u[k] = col[std::ptrdiff_t(vmafx_adm_dwt_src(i, k, h)) * stride];
-    tl[c] = vmafx_adm_dwt0_vlo(u[0], u[1], u[2], u[3], bpc);
-    th[c] = vmafx_adm_dwt0_vhi(u[0], u[1], u[2], u[3], bpc);
-  }
-  const std::ptrdiff_t o = std::ptrdiff_t(i) * ostride + j;
-  out.b[0][o] = std::int16_t(vmafx_adm_dwt0_hlo(tl[0], tl[1], tl[2], tl[3]));
-  if (lo_only) return;
-  out.b[1][o] = std::int16_t(vmafx_adm_dwt0_hlo(th[0], th[1], th[2], th[3]));
-  out.b[2][o] = std::int16_t(vmafx_adm_dwt0_hhi(tl[0], tl[1], tl[2], tl[3]));
-  out.b[3][o] = std::int16_t(vmafx_adm_dwt0_hhi(th[0], th[1], th[2], th[3]));
-}
-
-template <class In>
-__global__ void __launch_bounds__(kThreads) dwt123_kernel(const In* __restrict__ src, int sstride, int w, int h,
-                                                          int scale, Bands<std::int32_t> out, int ostride) {
-  const int j = blockIdx.x * TX + threadIdx.x % TX;
-  const int i = blockIdx.y * TY + threadIdx.x / TX;
-  if (j >= (w + 1) / 2 || i >= (h + 1) / 2) return;
-  const long long vr = vmafx_adm_s123_v_round[scale - 1], hr = vmafx_adm_s123_h_round[scale - 1];
-  const int vs = vmafx_adm_s123_v_shift[scale - 1], hs = vmafx_adm_s123_h_shift[scale - 1];
-  long long tl[4], th[4];
+  const int s = scale > 0 ? scale - 1 : 0;
+  const long long vr = vmafx_adm_s123_v_round[s], hr = vmafx_adm_s123_h_round[s];
+  const int vs = vmafx_adm_s123_v_shift[s], hs = vmafx_adm_s123_h_shift[s];
+  std::int32_t l[4], g[4];
 #pragma unroll
   for (int c = 0; c < 4; ++c) {
     const In* col = src + vmafx_adm_dwt_src(j, c, w);
     long long u[4];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) u[k] = col[std::ptrdiff_t(vmafx_adm_dwt_src(i, k, h)) * sstride];
-    tl[c] = vmafx_adm_dwt123_lo(u[0], u[1], u[2], u[3], vr, vs);
-    th[c] = vmafx_adm_dwt123_hi(u[0], u[1], u[2], u[3], vr, vs);
+    for (int k = 0; k < 4; ++k) u[k] = col[std::ptrdiff_t(vmafx_adm_dwt_src(i, k, h)) * stride];
+    l[c] = scale == 0 ? vmafx_adm_dwt0_vlo(u[0], u[1], u[2], u[3], bpc)
+                      : vmafx_adm_dwt123_lo(u[0], u[1], u[2], u[3], vr, vs);
+    g[c] = scale == 0 ? vmafx_adm_dwt0_vhi(u[0], u[1], u[2], u[3], bpc)
+                      : vmafx_adm_dwt123_hi(u[0], u[1], u[2], u[3], vr, vs);
   }
   const std::ptrdiff_t o = std::ptrdiff_t(i) * ostride + j;
-  out.b[0][o] = vmafx_adm_dwt123_lo(tl[0], tl[1], tl[2], tl[3], hr, hs);
-  out.b[1][o] = vmafx_adm_dwt123_lo(th[0], th[1], th[2], th[3], hr, hs);
-  out.b[2][o] = vmafx_adm_dwt123_hi(tl[0], tl[1], tl[2], tl[3], hr, hs);
-  out.b[3][o] = vmafx_adm_dwt123_hi(th[0], th[1], th[2], th[3], hr, hs);
+  if (scale == 0) {
+    out.b[0][o] = Out(vmafx_adm_dwt0_hlo(l[0], l[1], l[2], l[3]));
+    if (lo_only) return;
+    out.b[1][o] = Out(vmafx_adm_dwt0_hlo(g[0], g[1], g[2], g[3]));
+    out.b[2][o] = Out(vmafx_adm_dwt0_hhi(l[0], l[1], l[2], l[3]));
+    out.b[3][o] = Out(vmafx_adm_dwt0_hhi(g[0], g[1], g[2], g[3]));
+  } else {
+    out.b[0][o] = Out(vmafx_adm_dwt123_lo(l[0], l[1], l[2], l[3], hr, hs));
+    out.b[1][o] = Out(vmafx_adm_dwt123_lo(g[0], g[1], g[2], g[3], hr, hs));
+    out.b[2][o] = Out(vmafx_adm_dwt123_hi(l[0], l[1], l[2], l[3], hr, hs));
+    out.b[3][o] = Out(vmafx_adm_dwt123_hi(g[0], g[1], g[2], g[3], hr, hs));
+  }
 }
 
 // ---- decoupling, CSF, masking and denominator terms (exact/adm.h) ----------
@@ -222,22 +210,22 @@ void dwt0(const void* src, std::ptrdiff_t stride, int w, int h, int bpc, bool lo
           int ostride, cudaStream_t s) {
   const dim3 grid(((w + 1) / 2 + TX - 1) / TX, ((h + 1) / 2 + TY - 1) / TY);
   if (bpc == 8)
-    dwt0_kernel<std::uint8_t>
-        <<<grid, kThreads, 0, s>>>(static_cast<const std::uint8_t*>(src), stride, w, h, bpc, lo_only, out, ostride);
+    dwt_kernel<<<grid, kThreads, 0, s>>>(static_cast<const std::uint8_t*>(src), stride, w, h, 0, bpc, lo_only, out,
+                                         ostride);
   else
-    dwt0_kernel<std::uint16_t>
-        <<<grid, kThreads, 0, s>>>(static_cast<const std::uint16_t*>(src), stride, w, h, bpc, lo_only, out, ostride);
+    dwt_kernel<<<grid, kThreads, 0, s>>>(static_cast<const std::uint16_t*>(src), stride, w, h, 0, bpc, lo_only, out,
+                                         ostride);
 }
 
 void dwt123(const void* src, int sstride, int w, int h, int scale, Bands<std::int32_t> out, int ostride,
             cudaStream_t s) {
   const dim3 grid(((w + 1) / 2 + TX - 1) / TX, ((h + 1) / 2 + TY - 1) / TY);
   if (scale == 1)
-    dwt123_kernel<std::int16_t>
-        <<<grid, kThreads, 0, s>>>(static_cast<const std::int16_t*>(src), sstride, w, h, scale, out, ostride);
+    dwt_kernel<<<grid, kThreads, 0, s>>>(static_cast<const std::int16_t*>(src), sstride, w, h, scale, 0, false, out,
+                                         ostride);
   else
-    dwt123_kernel<std::int32_t>
-        <<<grid, kThreads, 0, s>>>(static_cast<const std::int32_t*>(src), sstride, w, h, scale, out, ostride);
+    dwt_kernel<<<grid, kThreads, 0, s>>>(static_cast<const std::int32_t*>(src), sstride, w, h, scale, 0, false, out,
+                                         ostride);
 }
 
 void stage0(Bands<std::int16_t> ref, Bands<std::int16_t> dis, std::int16_t* work, const StageParams& p, long long* out,
