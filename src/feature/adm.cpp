@@ -709,7 +709,7 @@ float cm_s123(const Rows& R, const Bands<std::int32_t>& src, const Bands<std::in
 // Band planes of one thread, grown once and never cleared (every stage reads
 // only what an earlier stage of the same frame wrote). The pages are touched
 // by the stages that use them, so planes a path leaves alone (the CSF planes
-// when the SIMD masking runs) cost nothing; on Linux the block asks for
+// on bands wide enough for the masking rows) cost nothing; on Linux the block asks for
 // transparent huge pages, which cuts the first-touch page faults and the TLB
 // misses of the ten-odd planes a stage walks at once.
 template <class T>

@@ -924,8 +924,9 @@ void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t,
 
 // ---------------------------------------------------------------------------
 // Contrast masking of every scale, with the CSF of the masker formed on the
-// fly (adm.cpp's csf_s0 / csf_s123 followed by cm_s0 / cm_s123, without the
-// two intermediate planes). Per masker sample m of band t, as csf_*:
+// fly, as the scalar rows cm_box / cm do (exact/adm.h's vmafx_adm_s0_csf,
+// _flt, _centre and _cm_term, and their scale 1-3 forms). Per masker sample m
+// of band t, as the csf rows:
 //   scale 0: d = (int16_t)((factor * m + add) >> shift) (csf_s0_row's
 //            argument: the int32 lanes hold the exact value), the filter
 //            input f = (int16_t)((4369 * |d| + 2048) >> 12) and the centre
@@ -934,9 +935,9 @@ void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t,
 //   scales 1-3: d = csf_s123's product, f and the centre the high halves of
 //            (2^32 / 30 resp. 2^32 / 15) * abs32(d) - 2^31 (csf_s123_row's
 //            argument, HighMulRound).
-// cm only reads those values inside adm.cpp's filter region (the 3x3 block
-// of a score-region pixel lies in it), where csf_* computed them, so forming
-// them here gives the same numbers.
+// The masking only reads those values inside the filter region (the 3x3
+// block of a score-region pixel lies in it), where the reference's CSF
+// planes hold them, so forming them here gives the same numbers.
 //
 // thr = the 8 neighbours of the three bands' f and their centre weights, in
 // wrapping int32 lanes (adm.cpp's uint32 sum; integer additions modulo 2^32
