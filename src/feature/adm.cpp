@@ -5,11 +5,11 @@
 // sums wrap (done here through unsigned arithmetic, which C++20 defines), and
 // out-of-range double -> unsigned conversions behave as gcc's x86-64 code does.
 //
-// When vmafx::simd::enabled() (Highway built in, a SIMD CPU, VMAFX_SIMD not
-// "off"), every stage (the DWTs, decoupling, CSF, denominators and contrast
-// masking of all scales) hands its rows to feature/adm_simd.cpp, which
-// computes the same integers, floats and doubles; the loops below stay the
-// reference (taken when the SIMD branch is not), tested against it for ==.
+// Every sample goes through exact/adm.h, the arithmetic the CUDA and OpenCL
+// twins call too. The stages run their rows through a table (adm_rows.hpp):
+// the scalar rows below are the reference; when vmafx::simd::enabled()
+// (Highway built in, a SIMD CPU, VMAFX_SIMD not "off") feature/adm_simd.cpp's
+// rows, which compute the same integers, floats and doubles, take their place.
 #include "feature/adm.hpp"
 
 #include <algorithm>
@@ -26,9 +26,9 @@
 #endif
 
 #include "core/error.hpp"
-#include "feature/adm_simd.hpp"
-#include "feature/adm_tables.h"
+#include "feature/adm_rows.hpp"
 #include "core/simd.hpp"
+#include "exact/adm.h"
 
 namespace vmafx {
 namespace adm {
@@ -140,46 +140,14 @@ std::uint16_t to_u16(double x) {
   return static_cast<std::uint16_t>(v);
 }
 
-// abs() of an int32 with gcc's wrap for INT32_MIN.
-inline std::int32_t abs32(std::int32_t x) {
-  const std::uint32_t u = static_cast<std::uint32_t>(x);
-  return static_cast<std::int32_t>(x < 0 ? 0u - u : u);
-}
-
-// int32 a - b with wrap-around.
-inline std::int32_t sub_wrap(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
-}
-
+// The division table (exact/adm.h's vmafx_adm_div at [i + 32768]).
 struct DivLookup {
   std::int32_t v[VMAFX_ADM_DIV_LOOKUP_SIZE];
   DivLookup() {
-    v[32768] = 0;
-    for (int i = 1; i <= 32768; ++i) {
-      const std::int32_t recip = static_cast<std::int32_t>(VMAFX_ADM_DIV_Q / i);
-      v[32768 + i] = recip;
-      v[32768 - i] = -recip;
-    }
+    for (int i = -32768; i <= 32768; ++i) v[i + 32768] = vmafx_adm_div(i);
   }
 };
 const DivLookup kDiv;
-
-// DWT source indices for an input of n samples (n >= 5): 4 per output sample.
-// Index -1 mirrors to 1; past the end, n + k mirrors to n - 1 - k.
-void dwt_indices(int n, std::vector<int>& out) {
-  const int half = (n + 1) / 2;
-  out.resize(static_cast<std::size_t>(half) * 4);
-  for (int i = 0; i < half; ++i) {
-    int ind[4] = {2 * i - 1, 2 * i, 2 * i + 1, 2 * i + 2};
-    if (i == 0) {
-      ind[0] = 1;
-    } else if (i >= half - 2) {
-      for (int& x : ind)
-        if (x >= n) x = 2 * n - x - 1;
-    }
-    for (int k = 0; k < 4; ++k) out[static_cast<std::size_t>(i) * 4 + k] = ind[k];
-  }
-}
 
 // ---------------------------------------------------------------------------
 // CSF factors
@@ -262,7 +230,207 @@ int blend_table(double nvd, int rdh) {
 }
 
 // ---------------------------------------------------------------------------
-// DWT
+// The scalar rows (scalar_rows(): the reference; adm_simd.cpp's rows compute
+// the same). Every sample goes through exact/adm.h, as in the twins.
+// ---------------------------------------------------------------------------
+
+// The DWT's two passes for one output row (the column taps mirrored as the
+// rows are). The vertical sums are int64: libvmaf's int32 sum may wrap for
+// 16-bit input, but its final value fits, so the results are the same.
+template <class Pel>
+void dwt_s0_row(const Pel* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
+                std::int16_t* oh, std::int16_t* od) {
+  thread_local std::vector<std::int16_t> tmp;
+  if (tmp.size() < 2 * static_cast<std::size_t>(w)) tmp.resize(2 * static_cast<std::size_t>(w));
+  std::int16_t* lo = tmp.data();
+  std::int16_t* hi = lo + w;
+  for (int j = 0; j < w; ++j) {
+    lo[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_vlo(r[0][j], r[1][j], r[2][j], r[3][j], bpc));
+    if (!lo_only) hi[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_vhi(r[0][j], r[1][j], r[2][j], r[3][j], bpc));
+  }
+  for (int j = 0; j < (w + 1) / 2; ++j) {
+    const int x0 = vmafx_adm_dwt_src(j, 0, w), x1 = vmafx_adm_dwt_src(j, 1, w);
+    const int x2 = vmafx_adm_dwt_src(j, 2, w), x3 = vmafx_adm_dwt_src(j, 3, w);
+    oa[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_hlo(lo[x0], lo[x1], lo[x2], lo[x3]));
+    if (lo_only) continue;
+    ov[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_hhi(lo[x0], lo[x1], lo[x2], lo[x3]));
+    oh[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_hlo(hi[x0], hi[x1], hi[x2], hi[x3]));
+    od[j] = static_cast<std::int16_t>(vmafx_adm_dwt0_hhi(hi[x0], hi[x1], hi[x2], hi[x3]));
+  }
+}
+
+template <class In>
+void dwt_s123_row(const In* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov, std::int32_t* oh,
+                  std::int32_t* od) {
+  thread_local std::vector<std::int32_t> tmp;
+  if (tmp.size() < 2 * static_cast<std::size_t>(w)) tmp.resize(2 * static_cast<std::size_t>(w));
+  std::int32_t* lo = tmp.data();
+  std::int32_t* hi = lo + w;
+  const std::int64_t vr = vmafx_adm_s123_v_round[scale - 1], hr = vmafx_adm_s123_h_round[scale - 1];
+  const int vs = vmafx_adm_s123_v_shift[scale - 1], hs = vmafx_adm_s123_h_shift[scale - 1];
+  for (int j = 0; j < w; ++j) {
+    lo[j] = vmafx_adm_dwt123_lo(r[0][j], r[1][j], r[2][j], r[3][j], vr, vs);
+    hi[j] = vmafx_adm_dwt123_hi(r[0][j], r[1][j], r[2][j], r[3][j], vr, vs);
+  }
+  for (int j = 0; j < (w + 1) / 2; ++j) {
+    const int x0 = vmafx_adm_dwt_src(j, 0, w), x1 = vmafx_adm_dwt_src(j, 1, w);
+    const int x2 = vmafx_adm_dwt_src(j, 2, w), x3 = vmafx_adm_dwt_src(j, 3, w);
+    oa[j] = vmafx_adm_dwt123_lo(lo[x0], lo[x1], lo[x2], lo[x3], hr, hs);
+    ov[j] = vmafx_adm_dwt123_hi(lo[x0], lo[x1], lo[x2], lo[x3], hr, hs);
+    oh[j] = vmafx_adm_dwt123_lo(hi[x0], hi[x1], hi[x2], hi[x3], hr, hs);
+    od[j] = vmafx_adm_dwt123_hi(hi[x0], hi[x1], hi[x2], hi[x3], hr, hs);
+  }
+}
+
+// The angle flag of column j from the h and v bands.
+template <class T>
+int angle_at(const T* const o[3], const T* const t[3], int j, float cos1_sq) {
+  return vmafx_adm_angle_ok(vmafx_adm_dot2(o[0][j], t[0][j], o[1][j], t[1][j]),
+                            vmafx_adm_dot2(o[0][j], o[0][j], o[1][j], o[1][j]),
+                            vmafx_adm_dot2(t[0][j], t[0][j], t[1][j], t[1][j]), cos1_sq);
+}
+
+void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n, const std::int32_t* lut,
+                     float cos1_sq, double egl, std::int16_t* const r[3], std::int16_t* const a[3]) {
+  for (int j = 0; j < n; ++j) {
+    const int angle = angle_at(o, t, j, cos1_sq);
+    for (int b = 0; b < 3; ++b) {
+      const std::int16_t ob = o[b][j], tb = t[b][j];
+      const std::int32_t rst = vmafx_adm_s0_restore(ob, tb, lut[ob + 32768], angle, egl);
+      r[b][j] = static_cast<std::int16_t>(rst);
+      a[b][j] = static_cast<std::int16_t>(tb - rst);
+    }
+  }
+}
+
+void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, float cos1_sq, double egl,
+                       std::int32_t* const r[3], std::int32_t* const a[3]) {
+  for (int j = 0; j < n; ++j) {
+    const int angle = angle_at(o, t, j, cos1_sq);
+    for (int b = 0; b < 3; ++b) {
+      const std::int32_t ob = o[b][j], tb = t[b][j];
+      int shift = 0;
+      const std::int32_t idx = vmafx_adm_s123_div_index(ob, &shift);
+      const std::int32_t rst = vmafx_adm_s123_restore(ob, tb, kDiv.v[idx + 32768], shift, angle, egl);
+      r[b][j] = rst;
+      a[b][j] = vmafx_adm_sub32(tb, rst);
+    }
+  }
+}
+
+void csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift, std::int16_t* o,
+                std::int16_t* f) {
+  for (int j = 0; j < n; ++j) {
+    const std::int16_t d = static_cast<std::int16_t>((factor * s[j] + add) >> shift);
+    o[j] = d;
+    f[j] = static_cast<std::int16_t>(vmafx_adm_s0_flt(d));
+  }
+}
+
+void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32_t* o, std::int32_t* f) {
+  for (int j = 0; j < n; ++j) {
+    o[j] = vmafx_adm_s123_csf(s[j], factor);
+    f[j] = vmafx_adm_s123_flt(o[j]);
+  }
+}
+
+// The masking's per-sample steps by scale (the constants' type picks it).
+std::int32_t csf_of(std::int16_t m, int t, const CmS0& k) { return vmafx_adm_s0_csf(m, t, k.factor[t]); }
+std::int32_t csf_of(std::int32_t m, int t, const CmS123& k) { return vmafx_adm_s123_csf(m, k.factor[t]); }
+std::int32_t flt_of(std::int32_t d, const CmS0&) { return vmafx_adm_s0_flt(d); }
+std::int32_t flt_of(std::int32_t d, const CmS123&) { return vmafx_adm_s123_flt(d); }
+std::int32_t centre_of(std::int32_t d, const CmS0&) { return vmafx_adm_s0_centre(d); }
+std::int32_t centre_of(std::int32_t d, const CmS123&) { return vmafx_adm_s123_centre(d); }
+std::int64_t term_of(std::int16_t s, int t, std::uint32_t thr, const CmS0& k) {
+  return vmafx_adm_s0_cm_term(s, t, k.factor[t], thr, k.add_cub[t], k.shift_cub[t]);
+}
+std::int64_t term_of(std::int32_t s, int t, std::uint32_t thr, const CmS123& k) {
+  return vmafx_adm_s123_cm_term(s, k.factor[t], thr, k.add_cub, k.shift_cub);
+}
+inline void add_wrap(std::int64_t& acc, std::int64_t v) {
+  acc = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) + static_cast<std::uint64_t>(v));
+}
+
+template <class T, class K>
+void cm_box_row(const T* const m[3], const K& k, int lo, int hi, std::int32_t* F, std::int32_t* H, std::int32_t* Z) {
+  if (hi <= lo) return;
+  for (int j = lo - 1; j < hi + 1; ++j) {
+    std::uint32_t f = 0, c = 0;
+    for (int t = 0; t < 3; ++t) {
+      const std::int32_t d = csf_of(m[t][j], t, k);
+      f += static_cast<std::uint32_t>(flt_of(d, k));
+      c += static_cast<std::uint32_t>(centre_of(d, k));
+    }
+    F[j] = static_cast<std::int32_t>(f);
+    Z[j] = static_cast<std::int32_t>(c - f);
+  }
+  for (int j = lo; j < hi; ++j)
+    H[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(F[j - 1]) + static_cast<std::uint32_t>(F[j]) +
+                                     static_cast<std::uint32_t>(F[j + 1]));
+}
+
+template <class T, class K>
+void cm_row(const T* const src[3], const CmBox& box, int left, int right, const K& k, std::int64_t inner[3]) {
+  for (int j = left; j < right; ++j) {
+    const std::uint32_t thr = static_cast<std::uint32_t>(box.hm[j]) + static_cast<std::uint32_t>(box.h0[j]) +
+                              static_cast<std::uint32_t>(box.hp[j]) + static_cast<std::uint32_t>(box.z0[j]);
+    for (int t = 0; t < 3; ++t) add_wrap(inner[t], term_of(src[t][j], t, thr, k));
+  }
+}
+
+void den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]) {
+  for (int j = 0; j < n; ++j)
+    for (int t = 0; t < 3; ++t) inner[t] += vmafx_adm_s0_den(b[t][j]);
+}
+
+void den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::uint64_t add_cub, int shift_cub,
+                  std::uint64_t inner[3]) {
+  for (int j = 0; j < n; ++j)
+    for (int t = 0; t < 3; ++t) inner[t] += vmafx_adm_s123_den(b[t][j], sq_shift, add_cub, shift_cub);
+}
+
+Rows make_scalar_rows() {
+  Rows r{};
+  r.dwt_s0_8 = &dwt_s0_row<std::uint8_t>;
+  r.dwt_s0_16 = &dwt_s0_row<std::uint16_t>;
+  r.dwt_s123_16 = &dwt_s123_row<std::int16_t>;
+  r.dwt_s123_32 = &dwt_s123_row<std::int32_t>;
+  r.decouple_s0 = &decouple_s0_row;
+  r.decouple_s123 = &decouple_s123_row;
+  r.csf_s0 = &csf_s0_row;
+  r.csf_s123 = &csf_s123_row;
+  r.cm_box_s0 = &cm_box_row<std::int16_t, CmS0>;
+  r.cm_box_s123 = &cm_box_row<std::int32_t, CmS123>;
+  r.cm_s0 = &cm_row<std::int16_t, CmS0>;
+  r.cm_s123 = &cm_row<std::int32_t, CmS123>;
+  r.den_s0 = &den_s0_row;
+  r.den_s123 = &den_s123_row;
+  return r;
+}
+
+}  // namespace
+
+const Rows& scalar_rows() {
+  static const Rows r = make_scalar_rows();
+  return r;
+}
+
+const Rows& rows() {
+#if VMAFX_HAVE_HWY
+  static const Rows fast = [] {
+    Rows r = scalar_rows();
+    init_simd_rows(r);
+    return r;
+  }();
+  if (vmafx::simd::enabled()) return fast;
+#endif
+  return scalar_rows();
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// The stages: row loops over the bands, calling rows().
 // ---------------------------------------------------------------------------
 
 template <class T>
@@ -275,366 +443,96 @@ struct Bands {
 
 // Scale 0: samples -> int16 bands (w x h input, (w+1)/2 x (h+1)/2 output).
 template <class Pel>
-void dwt_s0(const PlaneView& src, int bpc, const Bands<std::int16_t>& out, int ostride, bool lo_only,
-            const std::vector<int>& iy, const std::vector<int>& ix, std::int16_t* tmplo, std::int16_t* tmphi) {
-  const int w = src.width, h = src.height;
-  const int hw = (w + 1) / 2, hh = (h + 1) / 2;
-  const std::int32_t* lo = vmafx_adm_dwt_lo;
-  const std::int32_t* hi = vmafx_adm_dwt_hi;
-  const std::int64_t add_v = std::int64_t{1} << (bpc - 1);
-  const std::int64_t offset = std::int64_t{VMAFX_ADM_DWT_LO_SUM} * add_v;
-  const bool fast = vmafx::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
-  for (int i = 0; i < hh; ++i) {
-    const Pel* r0 = src.row<Pel>(iy[4 * i + 0]);
-    const Pel* r1 = src.row<Pel>(iy[4 * i + 1]);
-    const Pel* r2 = src.row<Pel>(iy[4 * i + 2]);
-    const Pel* r3 = src.row<Pel>(iy[4 * i + 3]);
-    if (fast) {
-      const Pel* const rows[4] = {r0, r1, r2, r3};
-      const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * ostride;
-      simd::dwt_s0_row(rows, w, bpc, lo_only, out.a + o, lo_only ? nullptr : out.v + o, lo_only ? nullptr : out.h + o,
-                       lo_only ? nullptr : out.d + o);
-      continue;
-    }
-    // Vertical pass. The int32 sum of libvmaf may wrap for 16-bit input, but
-    // its final value fits, so the int64 sum gives the same result.
-    for (int j = 0; j < w; ++j) {
-      const std::int64_t u0 = r0[j], u1 = r1[j], u2 = r2[j], u3 = r3[j];
-      const std::int64_t al = lo[0] * u0 + lo[1] * u1 + lo[2] * u2 + lo[3] * u3 - offset;
-      tmplo[j] = static_cast<std::int16_t>((al + add_v) >> bpc);
-      if (!lo_only) {
-        const std::int64_t ah = hi[0] * u0 + hi[1] * u1 + hi[2] * u2 + hi[3] * u3;
-        tmphi[j] = static_cast<std::int16_t>((ah + add_v) >> bpc);
-      }
-    }
-    // Horizontal pass.
-    std::int16_t* oa = out.a + static_cast<std::ptrdiff_t>(i) * ostride;
-    std::int16_t* ov = lo_only ? nullptr : out.v + static_cast<std::ptrdiff_t>(i) * ostride;
-    std::int16_t* oh = lo_only ? nullptr : out.h + static_cast<std::ptrdiff_t>(i) * ostride;
-    std::int16_t* od = lo_only ? nullptr : out.d + static_cast<std::ptrdiff_t>(i) * ostride;
-    for (int j = 0; j < hw; ++j) {
-      const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
-      std::int32_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
-      std::int32_t acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
-      oa[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-      if (lo_only) continue;
-      acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
-      ov[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-      s0 = tmphi[j0];
-      s1 = tmphi[j1];
-      s2 = tmphi[j2];
-      s3 = tmphi[j3];
-      acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
-      oh[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-      acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
-      od[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-    }
+void dwt_s0(const Rows& R, const PlaneView& src, int bpc, const Bands<std::int16_t>& out, int ostride, bool lo_only) {
+  for (int i = 0; i < (src.height + 1) / 2; ++i) {
+    const Pel* r[4];
+    for (int k = 0; k < 4; ++k) r[k] = src.row<Pel>(vmafx_adm_dwt_src(i, k, src.height));
+    const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * ostride;
+    std::int16_t* ov = lo_only ? nullptr : out.v + o;
+    std::int16_t* oh = lo_only ? nullptr : out.h + o;
+    std::int16_t* od = lo_only ? nullptr : out.d + o;
+    if constexpr (sizeof(Pel) == 1)
+      R.dwt_s0_8(r, src.width, bpc, lo_only, out.a + o, ov, oh, od);
+    else
+      R.dwt_s0_16(r, src.width, bpc, lo_only, out.a + o, ov, oh, od);
   }
 }
 
 // Scales 1..3: the previous scale's approximation band (int16 after scale 0,
 // int32 after) -> int32 bands.
 template <class In>
-void dwt_s123(const In* src, int sstride, int w, int h, int scale, const Bands<std::int32_t>& out, int ostride,
-              const std::vector<int>& iy, const std::vector<int>& ix, std::int32_t* tmplo, std::int32_t* tmphi) {
-  const int hw = (w + 1) / 2, hh = (h + 1) / 2;
-  const std::int32_t* lo = vmafx_adm_dwt_lo;
-  const std::int32_t* hi = vmafx_adm_dwt_hi;
-  const std::int64_t vr = vmafx_adm_s123_v_round[scale - 1];
-  const int vs = vmafx_adm_s123_v_shift[scale - 1];
-  const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
-  const int hs = vmafx_adm_s123_h_shift[scale - 1];
-  const bool fast = vmafx::simd::enabled();  // SIMD rows (adm_simd.cpp), same integers
-  for (int i = 0; i < hh; ++i) {
-    const In* r0 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 0]) * sstride;
-    const In* r1 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 1]) * sstride;
-    const In* r2 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 2]) * sstride;
-    const In* r3 = src + static_cast<std::ptrdiff_t>(iy[4 * i + 3]) * sstride;
-    if (fast) {
-      const In* const rows[4] = {r0, r1, r2, r3};
-      const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * ostride;
-      simd::dwt_s123_row(rows, w, scale, out.a + o, out.v + o, out.h + o, out.d + o);
-      continue;
-    }
-    for (int j = 0; j < w; ++j) {
-      const std::int64_t s0 = r0[j], s1 = r1[j], s2 = r2[j], s3 = r3[j];
-      const std::int64_t al = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
-      tmplo[j] = static_cast<std::int32_t>((al + vr) >> vs);
-      const std::int64_t ah = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
-      tmphi[j] = static_cast<std::int32_t>((ah + vr) >> vs);
-    }
-    std::int32_t* oa = out.a + static_cast<std::ptrdiff_t>(i) * ostride;
-    std::int32_t* ov = out.v + static_cast<std::ptrdiff_t>(i) * ostride;
-    std::int32_t* oh = out.h + static_cast<std::ptrdiff_t>(i) * ostride;
-    std::int32_t* od = out.d + static_cast<std::ptrdiff_t>(i) * ostride;
-    for (int j = 0; j < hw; ++j) {
-      const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
-      std::int64_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
-      oa[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
-      ov[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
-      s0 = tmphi[j0];
-      s1 = tmphi[j1];
-      s2 = tmphi[j2];
-      s3 = tmphi[j3];
-      oh[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
-      od[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
-    }
+void dwt_s123(const Rows& R, const In* src, int sstride, int w, int h, int scale, const Bands<std::int32_t>& out,
+              int ostride) {
+  for (int i = 0; i < (h + 1) / 2; ++i) {
+    const In* r[4];
+    for (int k = 0; k < 4; ++k) r[k] = src + static_cast<std::ptrdiff_t>(vmafx_adm_dwt_src(i, k, h)) * sstride;
+    const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * ostride;
+    if constexpr (sizeof(In) == 2)
+      R.dwt_s123_16(r, w, scale, out.a + o, out.v + o, out.h + o, out.d + o);
+    else
+      R.dwt_s123_32(r, w, scale, out.a + o, out.v + o, out.h + o, out.d + o);
   }
 }
 
-// ---------------------------------------------------------------------------
-// Decoupling: split the distorted detail bands into the part explained by the
-// reference (restored, r) and the additive impairment (a = dis - r).
-// ---------------------------------------------------------------------------
-
-inline bool angle_within_1deg(std::int64_t ot_dp, std::int64_t o_mag_sq, std::int64_t t_mag_sq) {
-  const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
-  if (!(dp >= 0.0f)) return false;
-  const double om = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
-  const double tm = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
-  return dp * dp >= static_cast<double>(kCos1DegSq) * om * tm;
-}
-
-// The enhancement-gain limit applied to a restored coefficient.
-template <class T>
-inline T limit_gain(T rst, float rst_f, T t, bool angle_flag, double egl) {
-  if (angle_flag && rst_f > 0.) {
-    const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
-    rst = static_cast<T>(x < y ? x : y);
-  }
-  if (angle_flag && rst_f < 0.) {
-    const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
-    rst = static_cast<T>(x > y ? x : y);
-  }
-  return rst;
-}
-
-void decouple_s0(const Bands<std::int16_t>& ref, const Bands<std::int16_t>& dis, const Bands<std::int16_t>& r,
-                 const Bands<std::int16_t>& a, int w, int h, int stride, double egl) {
+// Decoupling over the filter region: split the distorted detail bands into
+// the part explained by the reference (restored, r) and the additive
+// impairment (a = dis - r). row(o3, t3, n, r3, a3) does one row.
+template <class T, class Row>
+void decouple(const Bands<T>& ref, const Bands<T>& dis, const Bands<T>& r, const Bands<T>& a, int w, int h, int stride,
+              Row&& row) {
   const Region g = filter_region(w, h);
-  const std::int32_t* lut = kDiv.v;
-  auto one = [&](std::int16_t o, std::int16_t t, bool angle_flag, std::int16_t& ro, std::int16_t& ao) {
-    const std::int32_t tmp_k =
-        o == 0 ? 32768 : static_cast<std::int32_t>((static_cast<std::int64_t>(lut[o + 32768]) * t + 16384) >> 15);
-    const std::int32_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
-    std::int16_t rst = static_cast<std::int16_t>((k * o + 16384) >> 15);
-    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
-    rst = limit_gain<std::int16_t>(rst, rst_f, t, angle_flag, egl);
-    ro = rst;
-    ao = static_cast<std::int16_t>(t - rst);
-  };
-  if (vmafx::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
-    for (int i = g.top; i < g.bottom; ++i) {
-      const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
-      const std::int16_t* const o3[3] = {ref.h + p, ref.v + p, ref.d + p};
-      const std::int16_t* const t3[3] = {dis.h + p, dis.v + p, dis.d + p};
-      std::int16_t* const r3[3] = {r.h + p, r.v + p, r.d + p};
-      std::int16_t* const a3[3] = {a.h + p, a.v + p, a.d + p};
-      simd::decouple_s0_row(o3, t3, g.right - g.left, lut, kCos1DegSq, egl, r3, a3);
-    }
-    return;
-  }
   for (int i = g.top; i < g.bottom; ++i) {
-    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
-    for (int j = g.left; j < g.right; ++j) {
-      const std::ptrdiff_t p = row + j;
-      const std::int16_t oh = ref.h[p], ov = ref.v[p], od = ref.d[p];
-      const std::int16_t th = dis.h[p], tv = dis.v[p], td = dis.d[p];
-      const std::int64_t ot_dp = std::int64_t{oh} * th + std::int64_t{ov} * tv;
-      const std::int64_t o_mag_sq = std::int64_t{oh} * oh + std::int64_t{ov} * ov;
-      const std::int64_t t_mag_sq = std::int64_t{th} * th + std::int64_t{tv} * tv;
-      const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq);
-      one(oh, th, angle_flag, r.h[p], a.h[p]);
-      one(ov, tv, angle_flag, r.v[p], a.v[p]);
-      one(od, td, angle_flag, r.d[p], a.d[p]);
-    }
+    const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
+    const T* const o3[3] = {ref.h + p, ref.v + p, ref.d + p};
+    const T* const t3[3] = {dis.h + p, dis.v + p, dis.d + p};
+    T* const r3[3] = {r.h + p, r.v + p, r.d + p};
+    T* const a3[3] = {a.h + p, a.v + p, a.d + p};
+    row(o3, t3, g.right - g.left, r3, a3);
   }
 }
 
-// 15 significant bits of a value >= 32768, and the shift that drops the rest.
-inline std::uint16_t best15(std::uint32_t x, int& shift) {
-  const int k = 17 - std::countl_zero(x);
-  shift = k;
-  return static_cast<std::uint16_t>((x + (1u << (k - 1))) >> k);
-}
-
-void decouple_s123(const Bands<std::int32_t>& ref, const Bands<std::int32_t>& dis, const Bands<std::int32_t>& r,
-                   const Bands<std::int32_t>& a, int w, int h, int stride, double egl) {
-  const Region g = filter_region(w, h);
-  const std::int32_t* lut = kDiv.v;
-  auto one = [&](std::int32_t o, std::int32_t t, bool angle_flag, std::int32_t& ro, std::int32_t& ao) {
-    std::int64_t tmp_k = 32768;
-    if (o != 0) {
-      const std::uint32_t abs_o = static_cast<std::uint32_t>(abs32(o));
-      const std::int64_t sign = o < 0 ? -1 : 1;
-      int shift = 0;
-      const std::uint16_t msb = abs_o < 32768 ? static_cast<std::uint16_t>(abs_o) : best15(abs_o, shift);
-      tmp_k = ((static_cast<std::int64_t>(lut[msb + 32768]) * t) * sign + (std::int64_t{1} << (14 + shift))) >>
-              (15 + shift);
-    }
-    const std::int64_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
-    std::int32_t rst = static_cast<std::int32_t>((k * o + 16384) >> 15);
-    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
-    rst = limit_gain<std::int32_t>(rst, rst_f, t, angle_flag, egl);
-    ro = rst;
-    ao = sub_wrap(t, rst);
-  };
-  if (vmafx::simd::enabled()) {  // the same per-pixel values (adm_simd.cpp)
-    for (int i = g.top; i < g.bottom; ++i) {
-      const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
-      const std::int32_t* const o3[3] = {ref.h + p, ref.v + p, ref.d + p};
-      const std::int32_t* const t3[3] = {dis.h + p, dis.v + p, dis.d + p};
-      std::int32_t* const r3[3] = {r.h + p, r.v + p, r.d + p};
-      std::int32_t* const a3[3] = {a.h + p, a.v + p, a.d + p};
-      simd::decouple_s123_row(o3, t3, g.right - g.left, kCos1DegSq, egl, r3, a3);
-    }
-    return;
-  }
+// Denominator: the CSF-weighted energy of the reference bands over the score
+// region, row(b3, n, inner) giving a row's sums, each rounded by
+// (+ add) >> shift.
+template <class T, class Row>
+void den_rows(const Bands<T>& ref, const Region& g, int stride, std::uint64_t add, int shift, std::uint64_t acc[3],
+              Row&& row) {
   for (int i = g.top; i < g.bottom; ++i) {
-    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
-    for (int j = g.left; j < g.right; ++j) {
-      const std::ptrdiff_t p = row + j;
-      const std::int32_t oh = ref.h[p], ov = ref.v[p], od = ref.d[p];
-      const std::int32_t th = dis.h[p], tv = dis.v[p], td = dis.d[p];
-      const std::int64_t ot_dp = static_cast<std::int64_t>(static_cast<std::uint64_t>(std::int64_t{oh} * th) +
-                                                           static_cast<std::uint64_t>(std::int64_t{ov} * tv));
-      const std::int64_t o_mag_sq = static_cast<std::int64_t>(static_cast<std::uint64_t>(std::int64_t{oh} * oh) +
-                                                              static_cast<std::uint64_t>(std::int64_t{ov} * ov));
-      const std::int64_t t_mag_sq = static_cast<std::int64_t>(static_cast<std::uint64_t>(std::int64_t{th} * th) +
-                                                              static_cast<std::uint64_t>(std::int64_t{tv} * tv));
-      const bool angle_flag = angle_within_1deg(ot_dp, o_mag_sq, t_mag_sq);
-      one(oh, th, angle_flag, r.h[p], a.h[p]);
-      one(ov, tv, angle_flag, r.v[p], a.v[p]);
-      one(od, td, angle_flag, r.d[p], a.d[p]);
-    }
+    const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + g.left;
+    const T* const b3[3] = {ref.h + p, ref.v + p, ref.d + p};
+    std::uint64_t inner[3] = {0, 0, 0};
+    row(b3, g.right - g.left, inner);
+    for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> shift;
   }
 }
 
-// ---------------------------------------------------------------------------
-// CSF: weight the detail bands (dst) and prepare the masking-filter input (flt).
-// ---------------------------------------------------------------------------
-
-void csf_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& dst, const Bands<std::int16_t>& flt, int w,
-            int h, int stride, const std::uint16_t rf[3]) {
-  const Region g = filter_region(w, h);
-  std::int16_t* const s[3] = {src.h, src.v, src.d};
-  std::int16_t* const o[3] = {dst.h, dst.v, dst.d};
-  std::int16_t* const f[3] = {flt.h, flt.v, flt.d};
-  const bool fast = vmafx::simd::enabled();
-  for (int theta = 0; theta < 3; ++theta) {
-    const std::int32_t factor = rf[theta];
-    const std::int32_t add = vmafx_adm_s0_csf_round[theta];
-    const int shift = vmafx_adm_s0_csf_shift[theta];
-    for (int i = g.top; i < g.bottom; ++i) {
-      const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
-      if (fast) {
-        const std::ptrdiff_t p = row + g.left;
-        simd::csf_s0_row(s[theta] + p, g.right - g.left, factor, add, shift, o[theta] + p, f[theta] + p);
-        continue;
-      }
-      for (int j = g.left; j < g.right; ++j) {
-        const std::int32_t v = factor * static_cast<std::int32_t>(s[theta][row + j]);
-        const std::int16_t d = static_cast<std::int16_t>((v + add) >> shift);
-        o[theta][row + j] = d;
-        f[theta][row + j] = static_cast<std::int16_t>(
-            (VMAFX_ADM_S0_ONE_BY_30 * std::abs(static_cast<std::int32_t>(d)) + VMAFX_ADM_S0_FLT_ROUND) >>
-            VMAFX_ADM_S0_FLT_SHIFT);
-      }
-    }
-  }
-}
-
-void csf_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& dst, const Bands<std::int32_t>& flt, int w,
-              int h, int stride, const std::uint32_t rf[3]) {
-  const Region g = filter_region(w, h);
-  std::int32_t* const s[3] = {src.h, src.v, src.d};
-  std::int32_t* const o[3] = {dst.h, dst.v, dst.d};
-  std::int32_t* const f[3] = {flt.h, flt.v, flt.d};
-  const bool fast = vmafx::simd::enabled();
-  for (int theta = 0; theta < 3; ++theta) {
-    const std::int64_t factor = rf[theta];
-    for (int i = g.top; i < g.bottom; ++i) {
-      const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
-      if (fast) {
-        const std::ptrdiff_t p = row + g.left;
-        simd::csf_s123_row(s[theta] + p, g.right - g.left, rf[theta], o[theta] + p, f[theta] + p);
-        continue;
-      }
-      for (int j = g.left; j < g.right; ++j) {
-        const std::int32_t d = static_cast<std::int32_t>((factor * s[theta][row + j] + VMAFX_ADM_S123_CSF_ROUND) >>
-                                                         VMAFX_ADM_S123_CSF_SHIFT);
-        o[theta][row + j] = d;
-        f[theta][row + j] = static_cast<std::int32_t>(
-            (std::int64_t{VMAFX_ADM_S123_ONE_BY_30} * abs32(d) + std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
-            VMAFX_ADM_S123_FLT_SHIFT);
-      }
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Denominator: the CSF-weighted energy (sum of |x|^3) of the reference bands.
-// ---------------------------------------------------------------------------
-
-float den_s0(const Bands<std::int16_t>& ref, int w, int h, int stride, const float rf[3], double noise_weight) {
+float den_s0(const Rows& R, const Bands<std::int16_t>& ref, int w, int h, int stride, const float rf[3],
+             double noise_weight) {
   const Region g = score_region(w, h);
   std::int32_t shift_accum =
       ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) - VMAFX_ADM_S0_DEN_AREA_BIAS;
   shift_accum = shift_accum > 0 ? shift_accum : 0;
   const std::uint64_t add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
   std::uint64_t acc[3] = {0, 0, 0};
-  const std::int16_t* const b[3] = {ref.h, ref.v, ref.d};
-  const bool fast = vmafx::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
-  for (int i = g.top; i < g.bottom; ++i) {
-    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
-    std::uint64_t inner[3] = {0, 0, 0};
-    if (fast) {
-      const std::int16_t* const b3[3] = {b[0] + row + g.left, b[1] + row + g.left, b[2] + row + g.left};
-      simd::den_s0_row(b3, g.right - g.left, inner);
-      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> shift_accum;
-      continue;
-    }
-    for (int j = g.left; j < g.right; ++j) {
-      for (int t = 0; t < 3; ++t) {
-        const std::uint64_t x = static_cast<std::uint16_t>(std::abs(static_cast<int>(b[t][row + j])));
-        inner[t] += (x * x) * x;
-      }
-    }
-    for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> shift_accum;
-  }
+  den_rows(ref, g, stride, add, shift_accum, acc,
+           [&](const std::int16_t* const b3[3], int n, std::uint64_t inner[3]) { R.den_s0(b3, n, inner); });
   const double shift_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - shift_accum));
   return den_from_sums(acc, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
-float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stride, const float rf[3],
+float den_s123(const Rows& R, const Bands<std::int32_t>& ref, int scale, int w, int h, int stride, const float rf[3],
                double noise_weight) {
   const Region g = score_region(w, h);
-  const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
-  const std::uint64_t sq_add = std::uint64_t{1} << sq_shift;  // sic: 1 << shift
+  const int sq_shift = vmafx_adm_s123_den_sq_shift[scale - 1];
   const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
   const std::uint64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
   const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
   const std::uint64_t add_accum = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
   std::uint64_t acc[3] = {0, 0, 0};
-  const std::int32_t* const b[3] = {ref.h, ref.v, ref.d};
-  const bool fast = vmafx::simd::enabled();  // SIMD row sums (adm_simd.cpp), same integers
-  for (int i = g.top; i < g.bottom; ++i) {
-    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * stride;
-    std::uint64_t inner[3] = {0, 0, 0};
-    if (fast) {
-      const std::int32_t* const b3[3] = {b[0] + row + g.left, b[1] + row + g.left, b[2] + row + g.left};
-      simd::den_s123_row(b3, g.right - g.left, static_cast<int>(sq_shift), add_cub, static_cast<int>(shift_cub), inner);
-      for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_accum) >> shift_accum;
-      continue;
-    }
-    for (int j = g.left; j < g.right; ++j) {
-      for (int t = 0; t < 3; ++t) {
-        const std::uint64_t x = static_cast<std::uint32_t>(abs32(b[t][row + j]));
-        inner[t] += ((((x * x) + sq_add) >> sq_shift) * x + add_cub) >> shift_cub;
-      }
-    }
-    for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_accum) >> shift_accum;
-  }
+  den_rows(ref, g, stride, add_accum, static_cast<int>(shift_accum), acc,
+           [&](const std::int32_t* const b3[3], int n, std::uint64_t inner[3]) {
+             R.den_s123(b3, n, sq_shift, add_cub, static_cast<int>(shift_cub), inner);
+           });
   // Unsigned exponent, as in libvmaf.
   const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
   const double shift_csf = std::pow(2.0, static_cast<double>(e));
@@ -643,152 +541,25 @@ float den_s123(const Bands<std::int32_t>& ref, int scale, int w, int h, int stri
 
 // ---------------------------------------------------------------------------
 // Contrast masking: sum of |x|^3 of the CSF-weighted bands of `src` after
-// subtracting a threshold from a 3x3 neighbourhood of the masker (`ang`, the
-// CSF-weighted masker, at the centre; `flt`, its filter input, around it).
-// Borders mirror: -1 -> 1 and n -> n - 1.
+// subtracting a threshold from a 3x3 neighbourhood of the CSF-weighted
+// masker. Borders mirror: -1 -> 1 and n -> n - 1. Where the score region
+// leaves a column on each side (w >= 15), the rows cm_box / cm form the
+// masker's CSF per sample; otherwise (narrow bands, whose columns mirror) the
+// masker's CSF planes are stored first (csf rows) and read with mirroring.
 // ---------------------------------------------------------------------------
 
-// Drives the row/column loops and the per-row rounding shared by both
-// pipelines. pixel(i, im, ip, j, jm, jp, inner[3]) adds the three band terms.
-template <class Pixel>
-void cm_loops(int w, int h, const Region& g, std::int64_t add_rows, int shift_rows, std::int64_t acc[3],
-              Pixel&& pixel) {
-  for (int i = g.top; i < g.bottom; ++i) {
-    const int im = i == 0 ? 1 : i - 1;
-    const int ip = i == h - 1 ? h - 1 : i + 1;
-    std::int64_t inner[3] = {0, 0, 0};
-    for (int j = g.left; j < g.right; ++j) {
-      const int jm = j == 0 ? 1 : j - 1;
-      const int jp = j == w - 1 ? w - 1 : j + 1;
-      pixel(i, im, ip, j, jm, jp, inner);
-    }
-    for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_rows) >> shift_rows;
-  }
-}
-
-template <class T>
-inline std::int32_t neighbours(const T* fm, const T* f0, const T* fp, int jm, int j, int jp) {
-  // libvmaf sums these in int32 (wrap-around; the order does not matter).
-  const std::uint32_t s = static_cast<std::uint32_t>(fm[jm]) + static_cast<std::uint32_t>(fm[j]) +
-                          static_cast<std::uint32_t>(fm[jp]) + static_cast<std::uint32_t>(f0[jm]) +
-                          static_cast<std::uint32_t>(f0[jp]) + static_cast<std::uint32_t>(fp[jm]) +
-                          static_cast<std::uint32_t>(fp[j]) + static_cast<std::uint32_t>(fp[jp]);
-  return static_cast<std::int32_t>(s);
-}
-
-float cm_s0(const Bands<std::int16_t>& src, const Bands<std::int16_t>& ang, const Bands<std::int16_t>& flt, int w,
-            int h, int stride, const std::uint16_t rf[3], double noise_weight) {
-  const Region g = score_region(w, h);
-  std::uint32_t shift_cub[3], add_cub[3];
-  for (int t = 0; t < 3; ++t) {
-    shift_cub[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
-    add_cub[t] = to_u32(std::pow(2.0, static_cast<double>(shift_cub[t] - 1u)));
-  }
-  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
-  const std::uint32_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
-  const std::int16_t* const sb[3] = {src.h, src.v, src.d};
-  const std::int16_t* const ab[3] = {ang.h, ang.v, ang.d};
-  const std::int16_t* const fb[3] = {flt.h, flt.v, flt.d};
-  std::int32_t factor[3];
-  for (int t = 0; t < 3; ++t) factor[t] = rf[t];
-
-  std::int64_t acc[3] = {0, 0, 0};
-  cm_loops(
-      w, h, g, add_rows, static_cast<int>(shift_rows), acc,
-      [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
-        const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
-        const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
-        const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
-        std::uint32_t thr = 0;
-        for (int t = 0; t < 3; ++t) {
-          const std::int16_t centre = static_cast<std::int16_t>(
-              (VMAFX_ADM_S0_ONE_BY_15 * std::abs(static_cast<std::int32_t>(ab[t][r0 + j])) + VMAFX_ADM_S0_FLT_ROUND) >>
-              VMAFX_ADM_S0_FLT_SHIFT);
-          thr += static_cast<std::uint32_t>(neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp)) +
-                 static_cast<std::uint32_t>(static_cast<std::int32_t>(centre));
-        }
-        for (int t = 0; t < 3; ++t) {
-          const std::int32_t x0 = static_cast<std::int32_t>(sb[t][r0 + j]) * factor[t];
-          std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr << vmafx_adm_s0_thr_shift[t]));
-          x = x < 0 ? 0 : x;
-          const std::int32_t x_sq = static_cast<std::int32_t>(
-              (static_cast<std::int64_t>(x) * x + vmafx_adm_s0_sq_round[t]) >> vmafx_adm_s0_sq_shift[t]);
-          inner[t] += (static_cast<std::int64_t>(x_sq) * x + add_cub[t]) >> shift_cub[t];
-        }
-      });
-
-  return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
-}
-
-float cm_s123(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ang, const Bands<std::int32_t>& flt, int scale,
-              int w, int h, int stride, const std::uint32_t rf[3], double noise_weight) {
-  const Region g = score_region(w, h);
-  const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
-  const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
-  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
-  const std::int64_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
-  const float final_shift = static_cast<float>(std::pow(
-      2.0,
-      static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - shift_rows)));
-  const std::int32_t* const sb[3] = {src.h, src.v, src.d};
-  const std::int32_t* const ab[3] = {ang.h, ang.v, ang.d};
-  const std::int32_t* const fb[3] = {flt.h, flt.v, flt.d};
-  std::int64_t factor[3];
-  for (int t = 0; t < 3; ++t) factor[t] = rf[t];
-
-  std::int64_t acc[3] = {0, 0, 0};
-  cm_loops(w, h, g, add_rows, static_cast<int>(shift_rows), acc,
-           [&](int i, int im, int ip, int j, int jm, int jp, std::int64_t inner[3]) {
-             const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
-             const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
-             const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
-             std::uint32_t thr = 0;
-             for (int t = 0; t < 3; ++t) {
-               const std::int32_t centre =
-                   static_cast<std::int32_t>((std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(ab[t][r0 + j]) +
-                                              std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
-                                             VMAFX_ADM_S123_FLT_SHIFT);
-               thr += static_cast<std::uint32_t>(neighbours(fb[t] + rm, fb[t] + r0, fb[t] + rp, jm, j, jp)) +
-                      static_cast<std::uint32_t>(centre);
-             }
-             for (int t = 0; t < 3; ++t) {
-               const std::int32_t x0 = static_cast<std::int32_t>(
-                   (sb[t][r0 + j] * factor[t] + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
-               std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr));
-               x = x < 0 ? 0 : x;
-               const std::int32_t x_sq = static_cast<std::int32_t>(
-                   (static_cast<std::int64_t>(x) * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
-               inner[t] += (static_cast<std::int64_t>(x_sq) * x + add_cub) >> shift_cub;
-             }
-           });
-
-  return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
-}
-
-// ---------------------------------------------------------------------------
-// Contrast masking through the SIMD rows (adm_simd.cpp): csf_s* + cm_s* in one
-// pass, the CSF of the masker formed per sample (the same integers as the
-// planes csf_s* writes; cm reads nothing outside their filter region), where
-// no column mirrors (the score region leaves a column on each side: w >= 15).
-// ---------------------------------------------------------------------------
-
-bool simd_masking(int w, int h) {
-  const Region g = score_region(w, h);
-  return vmafx::simd::enabled() && g.left >= 1 && g.right <= w - 1;
-}
-
-// The masker's threshold sums (simd::cm_box_row) of rows im, i, ip: each row's
+// The masker's threshold sums (Rows::cm_box_*) of rows im, i, ip: each row's
 // computed once and kept while the next rows need it (three slots;
 // thread-local storage that grows once).
 class BoxRows {
  public:
-  explicit BoxRows(int w) : w_(static_cast<std::size_t>(w)) {
+  BoxRows(const Rows& R, int w) : R_(R), w_(static_cast<std::size_t>(w)) {
     thread_local std::vector<std::int32_t> buf;
     if (buf.size() < 9 * w_) buf.resize(9 * w_);
     data_ = buf.data();
   }
   template <class T, class K>
-  simd::CmBox get(const T* const mb[3], std::ptrdiff_t stride, const K& k, int im, int i, int ip, int left, int right) {
+  CmBox get(const T* const mb[3], std::ptrdiff_t stride, const K& k, int im, int i, int ip, int left, int right) {
     const int need[3] = {im, i, ip};
     int slot[3];
     for (int q = 0; q < 3; ++q) slot[q] = find(need[q]);
@@ -798,7 +569,10 @@ class BoxRows {
       while (row_[s] == im || row_[s] == i || row_[s] == ip) ++s;
       const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(need[q]) * stride;
       const T* const m3[3] = {mb[0] + o, mb[1] + o, mb[2] + o};
-      simd::cm_box_row(m3, k, left, right, F(s), H(s), Z(s));
+      if constexpr (sizeof(T) == 2)
+        R_.cm_box_s0(m3, k, left, right, F(s), H(s), Z(s));
+      else
+        R_.cm_box_s123(m3, k, left, right, F(s), H(s), Z(s));
       row_[s] = need[q];
       for (int r = q; r < 3; ++r)
         if (need[r] == need[q]) slot[r] = s;
@@ -815,75 +589,116 @@ class BoxRows {
   std::int32_t* F(int s) { return data_ + static_cast<std::size_t>(3 * s) * w_; }
   std::int32_t* H(int s) { return data_ + static_cast<std::size_t>(3 * s + 1) * w_; }
   std::int32_t* Z(int s) { return data_ + static_cast<std::size_t>(3 * s + 2) * w_; }
+  const Rows& R_;
   std::size_t w_;
   std::int32_t* data_;
   int row_[3] = {-1, -1, -1};
 };
 
-// The row loop and rounding of cm_loops, with a SIMD row function.
+// The masking sums of src against the masker msk into acc (each row's sums
+// rounded by (+ add_rows) >> shift_rows); dst / flt: CSF planes for narrow
+// bands.
 template <class T, class K>
-void cm_simd_rows(const Bands<T>& src, const Bands<T>& msk, int w, int h, int stride, const Region& g, const K& k,
-                  std::int64_t add_rows, int shift_rows, std::int64_t acc[3]) {
+void cm_sums(const Rows& R, const Bands<T>& src, const Bands<T>& msk, const Bands<T>& dst, const Bands<T>& flt, int w,
+             int h, int stride, const K& k, std::int64_t add_rows, int shift_rows, std::int64_t acc[3]) {
+  const Region g = score_region(w, h);
   const T* const sb[3] = {src.h, src.v, src.d};
+  const bool boxes = g.left >= 1 && g.right <= w - 1;
+  if (!boxes) {  // the masker's CSF planes over the filter region
+    const Region fr = filter_region(w, h);
+    T* const m[3] = {msk.h, msk.v, msk.d};
+    T* const o[3] = {dst.h, dst.v, dst.d};
+    T* const f[3] = {flt.h, flt.v, flt.d};
+    for (int t = 0; t < 3; ++t)
+      for (int i = fr.top; i < fr.bottom; ++i) {
+        const std::ptrdiff_t p = static_cast<std::ptrdiff_t>(i) * stride + fr.left;
+        if constexpr (sizeof(T) == 2)
+          R.csf_s0(m[t] + p, fr.right - fr.left, k.factor[t], k.csf_add[t], k.csf_shift[t], o[t] + p, f[t] + p);
+        else
+          R.csf_s123(m[t] + p, fr.right - fr.left, k.factor[t], o[t] + p, f[t] + p);
+      }
+  }
+  const T* const ab[3] = {dst.h, dst.v, dst.d};
+  const T* const fb[3] = {flt.h, flt.v, flt.d};
   const T* const mb[3] = {msk.h, msk.v, msk.d};
-  BoxRows box(w);
+  BoxRows box(R, w);
   for (int i = g.top; i < g.bottom; ++i) {
     const int im = i == 0 ? 1 : i - 1;
     const int ip = i == h - 1 ? h - 1 : i + 1;
+    const std::ptrdiff_t rm = static_cast<std::ptrdiff_t>(im) * stride;
     const std::ptrdiff_t r0 = static_cast<std::ptrdiff_t>(i) * stride;
-    const T* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
+    const std::ptrdiff_t rp = static_cast<std::ptrdiff_t>(ip) * stride;
     std::int64_t inner[3] = {0, 0, 0};
-    const simd::CmBox bx = box.get(mb, stride, k, im, i, ip, g.left, g.right);
-    if constexpr (sizeof(T) == 2)
-      simd::cm_s0_row(s3, bx, g.left, g.right, k, inner);
-    else
-      simd::cm_s123_row(s3, bx, g.left, g.right, k, inner);
+    if (boxes) {
+      const T* const s3[3] = {sb[0] + r0, sb[1] + r0, sb[2] + r0};
+      const CmBox bx = box.get(mb, stride, k, im, i, ip, g.left, g.right);
+      if constexpr (sizeof(T) == 2)
+        R.cm_s0(s3, bx, g.left, g.right, k, inner);
+      else
+        R.cm_s123(s3, bx, g.left, g.right, k, inner);
+    } else {
+      for (int j = g.left; j < g.right; ++j) {
+        const int jm = j == 0 ? 1 : j - 1;
+        const int jp = j == w - 1 ? w - 1 : j + 1;
+        std::uint32_t thr = 0;
+        for (int t = 0; t < 3; ++t) {
+          const T* f = fb[t];
+          thr += vmafx_adm_ring8(f[rm + jm], f[rm + j], f[rm + jp], f[r0 + jm], f[r0 + jp], f[rp + jm], f[rp + j],
+                                 f[rp + jp]) +
+                 static_cast<std::uint32_t>(centre_of(ab[t][r0 + j], k));
+        }
+        for (int t = 0; t < 3; ++t) add_wrap(inner[t], term_of(sb[t][r0 + j], t, thr, k));
+      }
+    }
     for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add_rows) >> shift_rows;
   }
 }
 
-// csf_s0 of msk, then cm_s0 of src against it (simd_masking(w, h) holds).
-float cm_s0_simd(const Bands<std::int16_t>& src, const Bands<std::int16_t>& msk, int w, int h, int stride,
-                 const std::uint16_t rf[3], double noise_weight) {
+// The per-row rounding of the masking sums of an h-row band.
+struct RowRound {
+  std::uint32_t shift;
+  std::int64_t add;
+  explicit RowRound(int h)
+      : shift(static_cast<std::uint32_t>(ceil_log2(h))), add(to_u32(std::pow(2.0, static_cast<double>(shift - 1u)))) {}
+};
+
+float cm_s0(const Rows& R, const Bands<std::int16_t>& src, const Bands<std::int16_t>& msk,
+            const Bands<std::int16_t>& dst, const Bands<std::int16_t>& flt, int w, int h, int stride,
+            const std::uint16_t rf[3], double noise_weight) {
   const Region g = score_region(w, h);
-  std::uint32_t shift_cub[3], add_cub[3];
-  simd::CmS0 k{};
+  std::uint32_t shift_cub[3];
+  CmS0 k{};
   for (int t = 0; t < 3; ++t) {
     shift_cub[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
-    add_cub[t] = to_u32(std::pow(2.0, static_cast<double>(shift_cub[t] - 1u)));
     k.factor[t] = rf[t];
     k.csf_add[t] = vmafx_adm_s0_csf_round[t];
     k.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
     k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
     k.sq_round[t] = vmafx_adm_s0_sq_round[t];
     k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
-    k.add_cub[t] = add_cub[t];
-    k.shift_cub[t] = static_cast<int>(shift_cub[t]);  // w >= 15: >= 0
+    k.add_cub[t] = to_u32(std::pow(2.0, static_cast<double>(shift_cub[t] - 1u)));
+    k.shift_cub[t] = static_cast<int>(shift_cub[t]);  // w >= 17: >= 1
   }
-  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
-  const std::uint32_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+  const RowRound rr(h);
   std::int64_t acc[3] = {0, 0, 0};
-  cm_simd_rows(src, msk, w, h, stride, g, k, add_rows, static_cast<int>(shift_rows), acc);
-  return cm_from_sums_s0(acc, shift_cub, shift_rows, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+  cm_sums(R, src, msk, dst, flt, w, h, stride, k, rr.add, static_cast<int>(rr.shift), acc);
+  return cm_from_sums_s0(acc, shift_cub, rr.shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
-// csf_s123 of msk, then cm_s123 of src against it (simd_masking(w, h) holds).
-float cm_s123_simd(const Bands<std::int32_t>& src, const Bands<std::int32_t>& msk, int scale, int w, int h, int stride,
-                   const std::uint32_t rf[3], double noise_weight) {
+float cm_s123(const Rows& R, const Bands<std::int32_t>& src, const Bands<std::int32_t>& msk,
+              const Bands<std::int32_t>& dst, const Bands<std::int32_t>& flt, int scale, int w, int h, int stride,
+              const std::uint32_t rf[3], double noise_weight) {
   const Region g = score_region(w, h);
+  CmS123 k{};
   const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
-  const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
-  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
-  const std::int64_t add_rows = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
-  const float final_shift = static_cast<float>(std::pow(
-      2.0,
-      static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - shift_rows)));
-  simd::CmS123 k{};
   for (int t = 0; t < 3; ++t) k.factor[t] = rf[t];
-  k.add_cub = add_cub;
+  k.add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
   k.shift_cub = static_cast<int>(shift_cub);
+  const RowRound rr(h);
+  const float final_shift = static_cast<float>(std::pow(
+      2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - rr.shift)));
   std::int64_t acc[3] = {0, 0, 0};
-  cm_simd_rows(src, msk, w, h, stride, g, k, add_rows, static_cast<int>(shift_rows), acc);
+  cm_sums(R, src, msk, dst, flt, w, h, stride, k, rr.add, static_cast<int>(rr.shift), acc);
   return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
 }
 
@@ -894,7 +709,7 @@ float cm_s123_simd(const Bands<std::int32_t>& src, const Bands<std::int32_t>& ms
 // Band planes of one thread, grown once and never cleared (every stage reads
 // only what an earlier stage of the same frame wrote). The pages are touched
 // by the stages that use them, so planes a path leaves alone (the CSF planes
-// when the SIMD masking runs) cost nothing; on Linux the block asks for
+// on bands wide enough for the masking rows) cost nothing; on Linux the block asks for
 // transparent huge pages, which cuts the first-touch page faults and the TLB
 // misses of the ten-odd planes a stage walks at once.
 template <class T>
@@ -928,9 +743,6 @@ class Planes {
 struct Scratch {
   Planes<std::int16_t> b16;
   Planes<std::int32_t> b32;
-  std::vector<std::int16_t> t16;
-  std::vector<std::int32_t> t32;
-  std::vector<int> iy, ix;
 };
 
 template <class T>
@@ -952,6 +764,8 @@ Bands<T> take(T*& p, std::size_t plane, bool with_a = true) {
 template <class Pel>
 Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const Params& prm, const Factors& fac) {
   int w = ref.width, h = ref.height;
+  const Rows& R = rows();
+  const double egl = prm.enhn_gain_limit;
 
   thread_local Scratch s;
   // Scale 0 bands: stride w0, h0 rows; scales 1..3: stride w1, h1 rows.
@@ -960,13 +774,10 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
   const std::size_t p0 = static_cast<std::size_t>(w0) * h0;
   const std::size_t p1 = static_cast<std::size_t>(w1) * h1;
 
-  if (s.t16.size() < 2 * static_cast<std::size_t>(w)) s.t16.resize(2 * static_cast<std::size_t>(w));
-  if (s.t32.size() < 2 * static_cast<std::size_t>(w0)) s.t32.resize(2 * static_cast<std::size_t>(w0));
-
   std::int16_t* q16 = s.b16.get(20 * p0);
   const Bands<std::int16_t> ref16 = take(q16, p0), dis16 = take(q16, p0);
   const Bands<std::int16_t> r16 = take(q16, p0, false), a16 = take(q16, p0, false);
-  const Bands<std::int16_t> csfa16 = take(q16, p0, false), csff16 = take(q16, p0, false);
+  const Bands<std::int16_t> csfd16 = take(q16, p0, false), csff16 = take(q16, p0, false);
   std::int32_t* q32 = s.b32.get(22 * p1);
   Bands<std::int32_t> ref32 = take(q32, p1), dis32 = take(q32, p1);
   std::int32_t* ref_a_alt = q32;
@@ -974,36 +785,26 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
   std::int32_t* dis_a_alt = q32;
   q32 += p1;
   const Bands<std::int32_t> r32 = take(q32, p1, false), a32 = take(q32, p1, false);
-  const Bands<std::int32_t> csfa32 = take(q32, p1, false), csff32 = take(q32, p1, false);
+  const Bands<std::int32_t> csfd32 = take(q32, p1, false), csff32 = take(q32, p1, false);
 
   Scores out;
   double num = 0, den = 0, aim_num = 0;
   for (int scale = 0; scale < 4; ++scale) {
     float num_scale = 0.0f, den_scale = 0.0f, aim_scale = 0.0f;
-    dwt_indices(h, s.iy);
-    dwt_indices(w, s.ix);
     if (scale == 0) {
-      const bool lo_only = prm.skip_scale0;
-      dwt_s0<Pel>(ref, bpc, ref16, w0, lo_only, s.iy, s.ix, s.t16.data(), s.t16.data() + w);
-      dwt_s0<Pel>(dis, bpc, dis16, w0, lo_only, s.iy, s.ix, s.t16.data(), s.t16.data() + w);
+      dwt_s0<Pel>(R, ref, bpc, ref16, w0, prm.skip_scale0);
+      dwt_s0<Pel>(R, dis, bpc, dis16, w0, prm.skip_scale0);
       w = (w + 1) / 2;
       h = (h + 1) / 2;
       if (prm.skip_scale0) {
         den_scale = 1e-10f;
       } else {
-        decouple_s0(ref16, dis16, r16, a16, w, h, w0, prm.enhn_gain_limit);
-        den_scale = den_s0(ref16, w, h, w0, fac.rfactor[0], prm.noise_weight);
-        if (simd_masking(w, h)) {
-          num_scale = cm_s0_simd(r16, a16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
-          if (!prm.skip_aim) aim_scale = cm_s0_simd(a16, r16, w, h, w0, fac.s0_rfactor, 0.0);
-        } else {
-          csf_s0(a16, csfa16, csff16, w, h, w0, fac.s0_rfactor);
-          num_scale = cm_s0(r16, csfa16, csff16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
-          if (!prm.skip_aim) {
-            csf_s0(r16, csff16, csfa16, w, h, w0, fac.s0_rfactor);
-            aim_scale = cm_s0(a16, csff16, csfa16, w, h, w0, fac.s0_rfactor, 0.0);
-          }
-        }
+        decouple(ref16, dis16, r16, a16, w, h, w0,
+                 [&](const std::int16_t* const o[3], const std::int16_t* const t[3], int n, std::int16_t* const r[3],
+                     std::int16_t* const a[3]) { R.decouple_s0(o, t, n, kDiv.v, kCos1DegSq, egl, r, a); });
+        den_scale = den_s0(R, ref16, w, h, w0, fac.rfactor[0], prm.noise_weight);
+        num_scale = cm_s0(R, r16, a16, csfd16, csff16, w, h, w0, fac.s0_rfactor, prm.noise_weight);
+        if (!prm.skip_aim) aim_scale = cm_s0(R, a16, r16, csfd16, csff16, w, h, w0, fac.s0_rfactor, 0.0);
       }
     } else {
       // Input: the approximation band of the previous scale (int16 after
@@ -1015,30 +816,23 @@ Scores compute_impl(const PlaneView& ref, const PlaneView& dis, int bpc, const P
         dout.a = dis_a_alt;
       }
       if (scale == 1) {
-        dwt_s123<std::int16_t>(ref16.a, w0, w, h, scale, ro, w1, s.iy, s.ix, s.t32.data(), s.t32.data() + w);
-        dwt_s123<std::int16_t>(dis16.a, w0, w, h, scale, dout, w1, s.iy, s.ix, s.t32.data(), s.t32.data() + w);
+        dwt_s123<std::int16_t>(R, ref16.a, w0, w, h, scale, ro, w1);
+        dwt_s123<std::int16_t>(R, dis16.a, w0, w, h, scale, dout, w1);
       } else {
-        dwt_s123<std::int32_t>(ref32.a, w1, w, h, scale, ro, w1, s.iy, s.ix, s.t32.data(), s.t32.data() + w);
-        dwt_s123<std::int32_t>(dis32.a, w1, w, h, scale, dout, w1, s.iy, s.ix, s.t32.data(), s.t32.data() + w);
+        dwt_s123<std::int32_t>(R, ref32.a, w1, w, h, scale, ro, w1);
+        dwt_s123<std::int32_t>(R, dis32.a, w1, w, h, scale, dout, w1);
         std::swap(ref_a_alt, ref32.a);
         std::swap(dis_a_alt, dis32.a);
       }
       w = (w + 1) / 2;
       h = (h + 1) / 2;
-      decouple_s123(ref32, dis32, r32, a32, w, h, w1, prm.enhn_gain_limit);
-      den_scale = den_s123(ref32, scale, w, h, w1, fac.rfactor[scale], prm.noise_weight);
+      decouple(ref32, dis32, r32, a32, w, h, w1,
+               [&](const std::int32_t* const o[3], const std::int32_t* const t[3], int n, std::int32_t* const r[3],
+                   std::int32_t* const a[3]) { R.decouple_s123(o, t, n, kCos1DegSq, egl, r, a); });
+      den_scale = den_s123(R, ref32, scale, w, h, w1, fac.rfactor[scale], prm.noise_weight);
       const std::uint32_t* rf = fac.s123_rfactor[scale - 1];
-      if (simd_masking(w, h)) {
-        num_scale = cm_s123_simd(r32, a32, scale, w, h, w1, rf, prm.noise_weight);
-        if (!prm.skip_aim) aim_scale = cm_s123_simd(a32, r32, scale, w, h, w1, rf, 0.0);
-      } else {
-        csf_s123(a32, csfa32, csff32, w, h, w1, rf);
-        num_scale = cm_s123(r32, csfa32, csff32, scale, w, h, w1, rf, prm.noise_weight);
-        if (!prm.skip_aim) {
-          csf_s123(r32, csff32, csfa32, w, h, w1, rf);
-          aim_scale = cm_s123(a32, csff32, csfa32, scale, w, h, w1, rf, 0.0);
-        }
-      }
+      num_scale = cm_s123(R, r32, a32, csfd32, csff32, scale, w, h, w1, rf, prm.noise_weight);
+      if (!prm.skip_aim) aim_scale = cm_s123(R, a32, r32, csfd32, csff32, scale, w, h, w1, rf, 0.0);
     }
     num += num_scale;
     den += den_scale;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SIMD row passes of the integer ADM; see adm_simd.hpp for the contract and
-// feature/adm.cpp (dwt_s0, dwt_s123, decouple_s0, decouple_s123, csf_s0,
-// csf_s123, den_s0, den_s123, cm_s0, cm_s123) for the scalar reference each
-// one reproduces. Compiled once per Highway target (foreach_target) and
-// chosen at run time (HWY_DYNAMIC_DISPATCH); switched with the VIF's
-// vmafx::simd::enabled().
+// SIMD row passes of the integer ADM; see adm_rows.hpp for the contract and
+// feature/adm.cpp's scalar rows (scalar_rows()) for the reference each one
+// reproduces. Compiled once per Highway target (foreach_target) and chosen at
+// run time (HWY_DYNAMIC_DISPATCH); init_simd_rows() puts them in the row
+// table that adm::rows() returns while vmafx::simd::enabled(). Without
+// Highway this file is empty and rows() is scalar_rows().
 //
 // Lane layout: one column per int32 lane, except where noted (the scale-0
 // vertical DWT works on int16 pairs, the decoupling partly on double lanes).
@@ -22,7 +22,7 @@
 // has already counted. Rows narrower than one vector go through zero-filled
 // copies. Nothing is read outside what the scalar loop reads, except the
 // DWT's own padded row buffers (and prefetch hints, which load nothing).
-#include "feature/adm_simd.hpp"
+#include "feature/adm_rows.hpp"
 
 #if VMAFX_HAVE_HWY
 
@@ -33,7 +33,7 @@
 #include <limits>
 #include <vector>
 
-#include "feature/adm_tables.h"
+#include "exact/adm_tables.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/adm_simd.cpp"
@@ -47,7 +47,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
-// No SIMD target: vmafx::simd::enabled() is false and adm.cpp keeps its loops.
+// No SIMD target: vmafx::simd::enabled() is false and rows() keeps the scalar rows.
 void DwtS0Row8(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*, std::int16_t*) {
   HWY_ABORT("adm simd: no SIMD target");
 }
@@ -425,12 +425,45 @@ using VD = hn::Vec<DD>;
 using VD32 = hn::Vec<DD32>;
 using MD = hn::Mask<DD>;
 
-struct DecRows {
-  const std::int16_t* o[3];
-  const std::int16_t* t[3];
-  std::int16_t* r[3];
-  std::int16_t* a[3];
+template <class T>
+struct DecRowsT {
+  const T* o[3];
+  const T* t[3];
+  T* r[3];
+  T* a[3];
 };
+using DecRows = DecRowsT<std::int16_t>;
+using DecRows32 = DecRowsT<std::int32_t>;
+
+// A decoupling row through col(rows, j), which does columns j .. j + n - 1:
+// columns are independent and no output aliases an input, so the last vector
+// moves back to end at the last column; a row narrower than one vector goes
+// through zero-filled copies (kMax >= n columns).
+template <std::size_t kMax, class T, class Col>
+HWY_INLINE void DecoupleRowT(const T* const* o, const T* const* t, std::size_t w, std::size_t n, T* const* r,
+                             T* const* a, const Col& col) {
+  if (w >= n) {
+    const DecRowsT<T> rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
+    for (std::size_t j = 0; j < w; j += n) col(rw, std::min(j, w - n));
+    return;
+  }
+  if (w == 0) return;
+  HWY_ALIGN T in[6][kMax] = {}, out[6][kMax];
+  DecRowsT<T> rw;
+  for (int b = 0; b < 3; ++b) {
+    std::memcpy(in[b], o[b], w * sizeof(T));
+    std::memcpy(in[3 + b], t[b], w * sizeof(T));
+    rw.o[b] = in[b];
+    rw.t[b] = in[3 + b];
+    rw.r[b] = out[b];
+    rw.a[b] = out[3 + b];
+  }
+  col(rw, 0);
+  for (int b = 0; b < 3; ++b) {
+    std::memcpy(r[b], out[b], w * sizeof(T));
+    std::memcpy(a[b], out[3 + b], w * sizeof(T));
+  }
+}
 
 HWY_INLINE VD32 LoadD32(const std::int16_t* p) { return hn::PromoteTo(DD32(), hn::LoadU(DD16(), p)); }
 // Integer-valued doubles in int32 range (see above): the conversion is exact.
@@ -549,58 +582,14 @@ void DecoupleS0Row(const std::int16_t* const* o, const std::int16_t* const* t, i
   const std::size_t w = std::size_t(width);
   const VD c = hn::Set(d, static_cast<double>(cos1_sq));
   if (egl >= 0 && egl <= 32767 && egl == std::floor(egl)) {
-    const D32 d32;
-    const std::size_t n = hn::Lanes(d32);
-    const V32 ev = hn::Set(d32, static_cast<std::int32_t>(egl));
-    if (w >= n) {
-      const DecRows rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
-      for (std::size_t j = 0; j < w; j += n) DecoupleS0IntCol(rw, std::min(j, w - n), lut, c, ev);
-      return;
-    }
-    if (w == 0) return;
-    HWY_ALIGN std::int16_t in[6][kMaxN] = {}, out[6][kMaxN];
-    DecRows rw;
-    for (int b = 0; b < 3; ++b) {
-      std::memcpy(in[b], o[b], w * sizeof(std::int16_t));
-      std::memcpy(in[3 + b], t[b], w * sizeof(std::int16_t));
-      rw.o[b] = in[b];
-      rw.t[b] = in[3 + b];
-      rw.r[b] = out[b];
-      rw.a[b] = out[3 + b];
-    }
-    DecoupleS0IntCol(rw, 0, lut, c, ev);
-    for (int b = 0; b < 3; ++b) {
-      std::memcpy(r[b], out[b], w * sizeof(std::int16_t));
-      std::memcpy(a[b], out[3 + b], w * sizeof(std::int16_t));
-    }
+    const V32 ev = hn::Set(D32(), static_cast<std::int32_t>(egl));
+    DecoupleRowT<kMaxN>(o, t, w, hn::Lanes(D32()), r, a,
+                        [&](const DecRows& rw, std::size_t j) { DecoupleS0IntCol(rw, j, lut, c, ev); });
     return;
   }
-  const std::size_t n = hn::Lanes(d);
   const VD ev = hn::Set(d, egl);
-  if (w >= n) {
-    // Columns are independent and no output aliases an input: the last
-    // vector moves back to end at the last column.
-    const DecRows rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
-    for (std::size_t j = 0; j < w; j += n) DecoupleS0Col(rw, std::min(j, w - n), lut, c, ev);
-    return;
-  }
-  if (w == 0) return;
-  constexpr std::size_t kMaxD = HWY_LANES(double);
-  HWY_ALIGN std::int16_t in[6][kMaxD] = {}, out[6][kMaxD];
-  DecRows rw;
-  for (int b = 0; b < 3; ++b) {
-    std::memcpy(in[b], o[b], w * sizeof(std::int16_t));
-    std::memcpy(in[3 + b], t[b], w * sizeof(std::int16_t));
-    rw.o[b] = in[b];
-    rw.t[b] = in[3 + b];
-    rw.r[b] = out[b];
-    rw.a[b] = out[3 + b];
-  }
-  DecoupleS0Col(rw, 0, lut, c, ev);
-  for (int b = 0; b < 3; ++b) {
-    std::memcpy(r[b], out[b], w * sizeof(std::int16_t));
-    std::memcpy(a[b], out[3 + b], w * sizeof(std::int16_t));
-  }
+  DecoupleRowT<HWY_LANES(double)>(o, t, w, hn::Lanes(d), r, a,
+                                  [&](const DecRows& rw, std::size_t j) { DecoupleS0Col(rw, j, lut, c, ev); });
 }
 
 // ---------------------------------------------------------------------------
@@ -843,13 +832,6 @@ void FloatOfInt64(const std::int64_t* x, int n, float* out) {
   }
 }
 
-struct DecRows32 {
-  const std::int32_t* o[3];
-  const std::int32_t* t[3];
-  std::int32_t* r[3];
-  std::int32_t* a[3];
-};
-
 HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, VD c, VD egl) {
   const DD d;
   const DD64 d64;
@@ -934,37 +916,17 @@ HWY_INLINE void DecoupleS123Col(const DecRows32& rw, std::size_t j, VD c, VD egl
 void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t, int width, float cos1_sq, double egl,
                      std::int32_t* const* r, std::int32_t* const* a) {
   const DD d;
-  const std::size_t n = hn::Lanes(d), w = std::size_t(width);
   const VD c = hn::Set(d, static_cast<double>(cos1_sq));
   const VD ev = hn::Set(d, egl);
-  if (w >= n) {
-    const DecRows32 rw{{o[0], o[1], o[2]}, {t[0], t[1], t[2]}, {r[0], r[1], r[2]}, {a[0], a[1], a[2]}};
-    for (std::size_t j = 0; j < w; j += n) DecoupleS123Col(rw, std::min(j, w - n), c, ev);
-    return;
-  }
-  if (w == 0) return;
-  constexpr std::size_t kMaxD = HWY_LANES(double);
-  HWY_ALIGN std::int32_t in[6][kMaxD] = {}, out[6][kMaxD];
-  DecRows32 rw;
-  for (int b = 0; b < 3; ++b) {
-    std::memcpy(in[b], o[b], w * sizeof(std::int32_t));
-    std::memcpy(in[3 + b], t[b], w * sizeof(std::int32_t));
-    rw.o[b] = in[b];
-    rw.t[b] = in[3 + b];
-    rw.r[b] = out[b];
-    rw.a[b] = out[3 + b];
-  }
-  DecoupleS123Col(rw, 0, c, ev);
-  for (int b = 0; b < 3; ++b) {
-    std::memcpy(r[b], out[b], w * sizeof(std::int32_t));
-    std::memcpy(a[b], out[3 + b], w * sizeof(std::int32_t));
-  }
+  DecoupleRowT<HWY_LANES(double)>(o, t, std::size_t(width), hn::Lanes(d), r, a,
+                                  [&](const DecRows32& rw, std::size_t j) { DecoupleS123Col(rw, j, c, ev); });
 }
 
 // ---------------------------------------------------------------------------
 // Contrast masking of every scale, with the CSF of the masker formed on the
-// fly (adm.cpp's csf_s0 / csf_s123 followed by cm_s0 / cm_s123, without the
-// two intermediate planes). Per masker sample m of band t, as csf_*:
+// fly, as the scalar rows cm_box / cm do (exact/adm.h's vmafx_adm_s0_csf,
+// _flt, _centre and _cm_term, and their scale 1-3 forms). Per masker sample m
+// of band t, as the csf rows:
 //   scale 0: d = (int16_t)((factor * m + add) >> shift) (csf_s0_row's
 //            argument: the int32 lanes hold the exact value), the filter
 //            input f = (int16_t)((4369 * |d| + 2048) >> 12) and the centre
@@ -973,9 +935,9 @@ void DecoupleS123Row(const std::int32_t* const* o, const std::int32_t* const* t,
 //   scales 1-3: d = csf_s123's product, f and the centre the high halves of
 //            (2^32 / 30 resp. 2^32 / 15) * abs32(d) - 2^31 (csf_s123_row's
 //            argument, HighMulRound).
-// cm only reads those values inside adm.cpp's filter region (the 3x3 block
-// of a score-region pixel lies in it), where csf_* computed them, so forming
-// them here gives the same numbers.
+// The masking only reads those values inside the filter region (the 3x3
+// block of a score-region pixel lies in it), where the reference's CSF
+// planes hold them, so forming them here gives the same numbers.
 //
 // thr = the 8 neighbours of the three bands' f and their centre weights, in
 // wrapping int32 lanes (adm.cpp's uint32 sum; integer additions modulo 2^32
@@ -1327,107 +1289,73 @@ HWY_EXPORT(DenS0Row);
 HWY_EXPORT(DenS123Row);
 HWY_EXPORT(FloatOfInt64);
 
-void dwt_s0_row(const std::uint8_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
-                std::int16_t* oh, std::int16_t* od) {
-  HWY_DYNAMIC_DISPATCH(DwtS0Row8)(r, w, bpc, lo_only, oa, ov, oh, od);
-}
-void dwt_s0_row(const std::uint16_t* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
-                std::int16_t* oh, std::int16_t* od) {
-  HWY_DYNAMIC_DISPATCH(DwtS0Row16)(r, w, bpc, lo_only, oa, ov, oh, od);
-}
-void csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift, std::int16_t* o,
-                std::int16_t* f) {
-  HWY_DYNAMIC_DISPATCH(CsfS0Row)(s, n, factor, add, shift, o, f);
-}
-void csf_s123_row(const std::int32_t* s, int n, std::uint32_t factor, std::int32_t* o, std::int32_t* f) {
-  HWY_DYNAMIC_DISPATCH(CsfS123Row)(s, n, factor, o, f);
-}
-void cm_box_row(const std::int16_t* const m[3], const CmS0& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
-                std::int32_t* Z) {
-  HWY_DYNAMIC_DISPATCH(CmBoxRow16)(m, k, lo, hi, F, H, Z);
-}
-void cm_box_row(const std::int32_t* const m[3], const CmS123& k, int lo, int hi, std::int32_t* F, std::int32_t* H,
-                std::int32_t* Z) {
-  HWY_DYNAMIC_DISPATCH(CmBoxRow32)(m, k, lo, hi, F, H, Z);
-}
-void cm_s0_row(const std::int16_t* const src[3], const CmBox& box, int left, int right, const CmS0& k,
-               std::int64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(CmS0Row)(src, box, left, right, k, inner);
-}
-void decouple_s0_row(const std::int16_t* const o[3], const std::int16_t* const t[3], int n, const std::int32_t* lut,
-                     float cos1_sq, double egl, std::int16_t* const r[3], std::int16_t* const a[3]) {
-  HWY_DYNAMIC_DISPATCH(DecoupleS0Row)(o, t, n, lut, cos1_sq, egl, r, a);
-}
-void dwt_s123_row(const std::int16_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
-                  std::int32_t* oh, std::int32_t* od) {
-  HWY_DYNAMIC_DISPATCH(DwtS123Row16)(r, w, scale, oa, ov, oh, od);
-}
-void dwt_s123_row(const std::int32_t* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov,
-                  std::int32_t* oh, std::int32_t* od) {
-  HWY_DYNAMIC_DISPATCH(DwtS123Row32)(r, w, scale, oa, ov, oh, od);
-}
-void decouple_s123_row(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, float cos1_sq, double egl,
-                       std::int32_t* const r[3], std::int32_t* const a[3]) {
-  HWY_DYNAMIC_DISPATCH(DecoupleS123Row)(o, t, n, cos1_sq, egl, r, a);
-}
-void cm_s123_row(const std::int32_t* const src[3], const CmBox& box, int left, int right, const CmS123& k,
-                 std::int64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(CmS123Row)(src, box, left, right, k, inner);
-}
 void float_of_int64(const std::int64_t* x, int n, float* out) { HWY_DYNAMIC_DISPATCH(FloatOfInt64)(x, n, out); }
-void den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(DenS0Row)(b, n, inner);
-}
-void den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::uint64_t add_cub, int shift_cub,
-                  std::uint64_t inner[3]) {
-  HWY_DYNAMIC_DISPATCH(DenS123Row)(b, n, sq_shift, add_cub, shift_cub, inner);
-}
 
 }  // namespace vmafx::adm::simd
+
+namespace vmafx::adm {
+
+// Each slot dispatches at call time, so a target forced by the tests holds.
+void init_simd_rows(Rows& r) {
+  using namespace simd;  // NOLINT: the dispatch tables' names
+  using I16 = std::int16_t;
+  using I32 = std::int32_t;
+  using I64 = std::int64_t;
+  using U64 = std::uint64_t;
+  r.dwt_s0_8 = [](const std::uint8_t* const s[4], int w, int bpc, bool lo, I16* oa, I16* ov, I16* oh, I16* od) {
+    HWY_DYNAMIC_DISPATCH(DwtS0Row8)(s, w, bpc, lo, oa, ov, oh, od);
+  };
+  r.dwt_s0_16 = [](const std::uint16_t* const s[4], int w, int bpc, bool lo, I16* oa, I16* ov, I16* oh, I16* od) {
+    HWY_DYNAMIC_DISPATCH(DwtS0Row16)(s, w, bpc, lo, oa, ov, oh, od);
+  };
+  r.dwt_s123_16 = [](const I16* const s[4], int w, int scale, I32* oa, I32* ov, I32* oh, I32* od) {
+    HWY_DYNAMIC_DISPATCH(DwtS123Row16)(s, w, scale, oa, ov, oh, od);
+  };
+  r.dwt_s123_32 = [](const I32* const s[4], int w, int scale, I32* oa, I32* ov, I32* oh, I32* od) {
+    HWY_DYNAMIC_DISPATCH(DwtS123Row32)(s, w, scale, oa, ov, oh, od);
+  };
+  r.decouple_s0 = [](const I16* const o[3], const I16* const t[3], int n, const I32* lut, float c, double egl,
+                     I16* const rr[3], I16* const a[3]) {
+    HWY_DYNAMIC_DISPATCH(DecoupleS0Row)(o, t, n, lut, c, egl, rr, a);
+  };
+  r.decouple_s123 = [](const I32* const o[3], const I32* const t[3], int n, float c, double egl, I32* const rr[3],
+                       I32* const a[3]) {
+    HWY_DYNAMIC_DISPATCH(DecoupleS123Row)
+    (o, t, n, c, egl, rr, a);
+  };
+  r.csf_s0 = [](const I16* s, int n, I32 factor, I32 add, int shift, I16* o, I16* f) {
+    HWY_DYNAMIC_DISPATCH(CsfS0Row)(s, n, factor, add, shift, o, f);
+  };
+  r.csf_s123 = [](const I32* s, int n, std::uint32_t factor, I32* o, I32* f) {
+    HWY_DYNAMIC_DISPATCH(CsfS123Row)(s, n, factor, o, f);
+  };
+  r.cm_box_s0 = [](const I16* const m[3], const CmS0& k, int lo, int hi, I32* F, I32* H, I32* Z) {
+    HWY_DYNAMIC_DISPATCH(CmBoxRow16)(m, k, lo, hi, F, H, Z);
+  };
+  r.cm_box_s123 = [](const I32* const m[3], const CmS123& k, int lo, int hi, I32* F, I32* H, I32* Z) {
+    HWY_DYNAMIC_DISPATCH(CmBoxRow32)(m, k, lo, hi, F, H, Z);
+  };
+  r.cm_s0 = [](const I16* const src[3], const CmBox& box, int left, int right, const CmS0& k, I64 inner[3]) {
+    HWY_DYNAMIC_DISPATCH(CmS0Row)(src, box, left, right, k, inner);
+  };
+  r.cm_s123 = [](const I32* const src[3], const CmBox& box, int left, int right, const CmS123& k, I64 inner[3]) {
+    HWY_DYNAMIC_DISPATCH(CmS123Row)(src, box, left, right, k, inner);
+  };
+  r.den_s0 = [](const I16* const b[3], int n, U64 inner[3]) { HWY_DYNAMIC_DISPATCH(DenS0Row)(b, n, inner); };
+  r.den_s123 = [](const I32* const b[3], int n, int sq, U64 add_cub, int shift_cub, U64 inner[3]) {
+    HWY_DYNAMIC_DISPATCH(DenS123Row)(b, n, sq, add_cub, shift_cub, inner);
+  };
+}
+
+}  // namespace vmafx::adm
 #endif  // HWY_ONCE
 
-#else  // !VMAFX_HAVE_HWY: vmafx::simd::enabled() is false; never called.
+#else  // !VMAFX_HAVE_HWY: rows() is scalar_rows() and the SIMD tests skip.
 
 #include <cstdlib>
 
 namespace vmafx::adm::simd {
-void dwt_s0_row(const std::uint8_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*,
-                std::int16_t*) {
-  std::abort();
-}
-void dwt_s0_row(const std::uint16_t* const*, int, int, bool, std::int16_t*, std::int16_t*, std::int16_t*,
-                std::int16_t*) {
-  std::abort();
-}
-void csf_s0_row(const std::int16_t*, int, std::int32_t, std::int32_t, int, std::int16_t*, std::int16_t*) {
-  std::abort();
-}
-void csf_s123_row(const std::int32_t*, int, std::uint32_t, std::int32_t*, std::int32_t*) { std::abort(); }
-void cm_box_row(const std::int16_t* const*, const CmS0&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
-  std::abort();
-}
-void cm_box_row(const std::int32_t* const*, const CmS123&, int, int, std::int32_t*, std::int32_t*, std::int32_t*) {
-  std::abort();
-}
-void cm_s0_row(const std::int16_t* const*, const CmBox&, int, int, const CmS0&, std::int64_t*) { std::abort(); }
-void decouple_s0_row(const std::int16_t* const*, const std::int16_t* const*, int, const std::int32_t*, float, double,
-                     std::int16_t* const*, std::int16_t* const*) {
-  std::abort();
-}
-void dwt_s123_row(const std::int16_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*, std::int32_t*) {
-  std::abort();
-}
-void dwt_s123_row(const std::int32_t* const*, int, int, std::int32_t*, std::int32_t*, std::int32_t*, std::int32_t*) {
-  std::abort();
-}
-void decouple_s123_row(const std::int32_t* const*, const std::int32_t* const*, int, float, double, std::int32_t* const*,
-                       std::int32_t* const*) {
-  std::abort();
-}
-void cm_s123_row(const std::int32_t* const*, const CmBox&, int, int, const CmS123&, std::int64_t*) { std::abort(); }
-void den_s0_row(const std::int16_t* const*, int, std::uint64_t*) { std::abort(); }
 void float_of_int64(const std::int64_t*, int, float*) { std::abort(); }
-void den_s123_row(const std::int32_t* const*, int, int, std::uint64_t, int, std::uint64_t*) { std::abort(); }
 }  // namespace vmafx::adm::simd
 
 #endif  // VMAFX_HAVE_HWY

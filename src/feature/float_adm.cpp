@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "feature/adm.hpp"
-#include "feature/adm_tables.h"
+#include "exact/adm_tables.h"
 #include "feature/float_adm_simd.hpp"
 #include "feature/float_adm_tables.h"
 #include "core/simd.hpp"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The SIMD row passes of the integer ADM (feature/adm_simd.cpp) against the
-// scalar loops of feature/adm.cpp, for == on every integer: each row function
-// on random rows (widths 1..300 so every row-end case of every vector width is
-// hit, full-range values where adm.cpp's int16 stores truncate and its int32
-// sums wrap, bit depths 8/10/12/16 for the DWT), on every SIMD target this CPU
-// runs; and whole frames through adm::compute with the SIMD path off and on.
-// Without Highway (or on a CPU without a SIMD target) the tests skip.
+// The SIMD rows of the integer ADM (feature/adm_simd.cpp) against the scalar
+// rows of feature/adm.cpp (adm::scalar_rows()), for == on every integer: each
+// row slot on random rows (widths 1..300 so every row-end case of every vector
+// width is hit, full-range values where the int16 stores truncate and the
+// int32 sums wrap, bit depths 8/10/12/16 for the DWT), on every SIMD target
+// this CPU runs; and whole frames through adm::compute with the SIMD path off
+// and on. Without Highway (or on a CPU without a SIMD target) the tests skip.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,378 +20,43 @@
 #include <vector>
 
 #include "feature/adm.hpp"
-#include "feature/adm_simd.hpp"
-#include "feature/adm_tables.h"
+#include "feature/adm_rows.hpp"
+#include "exact/adm.h"
+#include "exact/adm_tables.h"
 #include "core/simd.hpp"
 #include "simd_targets.hpp"
 
 namespace vmafx {
 namespace {
 
-// The SIMD rows add in 64-bit lanes, which wrap; the references add the same
-// way (random extreme inputs overflow, and a signed overflow is undefined).
-inline std::int64_t add_wrap(std::int64_t a, std::int64_t b) {
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
-}
-
 namespace vs = ::vmafx::simd;
-namespace as = adm::simd;
 
-// ---------------------------------------------------------------------------
-// The scalar loops, as adm.cpp writes them.
-
-std::vector<int> dwt_indices(int n) {
-  const int half = (n + 1) / 2;
-  std::vector<int> out(std::size_t(half) * 4);
-  for (int i = 0; i < half; ++i) {
-    int ind[4] = {2 * i - 1, 2 * i, 2 * i + 1, 2 * i + 2};
-    if (i == 0) {
-      ind[0] = 1;
-    } else if (i >= half - 2) {
-      for (int& x : ind)
-        if (x >= n) x = 2 * n - x - 1;
-    }
-    for (int k = 0; k < 4; ++k) out[std::size_t(i) * 4 + k] = ind[k];
-  }
-  return out;
+// The reference rows and the SIMD rows (adm::rows() with the SIMD path on;
+// each slot dispatches to the target each_target pins).
+const adm::Rows& ref_rows() { return adm::scalar_rows(); }
+const adm::Rows& simd_rows() {
+  vs::set_enabled(true);
+  const adm::Rows& r = adm::rows();
+  if (&r == &adm::scalar_rows()) ADD_FAILURE() << "adm::rows() gave the scalar rows with the SIMD path on";
+  return r;
 }
 
-template <class Pel>
-void ref_dwt_s0_row(const Pel* const r[4], int w, int bpc, bool lo_only, std::int16_t* oa, std::int16_t* ov,
-                    std::int16_t* oh, std::int16_t* od) {
-  const std::int32_t* lo = vmafx_adm_dwt_lo;
-  const std::int32_t* hi = vmafx_adm_dwt_hi;
-  const std::int64_t add_v = std::int64_t{1} << (bpc - 1);
-  const std::int64_t offset = std::int64_t{VMAFX_ADM_DWT_LO_SUM} * add_v;
-  std::vector<std::int16_t> tmplo(w), tmphi(w);
-  for (int j = 0; j < w; ++j) {
-    const std::int64_t u0 = r[0][j], u1 = r[1][j], u2 = r[2][j], u3 = r[3][j];
-    const std::int64_t al = lo[0] * u0 + lo[1] * u1 + lo[2] * u2 + lo[3] * u3 - offset;
-    tmplo[j] = static_cast<std::int16_t>((al + add_v) >> bpc);
-    const std::int64_t ah = hi[0] * u0 + hi[1] * u1 + hi[2] * u2 + hi[3] * u3;
-    tmphi[j] = static_cast<std::int16_t>((ah + add_v) >> bpc);
-  }
-  const std::vector<int> ix = dwt_indices(w);
-  for (int j = 0; j < (w + 1) / 2; ++j) {
-    const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
-    std::int32_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
-    std::int32_t acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
-    oa[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-    if (lo_only) continue;
-    acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
-    ov[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-    s0 = tmphi[j0];
-    s1 = tmphi[j1];
-    s2 = tmphi[j2];
-    s3 = tmphi[j3];
-    acc = lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3;
-    oh[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-    acc = hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3;
-    od[j] = static_cast<std::int16_t>((acc + VMAFX_ADM_S0_H_ROUND) >> VMAFX_ADM_S0_H_SHIFT);
-  }
-}
-
-void ref_csf_s0_row(const std::int16_t* s, int n, std::int32_t factor, std::int32_t add, int shift, std::int16_t* o,
-                    std::int16_t* f) {
-  for (int j = 0; j < n; ++j) {
-    const std::int32_t v = factor * static_cast<std::int32_t>(s[j]);
-    const std::int16_t d = static_cast<std::int16_t>((v + add) >> shift);
-    o[j] = d;
-    f[j] = static_cast<std::int16_t>(
-        (VMAFX_ADM_S0_ONE_BY_30 * std::abs(static_cast<std::int32_t>(d)) + VMAFX_ADM_S0_FLT_ROUND) >>
-        VMAFX_ADM_S0_FLT_SHIFT);
-  }
-}
-
-std::int32_t abs32(std::int32_t x) {
-  const std::uint32_t u = static_cast<std::uint32_t>(x);
-  return static_cast<std::int32_t>(x < 0 ? 0u - u : u);
-}
-
-void ref_csf_s123_row(const std::int32_t* s, int n, std::uint32_t rf, std::int32_t* o, std::int32_t* f) {
-  const std::int64_t factor = rf;
-  for (int j = 0; j < n; ++j) {
-    const std::int32_t d =
-        static_cast<std::int32_t>((factor * s[j] + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
-    o[j] = d;
-    f[j] = static_cast<std::int32_t>(
-        (std::int64_t{VMAFX_ADM_S123_ONE_BY_30} * abs32(d) + std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
-        VMAFX_ADM_S123_FLT_SHIFT);
-  }
-}
-
-void ref_cm_s0_row(const std::int16_t* const sb[3], const std::int16_t* const ab[3], const std::int16_t* const fm[3],
-                   const std::int16_t* const f0[3], const std::int16_t* const fp[3], int left, int right,
-                   const as::CmS0& k, std::int64_t inner[3]) {
-  for (int j = left; j < right; ++j) {
-    const int jm = j - 1, jp = j + 1;
-    std::uint32_t thr = 0;
-    for (int t = 0; t < 3; ++t) {
-      const std::int16_t centre = static_cast<std::int16_t>(
-          (VMAFX_ADM_S0_ONE_BY_15 * std::abs(static_cast<std::int32_t>(ab[t][j])) + VMAFX_ADM_S0_FLT_ROUND) >>
-          VMAFX_ADM_S0_FLT_SHIFT);
-      const std::uint32_t nb = static_cast<std::uint32_t>(fm[t][jm]) + static_cast<std::uint32_t>(fm[t][j]) +
-                               static_cast<std::uint32_t>(fm[t][jp]) + static_cast<std::uint32_t>(f0[t][jm]) +
-                               static_cast<std::uint32_t>(f0[t][jp]) + static_cast<std::uint32_t>(fp[t][jm]) +
-                               static_cast<std::uint32_t>(fp[t][j]) + static_cast<std::uint32_t>(fp[t][jp]);
-      thr += nb + static_cast<std::uint32_t>(static_cast<std::int32_t>(centre));
-    }
-    for (int t = 0; t < 3; ++t) {
-      const std::int32_t x0 = static_cast<std::int32_t>(sb[t][j]) * k.factor[t];
-      std::int32_t x = static_cast<std::int32_t>(static_cast<std::uint32_t>(abs32(x0)) - (thr << k.thr_shift[t]));
-      x = x < 0 ? 0 : x;
-      const std::int32_t x_sq =
-          static_cast<std::int32_t>((static_cast<std::int64_t>(x) * x + k.sq_round[t]) >> k.sq_shift[t]);
-      inner[t] = add_wrap(inner[t], (static_cast<std::int64_t>(x_sq) * x + k.add_cub[t]) >> k.shift_cub[t]);
-    }
-  }
-}
-
-// decouple_s0's per-pixel loop (adm.cpp) over one row, with its own division
-// table (built as adm.cpp's kDiv).
+// adm.cpp's division table for the scale-0 decoupling rows (lut[o + 32768]).
 const std::vector<std::int32_t>& div_lut() {
   static const std::vector<std::int32_t> v = [] {
     std::vector<std::int32_t> t(VMAFX_ADM_DIV_LOOKUP_SIZE);
-    t[32768] = 0;
-    for (int i = 1; i <= 32768; ++i) {
-      const std::int32_t recip = static_cast<std::int32_t>(VMAFX_ADM_DIV_Q / i);
-      t[32768 + i] = recip;
-      t[32768 - i] = -recip;
-    }
+    for (int i = -32768; i <= 32768; ++i) t[i + 32768] = vmafx_adm_div(i);
     return t;
   }();
   return v;
 }
 
-void ref_decouple_s0_row(const std::int16_t* const o3[3], const std::int16_t* const t3[3], int n, double egl,
-                         std::int16_t* const r3[3], std::int16_t* const a3[3]) {
-  const std::int32_t* lut = div_lut().data();
-  auto one = [&](std::int16_t o, std::int16_t t, bool angle_flag, std::int16_t& ro, std::int16_t& ao) {
-    const std::int32_t tmp_k =
-        o == 0 ? 32768 : static_cast<std::int32_t>((static_cast<std::int64_t>(lut[o + 32768]) * t + 16384) >> 15);
-    const std::int32_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
-    std::int16_t rst = static_cast<std::int16_t>((k * o + 16384) >> 15);
-    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
-    if (angle_flag && rst_f > 0.) {
-      const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
-      rst = static_cast<std::int16_t>(x < y ? x : y);
-    }
-    if (angle_flag && rst_f < 0.) {
-      const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
-      rst = static_cast<std::int16_t>(x > y ? x : y);
-    }
-    ro = rst;
-    ao = static_cast<std::int16_t>(t - rst);
-  };
-  for (int j = 0; j < n; ++j) {
-    const std::int16_t oh = o3[0][j], ov = o3[1][j], th = t3[0][j], tv = t3[1][j];
-    const std::int64_t ot_dp = std::int64_t{oh} * th + std::int64_t{ov} * tv;
-    const std::int64_t o_mag_sq = std::int64_t{oh} * oh + std::int64_t{ov} * ov;
-    const std::int64_t t_mag_sq = std::int64_t{th} * th + std::int64_t{tv} * tv;
-    bool angle_flag = false;
-    const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
-    if (dp >= 0.0f) {
-      const double om = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
-      const double tm = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
-      angle_flag = dp * dp >= static_cast<double>(adm::kCos1DegSq) * om * tm;
-    }
-    for (int b = 0; b < 3; ++b) one(o3[b][j], t3[b][j], angle_flag, r3[b][j], a3[b][j]);
-  }
-}
-
-// dwt_s123's two passes (adm.cpp) for one output row of scale `scale`.
-template <class In>
-void ref_dwt_s123_row(const In* const r[4], int w, int scale, std::int32_t* oa, std::int32_t* ov, std::int32_t* oh,
-                      std::int32_t* od) {
-  const std::int32_t* lo = vmafx_adm_dwt_lo;
-  const std::int32_t* hi = vmafx_adm_dwt_hi;
-  const std::int64_t vr = vmafx_adm_s123_v_round[scale - 1];
-  const int vs = vmafx_adm_s123_v_shift[scale - 1];
-  const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
-  const int hs = vmafx_adm_s123_h_shift[scale - 1];
-  std::vector<std::int32_t> tmplo(w), tmphi(w);
-  for (int j = 0; j < w; ++j) {
-    const std::int64_t s0 = r[0][j], s1 = r[1][j], s2 = r[2][j], s3 = r[3][j];
-    tmplo[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + vr) >> vs);
-    tmphi[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + vr) >> vs);
-  }
-  const std::vector<int> ix = dwt_indices(w);
-  for (int j = 0; j < (w + 1) / 2; ++j) {
-    const int j0 = ix[4 * j + 0], j1 = ix[4 * j + 1], j2 = ix[4 * j + 2], j3 = ix[4 * j + 3];
-    std::int64_t s0 = tmplo[j0], s1 = tmplo[j1], s2 = tmplo[j2], s3 = tmplo[j3];
-    oa[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
-    ov[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
-    s0 = tmphi[j0];
-    s1 = tmphi[j1];
-    s2 = tmphi[j2];
-    s3 = tmphi[j3];
-    oh[j] = static_cast<std::int32_t>((lo[0] * s0 + lo[1] * s1 + lo[2] * s2 + lo[3] * s3 + hr) >> hs);
-    od[j] = static_cast<std::int32_t>((hi[0] * s0 + hi[1] * s1 + hi[2] * s2 + hi[3] * s3 + hr) >> hs);
-  }
-}
-
-// decouple_s123's per-pixel loop (adm.cpp) over one row.
-std::int32_t sub_wrap(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
-}
-bool ref_angle(std::int64_t ot_dp, std::int64_t o_mag_sq, std::int64_t t_mag_sq) {
-  const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
-  if (!(dp >= 0.0f)) return false;
-  const double om = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
-  const double tm = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
-  return dp * dp >= static_cast<double>(adm::kCos1DegSq) * om * tm;
-}
-void ref_decouple_s123_row(const std::int32_t* const o3[3], const std::int32_t* const t3[3], int n, double egl,
-                           std::int32_t* const r3[3], std::int32_t* const a3[3]) {
-  const std::int32_t* lut = div_lut().data();
-  auto one = [&](std::int32_t o, std::int32_t t, bool angle_flag, std::int32_t& ro, std::int32_t& ao) {
-    std::int64_t tmp_k = 32768;
-    if (o != 0) {
-      const std::uint32_t abs_o = static_cast<std::uint32_t>(abs32(o));
-      const std::int64_t sign = o < 0 ? -1 : 1;
-      int shift = 0;
-      std::uint16_t msb = static_cast<std::uint16_t>(abs_o);
-      if (abs_o >= 32768) {
-        const int k = 17 - std::countl_zero(abs_o);
-        shift = k;
-        msb = static_cast<std::uint16_t>((abs_o + (1u << (k - 1))) >> k);
-      }
-      tmp_k = ((static_cast<std::int64_t>(lut[msb + 32768]) * t) * sign + (std::int64_t{1} << (14 + shift))) >>
-              (15 + shift);
-    }
-    const std::int64_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
-    std::int32_t rst = static_cast<std::int32_t>((k * o + 16384) >> 15);
-    const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
-    if (angle_flag && rst_f > 0.) {
-      const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
-      rst = static_cast<std::int32_t>(x < y ? x : y);
-    }
-    if (angle_flag && rst_f < 0.) {
-      const double x = static_cast<double>(rst) * egl, y = static_cast<double>(t);
-      rst = static_cast<std::int32_t>(x > y ? x : y);
-    }
-    ro = rst;
-    ao = sub_wrap(t, rst);
-  };
-  const auto mul = [](std::int32_t a, std::int32_t b) { return static_cast<std::uint64_t>(std::int64_t{a} * b); };
-  for (int j = 0; j < n; ++j) {
-    const std::int32_t oh = o3[0][j], ov = o3[1][j], th = t3[0][j], tv = t3[1][j];
-    const bool angle_flag = ref_angle(static_cast<std::int64_t>(mul(oh, th) + mul(ov, tv)),
-                                      static_cast<std::int64_t>(mul(oh, oh) + mul(ov, ov)),
-                                      static_cast<std::int64_t>(mul(th, th) + mul(tv, tv)));
-    for (int b = 0; b < 3; ++b) one(o3[b][j], t3[b][j], angle_flag, r3[b][j], a3[b][j]);
-  }
-}
-
-// decouple_s123's rst of one band before the gain limit.
-std::int32_t ref_rst_unlimited(std::int32_t o, std::int32_t t) {
-  const std::int32_t* lut = div_lut().data();
-  std::int64_t tmp_k = 32768;
-  if (o != 0) {
-    const std::uint32_t abs_o = static_cast<std::uint32_t>(abs32(o));
-    const std::int64_t sign = o < 0 ? -1 : 1;
-    int shift = 0;
-    std::uint16_t msb = static_cast<std::uint16_t>(abs_o);
-    if (abs_o >= 32768) {
-      shift = 17 - std::countl_zero(abs_o);
-      msb = static_cast<std::uint16_t>((abs_o + (1u << (shift - 1))) >> shift);
-    }
-    tmp_k =
-        ((static_cast<std::int64_t>(lut[msb + 32768]) * t) * sign + (std::int64_t{1} << (14 + shift))) >> (15 + shift);
-  }
-  const std::int64_t k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
-  return static_cast<std::int32_t>((k * o + 16384) >> 15);
-}
-
-// cm_s123's per-pixel terms (adm.cpp) over columns [left, right) of one row.
-void ref_cm_s123_row(const std::int32_t* const sb[3], const std::int32_t* const ab[3], const std::int32_t* const fm[3],
-                     const std::int32_t* const f0[3], const std::int32_t* const fp[3], int left, int right,
-                     const as::CmS123& k, std::int64_t inner[3]) {
-  for (int j = left; j < right; ++j) {
-    const int jm = j - 1, jp = j + 1;
-    std::uint32_t thr = 0;
-    for (int t = 0; t < 3; ++t) {
-      const std::int32_t centre = static_cast<std::int32_t>(
-          (std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(ab[t][j]) + std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
-          VMAFX_ADM_S123_FLT_SHIFT);
-      const std::uint32_t nb = static_cast<std::uint32_t>(fm[t][jm]) + static_cast<std::uint32_t>(fm[t][j]) +
-                               static_cast<std::uint32_t>(fm[t][jp]) + static_cast<std::uint32_t>(f0[t][jm]) +
-                               static_cast<std::uint32_t>(f0[t][jp]) + static_cast<std::uint32_t>(fp[t][jm]) +
-                               static_cast<std::uint32_t>(fp[t][j]) + static_cast<std::uint32_t>(fp[t][jp]);
-      thr += nb + static_cast<std::uint32_t>(centre);
-    }
-    for (int t = 0; t < 3; ++t) {
-      const std::int64_t factor = k.factor[t];
-      const std::int32_t x0 =
-          static_cast<std::int32_t>((sb[t][j] * factor + VMAFX_ADM_S123_CSF_ROUND) >> VMAFX_ADM_S123_CSF_SHIFT);
-      std::int32_t x = sub_wrap(abs32(x0), static_cast<std::int32_t>(thr));
-      x = x < 0 ? 0 : x;
-      const std::int32_t x_sq = static_cast<std::int32_t>(
-          (static_cast<std::int64_t>(x) * x + VMAFX_ADM_S123_SQ_ROUND) >> VMAFX_ADM_S123_SQ_SHIFT);
-      inner[t] = add_wrap(inner[t], (static_cast<std::int64_t>(x_sq) * x + k.add_cub) >> k.shift_cub);
-    }
-  }
-}
-
-// den_s0's and den_s123's inner row loops (adm.cpp).
-void ref_den_s0_row(const std::int16_t* const b[3], int n, std::uint64_t inner[3]) {
-  for (int j = 0; j < n; ++j)
-    for (int t = 0; t < 3; ++t) {
-      const std::uint64_t x = static_cast<std::uint16_t>(std::abs(static_cast<int>(b[t][j])));
-      inner[t] += (x * x) * x;
-    }
-}
-void ref_den_s123_row(const std::int32_t* const b[3], int n, int sq_shift, std::uint64_t add_cub, int shift_cub,
-                      std::uint64_t inner[3]) {
-  const std::uint64_t sq_add = std::uint64_t{1} << sq_shift;
-  for (int j = 0; j < n; ++j)
-    for (int t = 0; t < 3; ++t) {
-      const std::uint64_t x = static_cast<std::uint32_t>(abs32(b[t][j]));
-      inner[t] += ((((x * x) + sq_add) >> sq_shift) * x + add_cub) >> shift_cub;
-    }
-}
-
-// The masking of one row as adm.cpp's scalar path computes it: csf_s* of the
-// masker rows im, i, ip (all w columns; done once), then cm_s*'s per-pixel
-// terms over [left, right).
-template <class T>
-struct RefMasking {
-  std::vector<T> d[3][3], f[3][3];
-  template <class K>
-  RefMasking(const T* const mm[3], const T* const m0[3], const T* const mp[3], int w, const K& k) {
-    const T* const* rows[3] = {mm, m0, mp};
-    for (int q = 0; q < 3; ++q)
-      for (int t = 0; t < 3; ++t) {
-        d[q][t].resize(w);
-        f[q][t].resize(w);
-        if constexpr (sizeof(T) == 2)
-          ref_csf_s0_row(rows[q][t], w, k.factor[t], k.csf_add[t], k.csf_shift[t], d[q][t].data(), f[q][t].data());
-        else
-          ref_csf_s123_row(rows[q][t], w, k.factor[t], d[q][t].data(), f[q][t].data());
-      }
-  }
-  template <class K>
-  void row(const T* const sb[3], int left, int right, const K& k, std::int64_t inner[3]) const {
-    const T *ang[3], *fm[3], *f0[3], *fp[3];
-    for (int t = 0; t < 3; ++t) {
-      ang[t] = d[1][t].data();
-      fm[t] = f[0][t].data();
-      f0[t] = f[1][t].data();
-      fp[t] = f[2][t].data();
-    }
-    if constexpr (sizeof(T) == 2)
-      ref_cm_s0_row(sb, ang, fm, f0, fp, left, right, k, inner);
-    else
-      ref_cm_s123_row(sb, ang, fm, f0, fp, left, right, k, inner);
-  }
-};
-
-// The same through the SIMD rows as adm.cpp drives them: cm_box_row on the
-// masker rows im, i, ip (into buffers filled with junk outside what it must
-// write), then the row function.
+// The masking of one row through a row table as adm.cpp drives it: cm_box on
+// the masker rows im, i, ip (into buffers filled with junk outside what it
+// must write), then the masking row.
 template <class T, class K>
-void simd_masking_row(const T* const sb[3], const T* const mm[3], const T* const m0[3], const T* const mp[3], int w,
-                      int left, int right, const K& k, std::int64_t inner[3]) {
+void masking_row(const adm::Rows& R, const T* const sb[3], const T* const mm[3], const T* const m0[3],
+                 const T* const mp[3], int w, int left, int right, const K& k, std::int64_t inner[3]) {
   std::vector<std::int32_t> buf(9 * std::size_t(w), 0x5A5A5A5A);
   std::int32_t *F[3], *H[3], *Z[3];
   const T* const* rows[3] = {mm, m0, mp};
@@ -399,18 +64,27 @@ void simd_masking_row(const T* const sb[3], const T* const mm[3], const T* const
     F[q] = buf.data() + std::size_t(3 * q) * w;
     H[q] = buf.data() + std::size_t(3 * q + 1) * w;
     Z[q] = buf.data() + std::size_t(3 * q + 2) * w;
-    as::cm_box_row(rows[q], k, left, right, F[q], H[q], Z[q]);
+    if constexpr (sizeof(T) == 2)
+      R.cm_box_s0(rows[q], k, left, right, F[q], H[q], Z[q]);
+    else
+      R.cm_box_s123(rows[q], k, left, right, F[q], H[q], Z[q]);
   }
-  const as::CmBox box{H[0], H[1], H[2], Z[1]};
+  const adm::CmBox box{H[0], H[1], H[2], Z[1]};
   if constexpr (sizeof(T) == 2)
-    as::cm_s0_row(sb, box, left, right, k, inner);
+    R.cm_s0(sb, box, left, right, k, inner);
   else
-    as::cm_s123_row(sb, box, left, right, k, inner);
+    R.cm_s123(sb, box, left, right, k, inner);
 }
 
 // ---------------------------------------------------------------------------
 
-class AdmSimd : public test::SimdTargets {};
+class AdmSimd : public test::SimdTargets {
+ protected:
+  void TearDown() override {
+    vs::reset_enabled();
+    test::SimdTargets::TearDown();
+  }
+};
 
 // Random int16 / int32 rows: uniform, extremes, or small values.
 template <class T>
@@ -452,12 +126,12 @@ TEST_F(AdmSimd, DwtS0RowEqualsScalar) {
             }
             if (bpc == 8) {
               const std::uint8_t* r[4] = {rows8[0].data(), rows8[1].data(), rows8[2].data(), rows8[3].data()};
-              ref_dwt_s0_row(r, w, bpc, lo_only, want[0].data(), want[1].data(), want[2].data(), want[3].data());
-              as::dwt_s0_row(r, w, bpc, lo_only, got[0].data(), got[1].data(), got[2].data(), got[3].data());
+              ref_rows().dwt_s0_8(r, w, bpc, lo_only, want[0].data(), want[1].data(), want[2].data(), want[3].data());
+              simd_rows().dwt_s0_8(r, w, bpc, lo_only, got[0].data(), got[1].data(), got[2].data(), got[3].data());
             } else {
               const std::uint16_t* r[4] = {rows16[0].data(), rows16[1].data(), rows16[2].data(), rows16[3].data()};
-              ref_dwt_s0_row(r, w, bpc, lo_only, want[0].data(), want[1].data(), want[2].data(), want[3].data());
-              as::dwt_s0_row(r, w, bpc, lo_only, got[0].data(), got[1].data(), got[2].data(), got[3].data());
+              ref_rows().dwt_s0_16(r, w, bpc, lo_only, want[0].data(), want[1].data(), want[2].data(), want[3].data());
+              simd_rows().dwt_s0_16(r, w, bpc, lo_only, got[0].data(), got[1].data(), got[2].data(), got[3].data());
             }
             for (int q = 0; q < (lo_only ? 1 : 4); ++q)
               ASSERT_EQ(got[q], want[q]) << "bpc " << bpc << " w " << w << " mode " << mode << " band " << q;
@@ -476,10 +150,10 @@ TEST_F(AdmSimd, CsfS0RowEqualsScalar) {
           const std::int32_t factor = (mode == 1 && t == 2) ? 65535 : std::int32_t(rng() % 65536);
           std::vector<std::int16_t> wo(w + 4, 7), wf(w + 4, 7), go(w + 4, 7), gf(w + 4, 7);
           const int off = w % 3;  // unaligned starts
-          ref_csf_s0_row(s.data() + off, w, factor, vmafx_adm_s0_csf_round[t], vmafx_adm_s0_csf_shift[t],
-                         wo.data() + off, wf.data() + off);
-          as::csf_s0_row(s.data() + off, w, factor, vmafx_adm_s0_csf_round[t], vmafx_adm_s0_csf_shift[t],
-                         go.data() + off, gf.data() + off);
+          ref_rows().csf_s0(s.data() + off, w, factor, vmafx_adm_s0_csf_round[t], vmafx_adm_s0_csf_shift[t],
+                            wo.data() + off, wf.data() + off);
+          simd_rows().csf_s0(s.data() + off, w, factor, vmafx_adm_s0_csf_round[t], vmafx_adm_s0_csf_shift[t],
+                             go.data() + off, gf.data() + off);
           ASSERT_EQ(go, wo) << "w " << w << " mode " << mode;
           ASSERT_EQ(gf, wf) << "w " << w << " mode " << mode;
         }
@@ -496,8 +170,8 @@ TEST_F(AdmSimd, CsfS123RowEqualsScalar) {
         const std::uint32_t factor = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
         std::vector<std::int32_t> wo(w + 4, 7), wf(w + 4, 7), go(w + 4, 7), gf(w + 4, 7);
         const int off = w % 3;
-        ref_csf_s123_row(s.data() + off, w, factor, wo.data() + off, wf.data() + off);
-        as::csf_s123_row(s.data() + off, w, factor, go.data() + off, gf.data() + off);
+        ref_rows().csf_s123(s.data() + off, w, factor, wo.data() + off, wf.data() + off);
+        simd_rows().csf_s123(s.data() + off, w, factor, go.data() + off, gf.data() + off);
         ASSERT_EQ(go, wo) << "w " << w << " mode " << mode;
         ASSERT_EQ(gf, wf) << "w " << w << " mode " << mode;
       }
@@ -506,8 +180,8 @@ TEST_F(AdmSimd, CsfS123RowEqualsScalar) {
                                1};
     for (std::uint32_t factor : {0xFFFFFFFFu, 0x80000000u, 0x10000000u, 1u}) {
       std::int32_t wo[4], wf[4], go[4], gf[4];
-      ref_csf_s123_row(s, 4, factor, wo, wf);
-      as::csf_s123_row(s, 4, factor, go, gf);
+      ref_rows().csf_s123(s, 4, factor, wo, wf);
+      simd_rows().csf_s123(s, 4, factor, go, gf);
       for (int j = 0; j < 4; ++j) {
         ASSERT_EQ(go[j], wo[j]) << factor << " " << j;
         ASSERT_EQ(gf[j], wf[j]) << factor << " " << j;
@@ -529,7 +203,7 @@ TEST_F(AdmSimd, CmS0RowEqualsScalar) {
         }
         const std::int16_t* p[12];
         for (int q = 0; q < 12; ++q) p[q] = buf[q].data();
-        as::CmS0 k{};
+        adm::CmS0 k{};
         for (int t = 0; t < 3; ++t) {
           k.factor[t] = mode == 1 ? 65535 : std::int32_t(rng() % 65536);
           k.csf_add[t] = vmafx_adm_s0_csf_round[t];
@@ -542,13 +216,11 @@ TEST_F(AdmSimd, CmS0RowEqualsScalar) {
         }
         // Every [left, right) with 1 <= left <= right <= w - 1 for small w;
         // a few for larger ones.
-        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(
-            p + 3, p + 6, p + 9, w, k);
         for (int left = 1; left <= w - 1; left += (w < 40 ? 1 : 7))
           for (int right = left; right <= w - 1; right += (w < 40 ? 1 : 11)) {
             std::int64_t want[3] = {5, -5, 0}, got[3] = {5, -5, 0};
-            ref.row(p, left, right, k, want);
-            simd_masking_row(p, p + 3, p + 6, p + 9, w, left, right, k, got);
+            masking_row(ref_rows(), p, p + 3, p + 6, p + 9, w, left, right, k, want);
+            masking_row(simd_rows(), p, p + 3, p + 6, p + 9, w, left, right, k, got);
             for (int t = 0; t < 3; ++t)
               ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode << " band "
                                          << t;
@@ -602,20 +274,16 @@ TEST_F(AdmSimd, DecoupleS0RowEqualsScalar) {
           std::int16_t* wa[3] = {want[3].data() + off, want[4].data() + off, want[5].data() + off};
           std::int16_t* gr[3] = {got[0].data() + off, got[1].data() + off, got[2].data() + off};
           std::int16_t* ga[3] = {got[3].data() + off, got[4].data() + off, got[5].data() + off};
-          ref_decouple_s0_row(o3, t3, w, egl, wr, wa);
-          as::decouple_s0_row(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
+          ref_rows().decouple_s0(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, wr, wa);
+          simd_rows().decouple_s0(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
           for (int q = 0; q < 6; ++q)
             ASSERT_EQ(got[q], want[q]) << "egl " << egl << " w " << w << " mode " << mode << " out " << q;
           // Coverage: the angle branch changed rst somewhere.
           for (int j = 0; j < w; ++j)
             for (int b = 0; b < 3; ++b) {
               const std::int16_t o = o3[b][j], t = t3[b][j];
-              const std::int32_t k0 =
-                  o == 0 ? 32768
-                         : std::clamp<std::int32_t>(
-                               std::int32_t((std::int64_t(div_lut()[o + 32768]) * t + 16384) >> 15), 0, 32768);
-              const std::int16_t rst0 = std::int16_t((k0 * o + 16384) >> 15);
-              if (wr[b][j] != rst0) ++limited;
+              // rst without the gain limit (no angle flag)
+              if (wr[b][j] != vmafx_adm_s0_restore(o, t, vmafx_adm_div(o), 0, egl)) ++limited;
             }
         }
   });
@@ -665,8 +333,8 @@ TEST_F(AdmSimd, DecoupleS0RowEqualsScalar) {
         std::int16_t* wa[3] = {want[3].data(), want[4].data(), want[5].data()};
         std::int16_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
         std::int16_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
-        ref_decouple_s0_row(o3, t3, w, egl, wr, wa);
-        as::decouple_s0_row(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
+        ref_rows().decouple_s0(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, wr, wa);
+        simd_rows().decouple_s0(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
         for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "1-degree boundary, egl " << egl << " out " << q;
       }
     });
@@ -700,8 +368,8 @@ TEST_F(AdmSimd, DecoupleS0RowEqualsScalar) {
       std::int16_t* wa[3] = {want[3].data(), want[4].data(), want[5].data()};
       std::int16_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
       std::int16_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
-      ref_decouple_s0_row(o3, t3, w, egl, wr, wa);
-      as::decouple_s0_row(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
+      ref_rows().decouple_s0(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, wr, wa);
+      simd_rows().decouple_s0(o3, t3, w, div_lut().data(), adm::kCos1DegSq, egl, gr, ga);
       for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "extremes, egl " << egl << " out " << q;
     }
   });
@@ -758,8 +426,8 @@ TEST_F(AdmSimd, DwtS123RowEqualsScalar) {
             want[q].assign(hw + 2, 7);
             got[q].assign(hw + 2, 7);
           }
-          ref_dwt_s123_row(r, w, 1, want[0].data(), want[1].data(), want[2].data(), want[3].data());
-          as::dwt_s123_row(r, w, 1, got[0].data(), got[1].data(), got[2].data(), got[3].data());
+          ref_rows().dwt_s123_16(r, w, 1, want[0].data(), want[1].data(), want[2].data(), want[3].data());
+          simd_rows().dwt_s123_16(r, w, 1, got[0].data(), got[1].data(), got[2].data(), got[3].data());
           for (int q = 0; q < 4; ++q)
             ASSERT_EQ(got[q], want[q]) << "int16 w " << w << " mode " << mode << " band " << q;
         }
@@ -776,8 +444,8 @@ TEST_F(AdmSimd, DwtS123RowEqualsScalar) {
             want[q].assign(hw + 2, 7);
             got[q].assign(hw + 2, 7);
           }
-          ref_dwt_s123_row(r, w, scale, want[0].data(), want[1].data(), want[2].data(), want[3].data());
-          as::dwt_s123_row(r, w, scale, got[0].data(), got[1].data(), got[2].data(), got[3].data());
+          ref_rows().dwt_s123_32(r, w, scale, want[0].data(), want[1].data(), want[2].data(), want[3].data());
+          simd_rows().dwt_s123_32(r, w, scale, got[0].data(), got[1].data(), got[2].data(), got[3].data());
           for (int q = 0; q < 4; ++q)
             ASSERT_EQ(got[q], want[q]) << "int32 scale " << scale << " w " << w << " mode " << mode << " band " << q;
         }
@@ -818,7 +486,7 @@ TEST_F(AdmSimd, FloatOfInt64EqualsCast) {
   ASSERT_GT(double_rounding_differs, 50);
   each_target([&] {
     std::vector<float> got(xs.size());
-    as::float_of_int64(xs.data(), int(xs.size()), got.data());
+    adm::simd::float_of_int64(xs.data(), int(xs.size()), got.data());
     for (std::size_t i = 0; i < xs.size(); ++i) {
       const float want = static_cast<float>(xs[i]);
       ASSERT_EQ(std::memcmp(&got[i], &want, sizeof want), 0) << xs[i] << " " << got[i] << " " << want;
@@ -871,13 +539,17 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
           std::int32_t* wa[3] = {want[3].data() + off, want[4].data() + off, want[5].data() + off};
           std::int32_t* gr[3] = {got[0].data() + off, got[1].data() + off, got[2].data() + off};
           std::int32_t* ga[3] = {got[3].data() + off, got[4].data() + off, got[5].data() + off};
-          ref_decouple_s123_row(o3, t3, w, egl, wr, wa);
-          as::decouple_s123_row(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
+          ref_rows().decouple_s123(o3, t3, w, adm::kCos1DegSq, egl, wr, wa);
+          simd_rows().decouple_s123(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
           for (int q = 0; q < 6; ++q)
             ASSERT_EQ(got[q], want[q]) << "egl " << egl << " w " << w << " mode " << mode << " out " << q;
           for (int j = 0; j < w; ++j)
             for (int b = 0; b < 3; ++b) {
-              if (want[b][j + off] != ref_rst_unlimited(o3[b][j], t3[b][j])) ++limited;
+              int shift = 0;
+              const std::int32_t idx = vmafx_adm_s123_div_index(o3[b][j], &shift);
+              // rst without the gain limit (no angle flag)
+              if (want[b][j + off] != vmafx_adm_s123_restore(o3[b][j], t3[b][j], vmafx_adm_div(idx), shift, 0, egl))
+                ++limited;
               if (std::abs(std::int64_t{o3[b][j]}) >= 32768) ++shifted;
             }
         }
@@ -904,7 +576,7 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
       const std::int64_t dp = std::int64_t{oh} * th + std::int64_t{ov} * tv;
       const std::int64_t om = std::int64_t{oh} * oh + std::int64_t{ov} * ov;
       const std::int64_t tm = std::int64_t{th} * th + std::int64_t{tv} * tv;
-      const bool with_f = ref_angle(dp, om, tm);
+      const bool with_f = vmafx_adm_angle_ok(dp, om, tm, adm::kCos1DegSq);
       const double ddp = double(dp) / 4096, dom = double(om) / 4096, dtm = double(tm) / 4096;
       const bool without = ddp >= 0 && ddp * ddp >= double(adm::kCos1DegSq) * dom * dtm;
       if (with_f == without) continue;
@@ -931,8 +603,8 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
         std::int32_t* wa[3] = {want[3].data(), want[4].data(), want[5].data()};
         std::int32_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
         std::int32_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
-        ref_decouple_s123_row(o3, t3, w, egl, wr, wa);
-        as::decouple_s123_row(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
+        ref_rows().decouple_s123(o3, t3, w, adm::kCos1DegSq, egl, wr, wa);
+        simd_rows().decouple_s123(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
         for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "1-degree boundary, egl " << egl << " out " << q;
       }
     });
@@ -963,8 +635,8 @@ TEST_F(AdmSimd, DecoupleS123RowEqualsScalar) {
       std::int32_t* wa[3] = {want[3].data(), want[4].data(), want[5].data()};
       std::int32_t* gr[3] = {got[0].data(), got[1].data(), got[2].data()};
       std::int32_t* ga[3] = {got[3].data(), got[4].data(), got[5].data()};
-      ref_decouple_s123_row(o3, t3, w, egl, wr, wa);
-      as::decouple_s123_row(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
+      ref_rows().decouple_s123(o3, t3, w, adm::kCos1DegSq, egl, wr, wa);
+      simd_rows().decouple_s123(o3, t3, w, adm::kCos1DegSq, egl, gr, ga);
       for (int q = 0; q < 6; ++q) ASSERT_EQ(got[q], want[q]) << "extremes, egl " << egl << " out " << q;
     }
   });
@@ -985,17 +657,15 @@ TEST_F(AdmSimd, CmS123RowEqualsScalar) {
             for (auto& x : buf[q]) x = std::int32_t(rng() % 2000001) - 1000000;
         const std::int32_t* p[12];
         for (int q = 0; q < 12; ++q) p[q] = buf[q].data();
-        as::CmS123 k{};
+        adm::CmS123 k{};
         for (int t = 0; t < 3; ++t) k.factor[t] = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
         k.shift_cub = int(rng() % 14);
         k.add_cub = k.shift_cub ? std::int64_t{1} << (k.shift_cub - 1) : 0;
-        const RefMasking<std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<decltype(p[0])>>>> ref(
-            p + 3, p + 6, p + 9, w, k);
         for (int left = 1; left <= w - 1; left += (w < 40 ? 1 : 7))
           for (int right = left; right <= w - 1; right += (w < 40 ? 1 : 11)) {
             std::int64_t want[3] = {5, -5, 0}, got[3] = {5, -5, 0};
-            ref.row(p, left, right, k, want);
-            simd_masking_row(p, p + 3, p + 6, p + 9, w, left, right, k, got);
+            masking_row(ref_rows(), p, p + 3, p + 6, p + 9, w, left, right, k, want);
+            masking_row(simd_rows(), p, p + 3, p + 6, p + 9, w, left, right, k, got);
             for (int t = 0; t < 3; ++t)
               ASSERT_EQ(got[t], want[t]) << "w " << w << " [" << left << ", " << right << ") mode " << mode << " band "
                                          << t;
@@ -1004,8 +674,9 @@ TEST_F(AdmSimd, CmS123RowEqualsScalar) {
   });
 }
 
-// cm_box_row against its definition (the CSF rows of the masker, summed),
-// both input types, every [lo, hi).
+// cm_box of both tables against its definition (the reference CSF rows of
+// the masker, summed, and the centre weights of exact/adm.h), both input
+// types, every [lo, hi).
 TEST_F(AdmSimd, CmBoxRowEqualsSums) {
   std::mt19937 rng(27);
   each_target([&] {
@@ -1013,8 +684,8 @@ TEST_F(AdmSimd, CmBoxRowEqualsSums) {
       for (int mode = 0; mode < 3; ++mode) {
         std::vector<std::int16_t> m16[3], d16[3], f16[3];
         std::vector<std::int32_t> m32[3], d32[3], f32[3];
-        as::CmS0 k0{};
-        as::CmS123 k1{};
+        adm::CmS0 k0{};
+        adm::CmS123 k1{};
         for (int t = 0; t < 3; ++t) {
           m16[t].resize(w);
           m32[t].resize(w);
@@ -1028,27 +699,22 @@ TEST_F(AdmSimd, CmBoxRowEqualsSums) {
           k0.csf_add[t] = vmafx_adm_s0_csf_round[t];
           k0.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
           k1.factor[t] = mode == 1 ? 0xFFFFFFFFu : std::uint32_t(rng());
-          ref_csf_s0_row(m16[t].data(), w, k0.factor[t], k0.csf_add[t], k0.csf_shift[t], d16[t].data(), f16[t].data());
-          ref_csf_s123_row(m32[t].data(), w, k1.factor[t], d32[t].data(), f32[t].data());
+          ref_rows().csf_s0(m16[t].data(), w, k0.factor[t], k0.csf_add[t], k0.csf_shift[t], d16[t].data(),
+                            f16[t].data());
+          ref_rows().csf_s123(m32[t].data(), w, k1.factor[t], d32[t].data(), f32[t].data());
         }
         const std::int16_t* p16[3] = {m16[0].data(), m16[1].data(), m16[2].data()};
         const std::int32_t* p32[3] = {m32[0].data(), m32[1].data(), m32[2].data()};
         for (int lo = 1; lo <= w - 1; lo += (w < 40 ? 1 : 5))
           for (int hi = lo; hi <= w - 1; hi += (w < 40 ? 1 : 3)) {
             for (int type = 0; type < 2; ++type) {
-              std::vector<std::int32_t> F(w, 7), H(w, 7), Z(w, 7), wf(w, 7), wh(w, 7), wz(w, 7);
+              std::vector<std::int32_t> wf(w, 7), wh(w, 7), wz(w, 7);
               const auto at = [&](int t, int j) {
                 return type == 0 ? std::uint32_t(std::int32_t(f16[t][j])) : std::uint32_t(f32[t][j]);
               };
-              // cm's centre weights of the CSF-weighted masker, as adm.cpp's cm_s0 / cm_s123.
+              // The centre weights of the CSF-weighted masker.
               const auto centre = [&](int t, int j) {
-                if (type == 0)
-                  return std::uint32_t(std::int32_t(std::int16_t(
-                      (VMAFX_ADM_S0_ONE_BY_15 * std::abs(std::int32_t(d16[t][j])) + VMAFX_ADM_S0_FLT_ROUND) >>
-                      VMAFX_ADM_S0_FLT_SHIFT)));
-                return std::uint32_t(std::int32_t((std::int64_t{VMAFX_ADM_S123_ONE_BY_15} * abs32(d32[t][j]) +
-                                                   std::int64_t{VMAFX_ADM_S123_FLT_ROUND}) >>
-                                                  VMAFX_ADM_S123_FLT_SHIFT));
+                return std::uint32_t(type == 0 ? vmafx_adm_s0_centre(d16[t][j]) : vmafx_adm_s123_centre(d32[t][j]));
               };
               if (hi > lo) {
                 for (int j = lo - 1; j < hi + 1; ++j) {
@@ -1058,13 +724,17 @@ TEST_F(AdmSimd, CmBoxRowEqualsSums) {
                 for (int j = lo; j < hi; ++j)
                   wh[j] = std::int32_t(std::uint32_t(wf[j - 1]) + std::uint32_t(wf[j]) + std::uint32_t(wf[j + 1]));
               }
-              if (type == 0)
-                as::cm_box_row(p16, k0, lo, hi, F.data(), H.data(), Z.data());
-              else
-                as::cm_box_row(p32, k1, lo, hi, F.data(), H.data(), Z.data());
-              ASSERT_EQ(F, wf) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
-              ASSERT_EQ(Z, wz) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
-              ASSERT_EQ(H, wh) << "w " << w << " [" << lo << ", " << hi << ") type " << type;
+              for (const adm::Rows* R : {&ref_rows(), &simd_rows()}) {
+                std::vector<std::int32_t> F(w, 7), H(w, 7), Z(w, 7);
+                if (type == 0)
+                  R->cm_box_s0(p16, k0, lo, hi, F.data(), H.data(), Z.data());
+                else
+                  R->cm_box_s123(p32, k1, lo, hi, F.data(), H.data(), Z.data());
+                const char* which = R == &ref_rows() ? "scalar" : "simd";
+                ASSERT_EQ(F, wf) << which << " w " << w << " [" << lo << ", " << hi << ") type " << type;
+                ASSERT_EQ(Z, wz) << which << " w " << w << " [" << lo << ", " << hi << ") type " << type;
+                ASSERT_EQ(H, wh) << which << " w " << w << " [" << lo << ", " << hi << ") type " << type;
+              }
             }
           }
       }
@@ -1088,16 +758,16 @@ TEST_F(AdmSimd, DenRowsEqualScalar) {
         const std::int16_t* p16[3] = {b16[0].data() + off, b16[1].data() + off, b16[2].data() + off};
         const std::int32_t* p32[3] = {b32[0].data() + off, b32[1].data() + off, b32[2].data() + off};
         std::uint64_t want[3] = {1, 2, 3}, got[3] = {1, 2, 3};
-        ref_den_s0_row(p16, w, want);
-        as::den_s0_row(p16, w, got);
+        ref_rows().den_s0(p16, w, want);
+        simd_rows().den_s0(p16, w, got);
         for (int t = 0; t < 3; ++t) ASSERT_EQ(got[t], want[t]) << "s0 w " << w << " mode " << mode;
         for (int sq : {30, 31}) {
           const int shift_cub = int(rng() % 12);
           for (std::uint64_t add_cub :
                {shift_cub ? std::uint64_t{1} << (shift_cub - 1) : 0, std::uint64_t{0}, std::uint64_t(rng())}) {
             std::uint64_t w3[3] = {0, 7, ~std::uint64_t{0}}, g3[3] = {0, 7, ~std::uint64_t{0}};
-            ref_den_s123_row(p32, w, sq, add_cub, shift_cub, w3);
-            as::den_s123_row(p32, w, sq, add_cub, shift_cub, g3);
+            ref_rows().den_s123(p32, w, sq, add_cub, shift_cub, w3);
+            simd_rows().den_s123(p32, w, sq, add_cub, shift_cub, g3);
             for (int t = 0; t < 3; ++t) ASSERT_EQ(g3[t], w3[t]) << "s123 w " << w << " mode " << mode << " sq " << sq;
           }
         }
@@ -1105,7 +775,7 @@ TEST_F(AdmSimd, DenRowsEqualScalar) {
   });
 }
 
-// Whole frames: adm::compute with the SIMD path off (adm.cpp's loops) and on,
+// Whole frames: adm::compute with the SIMD path off (the scalar rows) and on,
 // on every target; every score bit-equal.
 TEST_F(AdmSimd, WholeFramesEqualScalar) {
   struct Size {

@@ -17,7 +17,7 @@
 #include "core/options.hpp"
 #include "core/picture.hpp"
 #include "feature/adm.hpp"
-#include "feature/adm_tables.h"
+#include "exact/adm_tables.h"
 #include "support/pictures.hpp"
 
 namespace vmafx {

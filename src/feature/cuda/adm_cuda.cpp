@@ -11,7 +11,7 @@
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/adm.hpp"
-#include "feature/adm_tables.h"
+#include "exact/adm_tables.h"
 #include "feature/cuda/adm_cuda.hpp"
 
 namespace vmafx::cuda {
@@ -61,7 +61,6 @@ adm::StageParams stage_params(int scale, int w, int h, int stride, const vmafx::
     for (int t = 0; t < 3; ++t) p.rf[t] = fac.s123_rfactor[scale - 1][t];
     const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
     p.den_sq_shift = static_cast<int>(sq_shift);
-    p.den_sq_add = std::uint64_t{1} << sq_shift;
     const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
     p.den_cub_shift = static_cast<int>(shift_cub);
     p.den_cub_add = static_cast<long long>(std::uint64_t{to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)))});

@@ -38,10 +38,9 @@ struct StageParams {
   float cos1_sq;        // (float)(cos(1 deg)^2)
   std::uint32_t rf[3];  // fixed-point CSF factors (uint16 at scale 0)
   // Denominator, per row: (inner + den_add) >> den_shift; at scales 1..3 the
-  // per-pixel ((x*x + sq_add) >> sq_shift) * x + cub_add) >> cub_shift first.
+  // per-pixel ((x*x + 2^sq_shift) >> sq_shift) * x + cub_add) >> cub_shift first.
   unsigned long long den_add;
   int den_shift;
-  unsigned long long den_sq_add;
   int den_sq_shift;
   long long den_cub_add;
   int den_cub_shift;

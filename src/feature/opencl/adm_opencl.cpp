@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "feature/adm.hpp"
-#include "feature/adm_tables.h"
+#include "exact/adm_tables.h"
 #include "feature/opencl/opencl_twin.hpp"
 
 namespace vmafx::ocl {
@@ -120,8 +120,8 @@ class AdmTwin final : public Twin {
     // ---- enqueue every stage of every scale (four launches per scale) ----
     int bw[4], bh[4];
     {
-      cl_kernel kd = s.kernel(kFile, "adm_dwt0");
-      set_args(kd, pl.ref, pl.dis, cl_int(w), cl_int(h), wide, cl_int(fmt_.bpc), ref16, dis16);
+      cl_kernel kd = s.kernel(kFile, "adm_dwt");
+      set_args(kd, pl.ref, pl.dis, cl_int(0), wide, cl_int(fmt_.bpc), cl_int(w), cl_int(h), ref16, dis16);
       dwt_launch(s, kd, w0, h0);
       w = w0;
       h = h0;
@@ -131,40 +131,35 @@ class AdmTwin final : public Twin {
         const Region fr = filter_region(w, h), sr = score_region(w, h);
         const cl_int n = cl_int(p0);
         const std::uint16_t* rf = f_.s0_rfactor;
-        cl_kernel kd = s.kernel(kFile, "adm_decouple0");
-        set_args(kd, ref16, dis16, cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top), cl_int(fr.bottom),
-                 egl_bits_, cl_long(egl_int_), cos_bits_, cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), r16, a16, mr0,
-                 ma0);
+        cl_kernel kd = s.kernel(kFile, "adm_decouple");
+        set_args(kd, ref16, dis16, cl_int(1), cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top),
+                 cl_int(fr.bottom), egl_bits_, cl_long(egl_int_), cos_bits_, cl_uint(rf[0]), cl_uint(rf[1]),
+                 cl_uint(rf[2]), r16, a16, mr0, ma0);
         run2d(q, kd, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
-        cl_kernel kden = s.kernel(kFile, "adm_den0");
-        set_args(kden, ref16, cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(0), rows_mem,
-                 cl_int(den[0].first));
+        cl_kernel kden = s.kernel(kFile, "adm_den");
+        set_args(kden, ref16, cl_int(1), cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(0),
+                 cl_int(0), cl_ulong(0), rows_mem, cl_int(den[0].first));
         launch_rows(s, kden, sr.bottom - sr.top, den[0]);
         std::uint32_t sc[3], ac[3];
         for (int t = 0; t < 3; ++t) {
           sc[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
           ac[t] = to_u32(std::pow(2.0, static_cast<double>(sc[t] - 1u)));
         }
-        cl_kernel km = s.kernel(kFile, "adm_cm0");
-        set_args(km, r16, a16, mr0, ma0, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
-                 cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(sc[0]), cl_uint(sc[1]), cl_uint(sc[2]),
-                 cl_long(ac[0]), cl_long(ac[1]), cl_long(ac[2]), with_aim, rows_mem, cl_int(num[0].first),
-                 cl_int(aim[0].first));
+        cl_kernel km = s.kernel(kFile, "adm_cm");
+        set_args(km, r16, a16, mr0, ma0, cl_int(1), cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right),
+                 cl_int(sr.top), cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(sc[0]), cl_uint(sc[1]),
+                 cl_uint(sc[2]), cl_long(ac[0]), cl_long(ac[1]), cl_long(ac[2]), with_aim, rows_mem,
+                 cl_int(num[0].first), cl_int(aim[0].first));
         launch_rows(s, km, sr.bottom - sr.top, num[0]);
         aim[0].rows = num[0].rows;
       }
     }
     for (int scale = 1; scale < 4; ++scale) {
       const int cur = scale & 1, prev = cur ^ 1;
-      const std::int64_t vr = vmafx_adm_s123_v_round[scale - 1];
-      const int vs = vmafx_adm_s123_v_shift[scale - 1];
-      const std::int64_t hr = vmafx_adm_s123_h_round[scale - 1];
-      const int hs = vmafx_adm_s123_h_shift[scale - 1];
       const int hw = (w + 1) / 2, hh = (h + 1) / 2;
-      cl_kernel kt = s.kernel(kFile, "adm_dwt123");
-      const cl_int is16 = scale == 1 ? 1 : 0;
-      set_args(kt, ref16, dis16, ref32[prev], dis32[prev], is16, cl_int(w), cl_int(h), cl_long(vr), cl_int(vs),
-               cl_long(hr), cl_int(hs), ref32[cur], dis32[cur]);
+      cl_kernel kt = s.kernel(kFile, "adm_dwt");
+      set_args(kt, scale == 1 ? ref16 : ref32[prev], scale == 1 ? dis16 : dis32[prev], cl_int(scale), cl_int(0),
+               cl_int(fmt_.bpc), cl_int(w), cl_int(h), ref32[cur], dis32[cur]);
       dwt_launch(s, kt, hw, hh);
       w = hw;
       h = hh;
@@ -173,8 +168,8 @@ class AdmTwin final : public Twin {
       const Region fr = filter_region(w, h), sr = score_region(w, h);
       const cl_int n = cl_int(std::size_t(w) * h);
       const std::uint32_t* rf = f_.s123_rfactor[scale - 1];
-      cl_kernel kd = s.kernel(kFile, "adm_decouple123");
-      set_args(kd, ref32[cur], dis32[cur], cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top),
+      cl_kernel kd = s.kernel(kFile, "adm_decouple");
+      set_args(kd, ref32[cur], dis32[cur], cl_int(0), cl_int(w), n, cl_int(fr.left), cl_int(fr.right), cl_int(fr.top),
                cl_int(fr.bottom), egl_bits_, cl_long(egl_int_), cos_bits_, cl_uint(rf[0]), cl_uint(rf[1]),
                cl_uint(rf[2]), r32, a32, mr1, ma1);
       run2d(q, kd, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
@@ -182,16 +177,17 @@ class AdmTwin final : public Twin {
       const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
       const std::uint32_t dshift_cub = static_cast<std::uint32_t>(ceil_log2(sr.right - sr.left));
       const std::uint64_t dadd_cub = to_u32(std::pow(2.0, static_cast<double>(dshift_cub - 1u)));
-      cl_kernel kden = s.kernel(kFile, "adm_den123");
-      set_args(kden, ref32[cur], cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(sq_shift),
-               cl_int(dshift_cub), cl_ulong(dadd_cub), rows_mem, cl_int(den[scale].first));
+      cl_kernel kden = s.kernel(kFile, "adm_den");
+      set_args(kden, ref32[cur], cl_int(0), cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
+               cl_int(sq_shift), cl_int(dshift_cub), cl_ulong(dadd_cub), rows_mem, cl_int(den[scale].first));
       launch_rows(s, kden, sr.bottom - sr.top, den[scale]);
       // masking: num and aim in one launch
       const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
       const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
-      cl_kernel km = s.kernel(kFile, "adm_cm123");
-      set_args(km, r32, a32, mr1, ma1, cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
-               cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_long(add_cub), with_aim, rows_mem,
+      cl_kernel km = s.kernel(kFile, "adm_cm");
+      set_args(km, r32, a32, mr1, ma1, cl_int(0), cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right),
+               cl_int(sr.top), cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_uint(shift_cub),
+               cl_uint(shift_cub), cl_long(add_cub), cl_long(add_cub), cl_long(add_cub), with_aim, rows_mem,
                cl_int(num[scale].first), cl_int(aim[scale].first));
       launch_rows(s, km, sr.bottom - sr.top, num[scale]);
       aim[scale].rows = num[scale].rows;

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Integer ADM: the constants of libvmaf 3.2.0's fixed-point pipeline
  * (integer_adm.c / integer_adm.h / barten_csf_tools.h), as plain C so that the
- * CPU reference, CUDA and OpenCL C can share one definition.
+ * CPU reference, CUDA and OpenCL C share one definition (exact/adm.h holds
+ * the arithmetic that uses them).
  *
- * Array storage class: define VMAFX_ADM_CONST before including this header to
- * put the arrays in another address space (e.g. `__constant` in OpenCL C,
- * `static __constant__ const` in CUDA device code). OpenCL C has no
- * <stdint.h>: define the int16_t / int32_t / uint16_t / uint32_t typedefs
- * first. */
-#ifndef VMAFX_FEATURE_ADM_TABLES_H
-#define VMAFX_FEATURE_ADM_TABLES_H
+ * Array storage class: __constant in OpenCL C, __constant__ in CUDA's device
+ * pass (its host pass, where the device functions are never called, keeps a
+ * host copy so that it reads no device variable), static const on the host. */
+#ifndef VMAFX_EXACT_ADM_TABLES_H
+#define VMAFX_EXACT_ADM_TABLES_H
 
-#if !defined(__OPENCL_C_VERSION__) && !defined(__CUDACC_RTC__)
-#include <stdint.h>
-#endif
+#include "compat.h"
 
-#ifndef VMAFX_ADM_CONST
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define VMAFX_ADM_CONST __constant
+#elif defined(__CUDA_ARCH__)
+#define VMAFX_ADM_CONST static __constant__ const
+#else
 #define VMAFX_ADM_CONST static const
 #endif
 
@@ -27,8 +28,8 @@
 #define VMAFX_ADM_MIN_SIZE 33
 
 /* ---- DWT (Daubechies-2, 4 taps, Q15) ---------------------------------- */
-VMAFX_ADM_CONST int32_t vmafx_adm_dwt_lo[4] = {15826, 27411, 7345, -4240};
-VMAFX_ADM_CONST int32_t vmafx_adm_dwt_hi[4] = {-4240, -7345, 27411, -15826};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_dwt_lo[4] = {15826, 27411, 7345, -4240};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_dwt_hi[4] = {-4240, -7345, 27411, -15826};
 /* Sum of the low-pass taps; scale 0 subtracts sum * (1 << (bpc - 1)) after
  * the vertical pass to centre the samples on zero (the high-pass taps sum to 0). */
 #define VMAFX_ADM_DWT_LO_SUM 46342
@@ -39,10 +40,10 @@ VMAFX_ADM_CONST int32_t vmafx_adm_dwt_hi[4] = {-4240, -7345, 27411, -15826};
 #define VMAFX_ADM_S0_H_ROUND 32768
 
 /* Scales 1..3 (32-bit bands), indexed by scale - 1. */
-VMAFX_ADM_CONST int32_t vmafx_adm_s123_v_round[3] = {0, 32768, 32768};
-VMAFX_ADM_CONST int32_t vmafx_adm_s123_v_shift[3] = {0, 16, 16};
-VMAFX_ADM_CONST int32_t vmafx_adm_s123_h_round[3] = {16384, 32768, 16384};
-VMAFX_ADM_CONST int32_t vmafx_adm_s123_h_shift[3] = {15, 16, 15};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s123_v_round[3] = {0, 32768, 32768};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s123_v_shift[3] = {0, 16, 16};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s123_h_round[3] = {16384, 32768, 16384};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s123_h_shift[3] = {15, 16, 15};
 
 /* ---- Borders ---------------------------------------------------------- */
 /* Fraction of each side left out of the score: left = (int)(w * f - 0.5);
@@ -58,9 +59,9 @@ VMAFX_ADM_CONST int32_t vmafx_adm_s123_h_shift[3] = {15, 16, 15};
 /* ---- CSF, scale 0 ----------------------------------------------------- */
 /* Fixed-point CSF factors at the default viewing condition (3H, 1080 lines,
  * Watson): rfactor * 2^21 for h and v, rfactor * 2^23 for d. */
-VMAFX_ADM_CONST uint16_t vmafx_adm_s0_rfactor_default[3] = {36453, 36453, 49417};
-VMAFX_ADM_CONST int32_t vmafx_adm_s0_csf_shift[3] = {15, 15, 17};
-VMAFX_ADM_CONST int32_t vmafx_adm_s0_csf_round[3] = {16384, 16384, 65535}; /* sic: 65535 */
+VMAFX_ADM_CONST unsigned short vmafx_adm_s0_rfactor_default[3] = {36453, 36453, 49417};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s0_csf_shift[3] = {15, 15, 17};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s0_csf_round[3] = {16384, 16384, 65535}; /* sic: 65535 */
 /* 2^17 / 30: the masking filter weight of a neighbour, (x * w + 2048) >> 12. */
 #define VMAFX_ADM_S0_ONE_BY_30 4369
 /* 2^17 / 15: the weight of the centre sample. */
@@ -70,12 +71,12 @@ VMAFX_ADM_CONST int32_t vmafx_adm_s0_csf_round[3] = {16384, 16384, 65535}; /* si
 
 /* Scale 0 contrast masking: the threshold is shifted left by these before the
  * subtraction (h, v, d), x^2 is rounded down by shift_sq. */
-VMAFX_ADM_CONST int32_t vmafx_adm_s0_thr_shift[3] = {10, 10, 12};
-VMAFX_ADM_CONST int32_t vmafx_adm_s0_sq_shift[3] = {29, 29, 30};
-VMAFX_ADM_CONST int32_t vmafx_adm_s0_sq_round[3] = {268435456, 268435456, 536870912};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s0_thr_shift[3] = {10, 10, 12};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s0_sq_shift[3] = {29, 29, 30};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s0_sq_round[3] = {268435456, 268435456, 536870912};
 /* shift_cub = ceil(log2(w)) - {4, 4, 3}; final scale 2^({52,52,57} - shift_cub - shift_rows). */
-VMAFX_ADM_CONST int32_t vmafx_adm_s0_cub_bias[3] = {4, 4, 3};
-VMAFX_ADM_CONST int32_t vmafx_adm_s0_num_exp[3] = {52, 52, 57};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s0_cub_bias[3] = {4, 4, 3};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s0_num_exp[3] = {52, 52, 57};
 /* Denominator: sum of |x|^3 per row, the total shifted by max(0, ceil(log2(area)) - 20),
  * converted with 2^(18 - shift). */
 #define VMAFX_ADM_S0_DEN_AREA_BIAS 20
@@ -86,7 +87,7 @@ VMAFX_ADM_CONST int32_t vmafx_adm_s0_num_exp[3] = {52, 52, 57};
 #define VMAFX_ADM_S123_CSF_SHIFT 28
 #define VMAFX_ADM_S123_CSF_ROUND 134217728
 /* 2^32 / 30 and 2^32 / 15, then (x + round) >> 32 where round is
- * (int32_t)(1u << 31), i.e. -2^31 (libvmaf's constant, kept). */
+ * (vmafx_i32)(1u << 31), i.e. -2^31 (libvmaf's constant, kept). */
 #define VMAFX_ADM_S123_ONE_BY_30 143165577
 #define VMAFX_ADM_S123_ONE_BY_15 286331153
 #define VMAFX_ADM_S123_FLT_SHIFT 32
@@ -94,16 +95,16 @@ VMAFX_ADM_CONST int32_t vmafx_adm_s0_num_exp[3] = {52, 52, 57};
 /* Masking: x^2 is (x*x + 2^29) >> 30; final scale 2^(exp - shift_cub - shift_rows). */
 #define VMAFX_ADM_S123_SQ_SHIFT 30
 #define VMAFX_ADM_S123_SQ_ROUND 536870912
-VMAFX_ADM_CONST int32_t vmafx_adm_s123_num_exp[3] = {45, 39, 36};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s123_num_exp[3] = {45, 39, 36};
 /* Denominator: ((x*x + (1 << sq)) >> sq) * x, rounded by the column count;
  * converted with 2^(conv - shift_rows - shift_cols), all unsigned. */
-VMAFX_ADM_CONST int32_t vmafx_adm_s123_den_sq_shift[3] = {31, 30, 31};
-VMAFX_ADM_CONST int32_t vmafx_adm_s123_den_exp[3] = {32, 27, 23};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s123_den_sq_shift[3] = {31, 30, 31};
+VMAFX_ADM_CONST vmafx_i32 vmafx_adm_s123_den_exp[3] = {32, 27, 23};
 
 /* ---- CSF models (host side) ------------------------------------------- */
 /* Host code only (adm.cpp's CSF factors): no kernel reads them, so OpenCL C
  * does not see them. */
-#if !defined(__OPENCL_VERSION__)
+#if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__)
 /* The float tables below are written as double literals, converted to float
  * as libvmaf's initialisers do (decimal -> double -> float). */
 /* Watson et al. 1997, Y channel: a, k, f0, g[theta] (floats in libvmaf). */
@@ -159,4 +160,4 @@ VMAFX_ADM_CONST float vmafx_adm_blend_csf_mae[8][2][4] = {
     {{0.015665, 0.028766, 0.040612, 0.047483}, {0.006514, 0.015107, 0.026476, 0.032776}}};
 #endif /* !__OPENCL_VERSION__ */
 
-#endif /* VMAFX_FEATURE_ADM_TABLES_H */
+#endif /* VMAFX_EXACT_ADM_TABLES_H */
