@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 #include "feature/float_vif_simd.hpp"
-#include "feature/float_vif_tables.h"
+#include "exact/float_vif.h"
 #include "core/simd.hpp"
 
 namespace vmafx {
@@ -20,20 +20,22 @@ using flt::convolve_row;
 using flt::mirror;
 using flt::scratch;
 
+vmafx_fvif_consts stat_consts(float max_inv, float gain_limit, double sigma_nsq) {
+  vmafx_fvif_consts k{};
+  k.sigma_nsq = sigma_nsq;
+  for (int i = 0; i < VMAFX_FVIF_LOG2_TERMS; ++i) k.poly[i] = vmafx_fvif_log2_poly[i];
+  k.max_inv = max_inv;
+  k.gain_limit = gain_limit;
+  return k;
+}
+
+vmafx_fvif_consts stat_consts(const Params& p) {
+  return stat_consts(sigma_nsq_max_inv(p.sigma_nsq), static_cast<float>(p.enhn_gain_limit), p.sigma_nsq);
+}
+
 float log2_approx(float x) {
-  if (x == 0) return -INFINITY;
-  if (x < 0) return NAN;
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  const std::uint32_t exponent = (u & 0x7f800000u) >> 23;
-  const std::uint32_t mant_one = (u & 0x007fffffu) | 0x3f800000u;  // 1.m
-  float m;
-  std::memcpy(&m, &mant_one, sizeof m);
-  const float base = static_cast<float>(static_cast<std::int32_t>(exponent) - 127);
-  const float t = m - 1.0f;
-  float p = 0;
-  for (int i = 0; i < VMAFX_FVIF_LOG2_TERMS; ++i) p = p * t + vmafx_fvif_log2_poly[i];
-  return base + p;
+  static const vmafx_fvif_consts k = stat_consts(0.0f, 0.0f, 0.0);
+  return vmafx_fvif_log2(x, &k);
 }
 
 bool kernelscale_valid(double kernelscale) {
@@ -117,62 +119,12 @@ const Kernels& kernels_for(double kernelscale) {
   return k;
 }
 
-// The statistic of vif_statistic_s for one position, libvmaf's "matching
-// Matlab" variant: returns (num, den) contributions.
-struct Stat {
-  float sigma_nsq_max_inv;
-  float gain_limit;
-  double sigma_nsq;
-
-  void operator()(float mu1, float mu2, float xx, float yy, float xy, float* num_out, float* den_out) const {
-    constexpr float eps = 1.0e-10f;
-    const float mu1_sq = mu1 * mu1;
-    const float mu2_sq = mu2 * mu2;
-    const float mu1_mu2 = mu1 * mu2;
-    float sigma1_sq = xx - mu1_sq;
-    float sigma2_sq = yy - mu2_sq;
-    const float sigma12 = xy - mu1_mu2;
-    sigma1_sq = sigma1_sq > 0.0f ? sigma1_sq : 0.0f;
-    sigma2_sq = sigma2_sq > 0.0f ? sigma2_sq : 0.0f;
-
-    float g = sigma12 / (sigma1_sq + eps);
-    float sv_sq = sigma2_sq - g * sigma12;
-    if (sigma1_sq < eps) {
-      g = 0.0f;
-      sv_sq = sigma2_sq;
-      sigma1_sq = 0.0f;
-    }
-    if (sigma2_sq < eps) {
-      g = 0.0f;
-      sv_sq = 0.0f;
-    }
-    if (g < 0.0f) {
-      sv_sq = sigma2_sq;
-      g = 0.0f;
-    }
-    sv_sq = sv_sq > eps ? sv_sq : eps;
-    g = g < gain_limit ? g : gain_limit;
-
-    if (sigma1_sq < sigma_nsq) {
-      *num_out = 1.0f - sigma2_sq * sigma_nsq_max_inv;
-      *den_out = 1.0f;
-      return;
-    }
-    *den_out = log2_approx(static_cast<float>(1.0f + sigma1_sq / sigma_nsq));
-    if (sigma12 < 0.0f) {
-      *num_out = 0.0f;
-      return;
-    }
-    *num_out = log2_approx(static_cast<float>(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
-  }
-};
-
 void stat_row_scalar(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
-                     const Stat& st, float* num, float* den) {
+                     const vmafx_fvif_consts& k, float* num, float* den) {
   float row_num = 0.0f, row_den = 0.0f;
   for (int j = 0; j < w; ++j) {
     float n, d;
-    st(mu1[j], mu2[j], xx[j], yy[j], xy[j], &n, &d);
+    vmafx_fvif_stat(mu1[j], mu2[j], xx[j], yy[j], xy[j], &k, &n, &d);
     row_num += n;
     row_den += d;
   }
@@ -189,8 +141,8 @@ void filter_dec2(const float* f, int fw, const float* src, int w, int h, float* 
 
 // Filtered means, squares and cross term, row by row, and the statistic
 // summed per row in float then over rows in float (vif_statistic_s).
-void statistic(const float* f, int fw, const float* ref, const float* dis, int w, int h, const Stat& st, bool simd,
-               float* num, float* den) {
+void statistic(const float* f, int fw, const float* ref, const float* dis, int w, int h, const vmafx_fvif_consts& st,
+               bool simd, float* num, float* den) {
   float* t1 = scratch(0, std::size_t(w));
   float* t2 = scratch(1, std::size_t(w));
   float* txx = scratch(2, std::size_t(w));
@@ -216,7 +168,7 @@ void statistic(const float* f, int fw, const float* ref, const float* dis, int w
         t[p][q] = rows + (p * 5 + q) * stride;
         m[p][q] = rows + (10 + p * 5 + q) * stride;
       }
-    const simd::StatConsts c{st.sigma_nsq_max_inv, st.gain_limit, st.sigma_nsq};
+    const simd::StatConsts c{st.max_inv, st.gain_limit, st.sigma_nsq};
     const float* ra[kMaxTaps + 1];
     const float* rb[kMaxTaps + 1];
     for (int i = 0; i < h; i += 2) {
@@ -243,19 +195,17 @@ void statistic(const float* f, int fw, const float* ref, const float* dis, int w
     return;
   }
   for (int i = 0; i < h; ++i) {
-    for (int j = 0; j < w; ++j) t1[j] = t2[j] = txx[j] = tyy[j] = txy[j] = 0.0f;
-    for (int k = 0; k < fw; ++k) {
-      const float c = f[k];
-      const std::size_t off = std::size_t(mirror(i - r + k, h)) * w;
-      const float* a = ref + off;
-      const float* b = dis + off;
-      for (int j = 0; j < w; ++j) {
-        t1[j] += c * a[j];
-        t2[j] += c * b[j];
-        txx[j] += c * (a[j] * a[j]);
-        tyy[j] += c * (b[j] * b[j]);
-        txy[j] += c * (a[j] * b[j]);
+    for (int j = 0; j < w; ++j) {
+      float m[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      for (int k = 0; k < fw; ++k) {
+        const std::size_t off = std::size_t(mirror(i - r + k, h)) * w + j;
+        vmafx_fvif_moments_tap(m, f[k], ref[off], dis[off], 0);
       }
+      t1[j] = m[0];
+      t2[j] = m[1];
+      txx[j] = m[2];
+      tyy[j] = m[3];
+      txy[j] = m[4];
     }
     convolve_row(f, fw, t1, w, mu1);
     convolve_row(f, fw, t2, w, mu2);
@@ -275,7 +225,7 @@ void statistic(const float* f, int fw, const float* ref, const float* dis, int w
 
 void stat_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
               float sigma_nsq_max_inv, float gain_limit, double sigma_nsq, float* num, float* den) {
-  const Stat st{sigma_nsq_max_inv, gain_limit, sigma_nsq};
+  const vmafx_fvif_consts st = stat_consts(sigma_nsq_max_inv, gain_limit, sigma_nsq);
   stat_row_scalar(mu1, mu2, xx, yy, xy, w, st, num, den);
 }
 
@@ -285,10 +235,7 @@ float sigma_nsq_max_inv(double sigma_nsq) {
 
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p) {
   Scores out;
-  Stat st;
-  st.sigma_nsq_max_inv = sigma_nsq_max_inv(p.sigma_nsq);
-  st.gain_limit = static_cast<float>(p.enhn_gain_limit);
-  st.sigma_nsq = p.sigma_nsq;
+  const vmafx_fvif_consts st = stat_consts(p);
 
   // Decimated images live in per-thread buffers (two per side, ping-pong).
   const std::size_t q = std::size_t(w / 2) * (h / 2) + 1;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/feature.hpp"
+#include "exact/float_vif.h"
 #include "feature/float_common.hpp"
 
 namespace vmafx {
@@ -56,6 +57,9 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
 
 // float(sigma_nsq^2 / 255^2) as the statistic forms it (powf of the float).
 float sigma_nsq_max_inv(double sigma_nsq);
+// The statistic's constants (exact/float_vif.h): of the parameters, or given.
+vmafx_fvif_consts stat_consts(const Params& p);
+vmafx_fvif_consts stat_consts(float max_inv, float gain_limit, double sigma_nsq);
 
 // The extractor's settings, from its options and the picture format (the
 // device twins share them): create() has checked them.

@@ -32,7 +32,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "feature/float_vif_tables.h"
+#include "exact/float_vif_tables.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/float_vif_simd.cpp"

@@ -27,7 +27,7 @@
 #include "feature/float_motion.hpp"
 #include "feature/float_psnr.hpp"
 #include "feature/float_vif.hpp"
-#include "feature/float_vif_tables.h"
+#include "exact/float_vif_tables.h"
 #include "support/float_bits.hpp"
 #include "support/pictures.hpp"
 
