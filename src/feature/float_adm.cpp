@@ -10,7 +10,8 @@
 #include "feature/adm.hpp"
 #include "feature/adm_tables.h"
 #include "feature/float_adm_simd.hpp"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm.h"
+#include "exact/float_adm_tables.h"
 #include "core/simd.hpp"
 
 namespace vmafx {
@@ -120,22 +121,10 @@ struct Bands {
   Band a, h, v, d;  // a: low-low, v: low-vertical high-horizontal, h: high-low, d: high-high
 };
 
-// Source index of tap k (0..3) for output n of a db2 analysis step over a
-// line of m samples: 2n - 1 + k, symmetric with the edge repeated.
-inline int dwt_index(int n, int k, int m) {
-  int i = 2 * n - 1 + k;
-  if (i < 0) return -i;
-  if (i >= m) return 2 * m - i - 1;
-  return i;
-}
+inline int dwt_index(int n, int k, int m) { return vmafx_fadm_dwt_index(n, k, m); }
 
 inline float fir4(const float* f, float s0, float s1, float s2, float s3) {
-  float acc = 0;
-  acc += f[0] * s0;
-  acc += f[1] * s1;
-  acc += f[2] * s2;
-  acc += f[3] * s3;
-  return acc;
+  return vmafx_fadm_fir4(f[0], f[1], f[2], f[3], s0, s1, s2, s3, 0);
 }
 
 // One level of the db2 DWT of a w x h image (rows of `src_stride`): out bands
@@ -214,7 +203,7 @@ inline float noise_floor(int w, int h, double weight, double p) {
 
 }  // namespace
 
-float pnorm_term(float x, double p) { return p == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p)); }
+float pnorm_term(float x, double p) { return p == 3.0 ? vmafx_fadm_cube(x, 0) : std::pow(x, static_cast<float>(p)); }
 
 float pool(const float acc[3], int rw, int rh, double noise_weight, double p_norm) {
   const float nf = noise_floor(rw, rh, noise_weight, p_norm);
@@ -223,89 +212,59 @@ float pool(const float acc[3], int rw, int rh, double noise_weight, double p_nor
   return out[0] + out[1] + out[2];
 }
 
+vmafx_fadm_consts stage_consts(double gain_limit, LibvmafCpu cpu) {
+  vmafx_fadm_consts k{};
+  k.gain_limit = gain_limit;
+  k.one_by_30 = VMAFX_FADM_ONE_BY_30;
+  k.one_by_15 = VMAFX_FADM_ONE_BY_15;
+  k.eps = static_cast<float>(1e-30);
+  static const float cos1 = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
+  k.cos1 = cos1;
+  k.cpu = static_cast<int>(cpu);
+  return k;
+}
+
 void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
                   float* const* rst, float* const* add) {
-  const float cos_1deg_sq = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
-  const float eps = static_cast<float>(1e-30);
-  auto limit = [gain_limit](float rst, float t, bool angle) {
-    if (angle && rst > 0.0) {
-      const double x = rst * gain_limit;
-      rst = static_cast<float>(x < t ? x : static_cast<double>(t));
-    }
-    if (angle && rst < 0.0) {
-      const double x = rst * gain_limit;
-      rst = static_cast<float>(x > t ? x : static_cast<double>(t));
-    }
-    return rst;
-  };
+  const vmafx_fadm_consts k = stage_consts(gain_limit, cpu);
   for (int j = l; j < r; ++j) {
-    const float oh = o[0][j], ov = o[1][j], od = o[2][j];
-    const float th = t[0][j], tv = t[1][j], td = t[2][j];
-    float kh = flt::adm_divide(th, oh + eps, cpu);
-    float kv = flt::adm_divide(tv, ov + eps, cpu);
-    float kd = flt::adm_divide(td, od + eps, cpu);
-    kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
-    kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
-    kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);
-    float rst_h = kh * oh, rst_v = kv * ov, rst_d = kd * od;
-    const float ot_dp = oh * th + ov * tv;
-    const float o_mag_sq = oh * oh + ov * ov;
-    const float t_mag_sq = th * th + tv * tv;
-    const bool angle = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq);
-    rst_h = limit(rst_h, th, angle);
-    rst_v = limit(rst_v, tv, angle);
-    rst_d = limit(rst_d, td, angle);
-    rst[0][j] = rst_h;
-    rst[1][j] = rst_v;
-    rst[2][j] = rst_d;
-    add[0][j] = th - rst_h;
-    add[1][j] = tv - rst_v;
-    add[2][j] = td - rst_d;
+    const float oj[3] = {o[0][j], o[1][j], o[2][j]};
+    const float tj[3] = {t[0][j], t[1][j], t[2][j]};
+    float rj[3], aj[3];
+    vmafx_fadm_decouple(oj, tj, &k, rj, aj);
+    for (int b = 0; b < 3; ++b) {
+      rst[b][j] = rj[b];
+      add[b][j] = aj[b];
+    }
   }
 }
 
 void csf_row(const float* src, float rf, int l, int r, float* dst, float* flt) {
-  for (int j = l; j < r; ++j) {
-    const float v = rf * src[j];
-    dst[j] = v;
-    flt[j] = static_cast<float>(VMAFX_FADM_ONE_BY_30 * std::fabs(v));
-  }
+  const vmafx_fadm_consts k = stage_consts(0.0, LibvmafCpu::kGeneric);
+  for (int j = l; j < r; ++j) dst[j] = vmafx_fadm_csf(rf, src[j], &k, flt + j);
 }
 
 void den_row(const float* const* rows, const float* rf, int l, int r, double p_norm, float* sum) {
   float inner[3] = {0, 0, 0};
   for (int j = l; j < r; ++j)
-    for (int t = 0; t < 3; ++t) inner[t] += pnorm_term(std::fabs(rf[t] * rows[t][j]), p_norm);
+    for (int t = 0; t < 3; ++t) inner[t] += pnorm_term(vmafx_fabs(rf[t] * rows[t][j]), p_norm);
   for (int t = 0; t < 3; ++t) sum[t] = inner[t];
 }
 
 void masked_row(const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
                 const float* const* ang, const float* rf, int l, int r, int w, bool bypass, double p_norm, float* sum) {
+  const vmafx_fadm_consts k = stage_consts(0.0, LibvmafCpu::kGeneric);
   float inner[3] = {0, 0, 0};
   for (int j = l; j < r; ++j) {
     float thr = 0.0f;
     if (!bypass) {
       const int lf = j == 0 ? 1 : j - 1;
       const int rt = j == w - 1 ? w - 1 : j + 1;
-      for (int t = 0; t < 3; ++t) {
-        float s = 0;
-        s += fu[t][lf];
-        s += fu[t][j];
-        s += fu[t][rt];
-        s += fm[t][lf];
-        s = static_cast<float>(s + VMAFX_FADM_ONE_BY_15 * std::fabs(ang[t][j]));
-        s += fm[t][rt];
-        s += fd[t][lf];
-        s += fd[t][j];
-        s += fd[t][rt];
-        thr += s;
-      }
+      for (int t = 0; t < 3; ++t)
+        thr += vmafx_fadm_thr(fu[t][lf], fu[t][j], fu[t][rt], fm[t][lf], fm[t][rt], fd[t][lf], fd[t][j], fd[t][rt],
+                              ang[t][j], &k);
     }
-    for (int t = 0; t < 3; ++t) {
-      float x = std::fabs(src[t][j] * rf[t]) - thr;
-      x = x < 0.0f ? 0.0f : x;
-      inner[t] += pnorm_term(x, p_norm);
-    }
+    for (int t = 0; t < 3; ++t) inner[t] += pnorm_term(vmafx_fadm_masked(src[t][j], rf[t], thr, 0), p_norm);
   }
   for (int t = 0; t < 3; ++t) sum[t] = inner[t];
 }

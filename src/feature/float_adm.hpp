@@ -15,6 +15,7 @@
 // the libvmaf whose division it reproduces (exact/fadm_rcp.h); auto: this
 // machine's (host_libvmaf_cpu()). It does not change the output names.
 #include "core/feature.hpp"
+#include "exact/float_adm.h"
 #include "feature/float_common.hpp"
 
 namespace vmafx {
@@ -57,6 +58,9 @@ struct Scores {
   float num_scale[4] = {0, 0, 0, 0};
   float den_scale[4] = {0, 0, 0, 0};
 };
+// The constants of exact/float_adm.h's decoupling, CSF and masking.
+vmafx_fadm_consts stage_consts(double gain_limit, LibvmafCpu cpu);
+
 // Row stages of the scalar reference (compute() runs them row by row, or
 // their SIMD versions in float_adm_simd.hpp): columns l <= j < r of one row.
 // o / t: the reference / distorted h, v, d rows; rst / add: the decoupled

@@ -31,7 +31,7 @@
 #include <cstring>
 
 #include "exact/fadm_rcp.h"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm_tables.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/float_adm_simd.cpp"

@@ -23,7 +23,7 @@
 
 #include "feature/float_adm.hpp"
 #include "feature/float_adm_simd.hpp"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm_tables.h"
 #include "feature/float_common.hpp"
 #include "core/simd.hpp"
 #include "simd_targets.hpp"

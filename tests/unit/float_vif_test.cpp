@@ -20,7 +20,7 @@
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "feature/float_adm.hpp"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm_tables.h"
 #include "feature/float_ansnr.hpp"
 #include "feature/float_common.hpp"
 #include "feature/float_moment.hpp"
