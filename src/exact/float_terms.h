@@ -62,6 +62,7 @@ VMAFX_FN vmafx_u64 vmafx_fterm(int kind, vmafx_i32 a, vmafx_i32 b)
 #if !defined(VMAFX_FTERMS_OPENCL_) || defined(VMAFX_FLOAT_OPS_CL)
 #ifdef VMAFX_FTERMS_OPENCL_
 #include "softfp64.h"
+#define VMAFX_FGLOBAL __global /* the address space of a kernel's buffers */
 typedef vmafx_sd vmafx_f64;
 #define VMAFX_FADD(a, b) fl_add((a), (b))
 #define VMAFX_FSUB(a, b) fl_sub((a), (b))
@@ -83,6 +84,7 @@ typedef vmafx_sd vmafx_f64;
 #define VMAFX_DF(a) as_float(sd_to_f32(a)) /* double to float (nearest) */
 #else
 #include <string.h>
+#define VMAFX_FGLOBAL
 typedef double vmafx_f64;
 #define VMAFX_FADD(a, b) ((a) + (b))
 #define VMAFX_FSUB(a, b) ((a) - (b))
