@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "feature/float_adm.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -9,7 +10,6 @@
 #include "core/error.hpp"
 #include "feature/adm.hpp"
 #include "feature/adm_tables.h"
-#include "feature/float_adm_simd.hpp"
 #include "exact/float_adm.h"
 #include "exact/float_adm_tables.h"
 #include "core/simd.hpp"
@@ -129,55 +129,32 @@ inline float fir4(const float* f, float s0, float s1, float s2, float s3) {
 
 // One level of the db2 DWT of a w x h image (rows of `src_stride`): out bands
 // are (w + 1) / 2 x (h + 1) / 2. lo_only: the approximation band alone.
-void dwt2(const float* src, int src_stride, int w, int h, const Bands& out, bool lo_only, float* tlo, float* thi,
-          int* ix, bool simd) {
+void dwt2(const Rows& rw, const float* src, int src_stride, int w, int h, const Bands& out, bool lo_only, float* tlo,
+          float* thi, int* ix) {
   const float* lo = vmafx_fadm_db2_lo;
   const float* hi = vmafx_fadm_db2_hi;
   const int ow = (w + 1) / 2, oh = (h + 1) / 2;
   for (int j = 0; j < ow; ++j)
     for (int k = 0; k < 4; ++k) ix[4 * j + k] = dwt_index(j, k, w);
+  // Output columns [j0, j1) read no mirrored input (2j - 1 >= 0,
+  // 2j + 2 <= w - 1): the row table's horizontal step; the others below.
+  const int j0 = 1, j1 = std::max((w - 3) / 2 + 1, 1);
   for (int i = 0; i < oh; ++i) {
-    const float* r0 = src + std::size_t(dwt_index(i, 0, h)) * src_stride;
-    const float* r1 = src + std::size_t(dwt_index(i, 1, h)) * src_stride;
-    const float* r2 = src + std::size_t(dwt_index(i, 2, h)) * src_stride;
-    const float* r3 = src + std::size_t(dwt_index(i, 3, h)) * src_stride;
-    // Output columns [j0, j1) read no mirrored input (2j - 1 >= 0,
-    // 2j + 2 <= w - 1); with SIMD they run in lanes, the others below.
-    int j0 = 0, j1 = 0;
-    if (simd) {
-      const float* rows[4] = {r0, r1, r2, r3};
-      simd::dwt_vertical(rows, w, tlo, lo_only ? nullptr : thi);
-      if ((w - 3) / 2 >= int(simd::lanes())) {
-        j0 = 1;
-        j1 = (w - 3) / 2 + 1;
-        simd::dwt_horizontal(tlo, lo_only ? nullptr : thi, j0, j1, out.a.row(i), lo_only ? nullptr : out.v.row(i),
-                             lo_only ? nullptr : out.h.row(i), lo_only ? nullptr : out.d.row(i));
-      }
-    } else {
-      for (int j = 0; j < w; ++j) {
-        tlo[j] = fir4(lo, r0[j], r1[j], r2[j], r3[j]);
-        if (!lo_only) thi[j] = fir4(hi, r0[j], r1[j], r2[j], r3[j]);
-      }
-    }
+    const float* rows[4];
+    for (int k = 0; k < 4; ++k) rows[k] = src + std::size_t(dwt_index(i, k, h)) * src_stride;
+    rw.dwt_vertical(rows, w, tlo, lo_only ? nullptr : thi);
     float* a = out.a.row(i);
-    if (lo_only) {
-      for (int j = 0; j < ow; ++j) {
-        if (j == j0) j = j1;
-        if (j >= ow) break;
-        const int* x = ix + 4 * j;
-        a[j] = fir4(lo, tlo[x[0]], tlo[x[1]], tlo[x[2]], tlo[x[3]]);
-      }
-      continue;
-    }
-    float* bv = out.v.row(i);
-    float* bh = out.h.row(i);
-    float* bd = out.d.row(i);
+    float* bv = lo_only ? nullptr : out.v.row(i);
+    float* bh = lo_only ? nullptr : out.h.row(i);
+    float* bd = lo_only ? nullptr : out.d.row(i);
+    if (j1 > j0) rw.dwt_horizontal(tlo, lo_only ? nullptr : thi, j0, j1, a, bv, bh, bd);
     for (int j = 0; j < ow; ++j) {
       if (j == j0) j = j1;
       if (j >= ow) break;
       const int* x = ix + 4 * j;
       const float s0 = tlo[x[0]], s1 = tlo[x[1]], s2 = tlo[x[2]], s3 = tlo[x[3]];
       a[j] = fir4(lo, s0, s1, s2, s3);
+      if (lo_only) continue;
       bv[j] = fir4(hi, s0, s1, s2, s3);
       const float t0 = thi[x[0]], t1 = thi[x[1]], t2 = thi[x[2]], t3 = thi[x[3]];
       bh[j] = fir4(lo, t0, t1, t2, t3);
@@ -222,6 +199,29 @@ vmafx_fadm_consts stage_consts(double gain_limit, LibvmafCpu cpu) {
   k.cos1 = cos1;
   k.cpu = static_cast<int>(cpu);
   return k;
+}
+
+namespace {
+
+// ---- the scalar rows: loops around exact/float_adm.h
+
+void dwt_vertical_row(const float* const* r, int w, float* lo_out, float* hi_out) {
+  for (int j = 0; j < w; ++j) {
+    lo_out[j] = fir4(vmafx_fadm_db2_lo, r[0][j], r[1][j], r[2][j], r[3][j]);
+    if (hi_out) hi_out[j] = fir4(vmafx_fadm_db2_hi, r[0][j], r[1][j], r[2][j], r[3][j]);
+  }
+}
+
+void dwt_horizontal_row(const float* tlo, const float* thi, int j0, int j1, float* a, float* v, float* h, float* d) {
+  for (int j = j0; j < j1; ++j) {
+    const float* s = tlo + 2 * j - 1;
+    a[j] = fir4(vmafx_fadm_db2_lo, s[0], s[1], s[2], s[3]);
+    if (v) v[j] = fir4(vmafx_fadm_db2_hi, s[0], s[1], s[2], s[3]);
+    if (!thi) continue;
+    const float* t = thi + 2 * j - 1;
+    h[j] = fir4(vmafx_fadm_db2_lo, t[0], t[1], t[2], t[3]);
+    d[j] = fir4(vmafx_fadm_db2_hi, t[0], t[1], t[2], t[3]);
+  }
 }
 
 void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
@@ -269,14 +269,33 @@ void masked_row(const float* const* src, const float* const* fu, const float* co
   for (int t = 0; t < 3; ++t) sum[t] = inner[t];
 }
 
+}  // namespace
+
+const Rows& scalar_rows() {
+  static const Rows r{&dwt_vertical_row, &dwt_horizontal_row, &decouple_row, &csf_row, &den_row, &masked_row};
+  return r;
+}
+
+const Rows& rows() {
+#if VMAFX_HAVE_HWY
+  static const Rows fast = [] {
+    Rows r = scalar_rows();
+    init_simd_rows(r);
+    return r;
+  }();
+  if (vmafx::simd::enabled()) return fast;
+#endif
+  return scalar_rows();
+}
+
 namespace {
 
 // Splits the distorted detail bands into the part explained by the reference
 // (r: the reference scaled by the clipped ratio, or the distorted band itself
 // within the gain limit where the angles agree to within 1 degree) and the
 // additive rest (a = distorted - r).
-void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a, int w, int h, double gain_limit,
-              LibvmafCpu cpu, bool simd) {
+void decouple(const Rows& rw, const Bands& ref, const Bands& dis, const Bands& r, const Bands& a, int w, int h,
+              double gain_limit, LibvmafCpu cpu) {
   const Region g = filter_region(w, h);
   if (g.right <= g.left) return;
   for (int i = g.top; i < g.bottom; ++i) {
@@ -284,16 +303,13 @@ void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a
     const float* t[3] = {dis.h.row(i), dis.v.row(i), dis.d.row(i)};
     float* const rst[3] = {r.h.row(i), r.v.row(i), r.d.row(i)};
     float* const add[3] = {a.h.row(i), a.v.row(i), a.d.row(i)};
-    if (simd)
-      simd::decouple_row(o, t, g.left, g.right, gain_limit, cpu, rst, add);
-    else
-      decouple_row(o, t, g.left, g.right, gain_limit, cpu, rst, add);
+    rw.decouple(o, t, g.left, g.right, gain_limit, cpu, rst, add);
   }
 }
 
 // CSF weighting of the h, v, d bands of `src` into `dst`, and the masking
 // filter input flt = |dst| / 30 (the weight is a double constant).
-void csf(const Bands& src, const Bands& dst, const Bands& flt, const Factors& fac, int w, int h, bool simd) {
+void csf(const Rows& rw, const Bands& src, const Bands& dst, const Bands& flt, const Factors& fac, int w, int h) {
   const Region g = filter_region(w, h);
   if (g.right <= g.left) return;
   const Band* s[3] = {&src.h, &src.v, &src.d};
@@ -301,29 +317,19 @@ void csf(const Bands& src, const Bands& dst, const Bands& flt, const Factors& fa
   const Band* f[3] = {&flt.h, &flt.v, &flt.d};
   const float rf[3] = {fac.f1, fac.f1, fac.f2};
   for (int t = 0; t < 3; ++t)
-    for (int i = g.top; i < g.bottom; ++i) {
-      if (simd)
-        simd::csf_row(s[t]->row(i), rf[t], g.left, g.right, d[t]->row(i), f[t]->row(i));
-      else
-        csf_row(s[t]->row(i), rf[t], g.left, g.right, d[t]->row(i), f[t]->row(i));
-    }
+    for (int i = g.top; i < g.bottom; ++i) rw.csf(s[t]->row(i), rf[t], g.left, g.right, d[t]->row(i), f[t]->row(i));
 }
 
 // Denominator of one scale: p-norm of the CSF-weighted reference detail bands
 // over the scored region, plus the noise floor, summed over h, v, d.
-float den_scale(const Bands& ref, const Factors& fac, int w, int h, const Params& p, bool simd) {
+float den_scale(const Rows& rw, const Bands& ref, const Factors& fac, int w, int h, const Params& p) {
   const Region g = score_region(w, h);
   const float rf[3] = {fac.f1, fac.f1, fac.f2};
   float acc[3] = {0, 0, 0};
-  // SIMD terms: p = 3 (the cube) and at least one vector of columns.
-  const bool lanes = simd && p.p_norm == 3.0 && g.right - g.left >= int(simd::lanes());
   for (int i = g.top; i < g.bottom; ++i) {
     const float* rows[3] = {ref.h.row(i), ref.v.row(i), ref.d.row(i)};
     float inner[3];
-    if (lanes)
-      simd::den_row(rows, rf, g.left, g.right, inner);
-    else
-      den_row(rows, rf, g.left, g.right, p.p_norm, inner);
+    rw.den(rows, rf, g.left, g.right, p.p_norm, inner);
     for (int t = 0; t < 3; ++t) acc[t] += inner[t];
   }
   return pool(acc, g.right - g.left, g.bottom - g.top, p.noise_weight, p.p_norm);
@@ -333,14 +339,11 @@ float den_scale(const Bands& ref, const Factors& fac, int w, int h, const Params
 // its 3x3 neighbourhood in `flt` (centre: |ang| / 15, a double constant),
 // summed over the three orientations; p-norm over the scored region plus the
 // noise floor, summed over h, v, d.
-float masked_norm(const Bands& src, const Bands& flt, const Bands& ang, const Factors& fac, int w, int h,
-                  double noise_weight, const Params& p, bool simd) {
+float masked_norm(const Rows& rw, const Bands& src, const Bands& flt, const Bands& ang, const Factors& fac, int w,
+                  int h, double noise_weight, const Params& p) {
   const Region g = score_region(w, h);
   const float rf[3] = {fac.f1, fac.f1, fac.f2};
   float acc[3] = {0, 0, 0};
-  // SIMD terms: p = 3, no mirrored column, at least one vector of columns.
-  const bool lanes =
-      simd && p.p_norm == 3.0 && g.left >= 1 && g.right <= w - 1 && g.right - g.left >= int(simd::lanes());
   for (int i = g.top; i < g.bottom; ++i) {
     const int up = i == 0 ? 1 : i - 1;
     const int dn = i == h - 1 ? h - 1 : i + 1;
@@ -350,10 +353,7 @@ float masked_norm(const Bands& src, const Bands& flt, const Bands& ang, const Fa
     const float* fd[3] = {flt.h.row(dn), flt.v.row(dn), flt.d.row(dn)};
     const float* ar[3] = {ang.h.row(i), ang.v.row(i), ang.d.row(i)};
     float inner[3];
-    if (lanes)
-      simd::masked_row(sr, fu, fm, fd, ar, rf, g.left, g.right, p.bypass_cm, inner);
-    else
-      masked_row(sr, fu, fm, fd, ar, rf, g.left, g.right, w, p.bypass_cm, p.p_norm, inner);
+    rw.masked(sr, fu, fm, fd, ar, rf, g.left, g.right, w, p.bypass_cm, p.p_norm, inner);
     for (int t = 0; t < 3; ++t) acc[t] += inner[t];
   }
   return pool(acc, g.right - g.left, g.bottom - g.top, noise_weight, p.p_norm);
@@ -387,7 +387,7 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
         &r.v,      &r.d,      &a.h,      &a.v,      &a.d,  &csf_a.h, &csf_a.v, &csf_a.d, &csf_f.h, &csf_f.v, &csf_f.d})
     b->stride = bw;
 
-  const bool simd = vmafx::simd::enabled();
+  const Rows& rw = rows();
   float num_s[4] = {0, 0, 0, 0}, den_s[4] = {0, 0, 0, 0}, aim_s[4] = {0, 0, 0, 0};
   const float* cur_ref = ref;
   const float* cur_dis = dis;
@@ -396,20 +396,20 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
     rb.a = ref_a[scale & 1];
     db.a = dis_a[scale & 1];
     const bool lo_only = scale == 0 && p.skip_scale0;
-    dwt2(cur_ref, stride, w, h, rb, lo_only, tlo, thi, ix, simd);
-    dwt2(cur_dis, stride, w, h, db, lo_only, tlo, thi, ix, simd);
+    dwt2(rw, cur_ref, stride, w, h, rb, lo_only, tlo, thi, ix);
+    dwt2(rw, cur_dis, stride, w, h, db, lo_only, tlo, thi, ix);
     w = (w + 1) / 2;
     h = (h + 1) / 2;
     if (lo_only) {
       den_s[scale] = static_cast<float>(1e-10);
     } else {
       const Factors fac = csf_factors(scale, p);
-      decouple(rb, db, r, a, w, h, p.enhn_gain_limit, p.cpu, simd);
-      den_s[scale] = den_scale(rb, fac, w, h, p, simd);
-      csf(a, csf_a, csf_f, fac, w, h, simd);
-      num_s[scale] = masked_norm(r, csf_f, csf_a, fac, w, h, p.noise_weight, p, simd);
-      csf(r, csf_f, csf_a, fac, w, h, simd);
-      aim_s[scale] = masked_norm(a, csf_a, csf_f, fac, w, h, 0.0, p, simd);
+      decouple(rw, rb, db, r, a, w, h, p.enhn_gain_limit, p.cpu);
+      den_s[scale] = den_scale(rw, rb, fac, w, h, p);
+      csf(rw, a, csf_a, csf_f, fac, w, h);
+      num_s[scale] = masked_norm(rw, r, csf_f, csf_a, fac, w, h, p.noise_weight, p);
+      csf(rw, r, csf_f, csf_a, fac, w, h);
+      aim_s[scale] = masked_norm(rw, a, csf_a, csf_f, fac, w, h, 0.0, p);
     }
     cur_ref = rb.a.p;
     cur_dis = db.a.p;
