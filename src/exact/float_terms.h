@@ -95,48 +95,25 @@ typedef double vmafx_f64;
 #define VMAFX_FGT0(a) ((a) > 0.0f)
 #define VMAFX_FLT0(a) ((a) < 0.0f)
 #define VMAFX_FGE0(a) ((a) >= 0.0f)
-#define VMAFX_FBITS(a) vmafx_fbits_(a)
-#define VMAFX_FFROM(b) vmafx_ffrom_(b)
 #define VMAFX_D(a) ((double)(a))
-#define VMAFX_DBITS(b) vmafx_dfrom_(b)
 #define VMAFX_DADD(a, b) ((a) + (b))
 #define VMAFX_DMUL(a, b) ((a) * (b))
 #define VMAFX_DDIV(a, b) ((a) / (b))
 #define VMAFX_DLT(a, b) ((a) < (b))
 #define VMAFX_DF(a) ((float)(a))
-
-VMAFX_FN vmafx_u32 vmafx_fbits_(float a)
-{
 #ifdef __CUDA_ARCH__
-    return __float_as_uint(a);
+#define VMAFX_FBITS(a) __float_as_uint(a)
+#define VMAFX_FFROM(b) __uint_as_float((vmafx_u32)(b))
+#define VMAFX_DBITS(b) __longlong_as_double((long long)(b))
 #else
-    vmafx_u32 u;
-    memcpy(&u, &a, sizeof u);
-    return u;
+/* The bits of a value as another type of the same size (host code). */
+#define VMAFX_FBITS(a) vmafx_bitcast_u32_(a)
+#define VMAFX_FFROM(b) vmafx_bitcast_f32_((vmafx_u32)(b))
+#define VMAFX_DBITS(b) vmafx_bitcast_f64_((vmafx_u64)(b))
+VMAFX_FN vmafx_u32 vmafx_bitcast_u32_(float a) { vmafx_u32 r; memcpy(&r, &a, sizeof r); return r; }
+VMAFX_FN float vmafx_bitcast_f32_(vmafx_u32 a) { float r; memcpy(&r, &a, sizeof r); return r; }
+VMAFX_FN double vmafx_bitcast_f64_(vmafx_u64 a) { double r; memcpy(&r, &a, sizeof r); return r; }
 #endif
-}
-
-VMAFX_FN float vmafx_ffrom_(vmafx_u32 u)
-{
-#ifdef __CUDA_ARCH__
-    return __uint_as_float(u);
-#else
-    float a;
-    memcpy(&a, &u, sizeof a);
-    return a;
-#endif
-}
-
-VMAFX_FN double vmafx_dfrom_(vmafx_u64 u)
-{
-#ifdef __CUDA_ARCH__
-    return __longlong_as_double((long long)u);
-#else
-    double a;
-    memcpy(&a, &u, sizeof a);
-    return a;
-#endif
-}
 #endif
 
 /* |a| (the sign bit cleared, as fabsf). */
