@@ -19,8 +19,8 @@
 // Row ends: pointwise stages move the last vector back to end at the last
 // column (recomputed columns get the same values), or, for ranges narrower
 // than a vector, work on zero-filled copies and store the real columns only;
-// the summing stages need a full vector of columns (the caller runs its
-// scalar loop otherwise). Nothing is read outside what the scalar loops read.
+// the summing stages need a full vector of columns (init_simd_rows runs the
+// scalar row otherwise). Nothing is read outside what the scalar rows read.
 #include "feature/float_adm_simd.hpp"
 
 #if VMAFX_HAVE_HWY
@@ -54,7 +54,7 @@ std::size_t Lanes() { return hn::Lanes(D()); }
 
 #if HWY_TARGET == HWY_SCALAR
 // One lane has no halves; enabled() is false on this target and
-// float_adm.cpp keeps its scalar loops, so these are never called.
+// rows() is scalar_rows(), so these are never called.
 void DwtV(const float* const*, int, float*, float*) { HWY_ABORT("float adm simd: no SIMD target"); }
 void DwtH(const float*, const float*, int, int, float*, float*, float*, float*) {
   HWY_ABORT("float adm simd: no SIMD target");

@@ -148,7 +148,7 @@ HWY_INLINE hn::Vec<DF> Log2(DF df, hn::Vec<DF> x) {
 
 #if HWY_TARGET == HWY_SCALAR
 // One lane has no halves; enabled() is false on this target and
-// float_vif.cpp keeps its scalar loops, so this is never called.
+// rows() is scalar_rows(), so this is never called.
 void StatRow(const float*, const float*, const float*, const float*, const float*, int, const vmafx_fvif_consts&,
              float*, float*) {
   HWY_ABORT("float vif simd: no SIMD target");
