@@ -369,8 +369,10 @@ void init_simd_rows(Rows& r) {
     HWY_DYNAMIC_DISPATCH(MomentsV)(f, fw, ra, rb, w, t);
   };
   r.moments2 = [](const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t,
-                  float* const* u) { HWY_DYNAMIC_DISPATCH(MomentsV2)
-                                     (f, fw, ra, rb, w, t, u); };
+                  float* const* u) {
+    HWY_DYNAMIC_DISPATCH(MomentsV2)
+    (f, fw, ra, rb, w, t, u);
+  };
   r.stat = [](const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
               const vmafx_fvif_consts& k, float* num, float* den) {
     HWY_DYNAMIC_DISPATCH(StatRow)(mu1, mu2, xx, yy, xy, w, k, num, den);
