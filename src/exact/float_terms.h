@@ -125,6 +125,15 @@ VMAFX_FN float vmafx_ftap(float acc, float c, float x, vmafx_u32 opq)
     return VMAFX_FADD(acc, VMAFX_FMUL(c, x, opq));
 }
 
+/* The float sum from 0, in order, of p[0 .. n): a row's total. */
+VMAFX_FN float vmafx_fsum(const VMAFX_FGLOBAL float* p, int n)
+{
+    float acc = 0.0f;
+    int i;
+    for (i = 0; i < n; ++i) acc = VMAFX_FADD(acc, p[i]);
+    return acc;
+}
+
 #endif /* the fp32 and fp64 operations */
 
 #endif

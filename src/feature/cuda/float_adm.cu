@@ -98,10 +98,7 @@ __global__ void masked_kernel(ScaleArgs s, Triple src, Triple flt, Triple ang, f
 __global__ void rows_kernel(const float* __restrict__ terms, int rw, int rh, float* __restrict__ rows) {
   const int y = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
   if (y >= rh) return;
-  const float* p = terms + std::size_t(k) * rw * rh + std::size_t(y) * rw;
-  float acc = 0.0f;
-  for (int x = 0; x < rw; ++x) acc += p[x];
-  rows[std::size_t(y) * 9 + k] = acc;
+  rows[std::size_t(y) * 9 + k] = vmafx_fsum(terms + std::size_t(k) * rw * rh + std::size_t(y) * rw, rw);
 }
 
 }  // namespace

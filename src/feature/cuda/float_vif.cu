@@ -89,14 +89,8 @@ __global__ void rows_kernel(const float* __restrict__ terms, int w, int h, float
   if (i >= h) return;
   const std::size_t n = std::size_t(w) * std::size_t(h);
   const float* a = terms + std::size_t(i) * std::size_t(w);
-  const float* b = a + n;
-  float sn = 0.0f, sd = 0.0f;
-  for (int j = 0; j < w; ++j) {
-    sn += a[j];
-    sd += b[j];
-  }
-  rows[i] = sn;
-  rows[h + i] = sd;
+  rows[i] = vmafx_fsum(a, w);
+  rows[h + i] = vmafx_fsum(a + n, w);
 }
 
 }  // namespace

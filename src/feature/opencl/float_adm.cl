@@ -156,8 +156,5 @@ __kernel void fa_rows(__global const float* terms, int rw, int rh, __global floa
 {
     const int y = get_global_id(0), k = get_global_id(1);
     if (y >= rh || k >= 9) return;
-    __global const float* p = terms + (size_t)k * rw * rh + (size_t)y * rw;
-    float acc = 0.0f;
-    for (int x = 0; x < rw; ++x) acc = fl_add(acc, p[x]);
-    rows[off + y * 9 + k] = acc;
+    rows[off + y * 9 + k] = vmafx_fsum(terms + (size_t)k * rw * rh + (size_t)y * rw, rw);
 }

@@ -106,12 +106,6 @@ __kernel void fv_rows(__global const float* terms, int w, int h, __global float*
     if (i >= h) return;
     const size_t n = (size_t)w * h;
     __global const float* a = terms + (size_t)i * w;
-    __global const float* b = a + n;
-    float sn = 0.0f, sd = 0.0f;
-    for (int j = 0; j < w; ++j) {
-        sn = fl_add(sn, a[j]);
-        sd = fl_add(sd, b[j]);
-    }
-    rows[off + i] = sn;
-    rows[off + h + i] = sd;
+    rows[off + i] = vmafx_fsum(a, w);
+    rows[off + h + i] = vmafx_fsum(a + n, w);
 }
