@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "feature/float_adm.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -9,8 +10,8 @@
 #include "core/error.hpp"
 #include "feature/adm.hpp"
 #include "exact/adm_tables.h"
-#include "feature/float_adm_simd.hpp"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm.h"
+#include "exact/float_adm_tables.h"
 #include "core/simd.hpp"
 
 namespace vmafx {
@@ -120,75 +121,40 @@ struct Bands {
   Band a, h, v, d;  // a: low-low, v: low-vertical high-horizontal, h: high-low, d: high-high
 };
 
-// Source index of tap k (0..3) for output n of a db2 analysis step over a
-// line of m samples: 2n - 1 + k, symmetric with the edge repeated.
-inline int dwt_index(int n, int k, int m) {
-  int i = 2 * n - 1 + k;
-  if (i < 0) return -i;
-  if (i >= m) return 2 * m - i - 1;
-  return i;
-}
+inline int dwt_index(int n, int k, int m) { return vmafx_fadm_dwt_index(n, k, m); }
 
 inline float fir4(const float* f, float s0, float s1, float s2, float s3) {
-  float acc = 0;
-  acc += f[0] * s0;
-  acc += f[1] * s1;
-  acc += f[2] * s2;
-  acc += f[3] * s3;
-  return acc;
+  return vmafx_fadm_fir4(f[0], f[1], f[2], f[3], s0, s1, s2, s3, 0);
 }
 
 // One level of the db2 DWT of a w x h image (rows of `src_stride`): out bands
 // are (w + 1) / 2 x (h + 1) / 2. lo_only: the approximation band alone.
-void dwt2(const float* src, int src_stride, int w, int h, const Bands& out, bool lo_only, float* tlo, float* thi,
-          int* ix, bool simd) {
+void dwt2(const Rows& rw, const float* src, int src_stride, int w, int h, const Bands& out, bool lo_only, float* tlo,
+          float* thi, int* ix) {
   const float* lo = vmafx_fadm_db2_lo;
   const float* hi = vmafx_fadm_db2_hi;
   const int ow = (w + 1) / 2, oh = (h + 1) / 2;
   for (int j = 0; j < ow; ++j)
     for (int k = 0; k < 4; ++k) ix[4 * j + k] = dwt_index(j, k, w);
+  // Output columns [j0, j1) read no mirrored input (2j - 1 >= 0,
+  // 2j + 2 <= w - 1): the row table's horizontal step; the others below.
+  const int j0 = 1, j1 = std::max((w - 3) / 2 + 1, 1);
   for (int i = 0; i < oh; ++i) {
-    const float* r0 = src + std::size_t(dwt_index(i, 0, h)) * src_stride;
-    const float* r1 = src + std::size_t(dwt_index(i, 1, h)) * src_stride;
-    const float* r2 = src + std::size_t(dwt_index(i, 2, h)) * src_stride;
-    const float* r3 = src + std::size_t(dwt_index(i, 3, h)) * src_stride;
-    // Output columns [j0, j1) read no mirrored input (2j - 1 >= 0,
-    // 2j + 2 <= w - 1); with SIMD they run in lanes, the others below.
-    int j0 = 0, j1 = 0;
-    if (simd) {
-      const float* rows[4] = {r0, r1, r2, r3};
-      simd::dwt_vertical(rows, w, tlo, lo_only ? nullptr : thi);
-      if ((w - 3) / 2 >= int(simd::lanes())) {
-        j0 = 1;
-        j1 = (w - 3) / 2 + 1;
-        simd::dwt_horizontal(tlo, lo_only ? nullptr : thi, j0, j1, out.a.row(i), lo_only ? nullptr : out.v.row(i),
-                             lo_only ? nullptr : out.h.row(i), lo_only ? nullptr : out.d.row(i));
-      }
-    } else {
-      for (int j = 0; j < w; ++j) {
-        tlo[j] = fir4(lo, r0[j], r1[j], r2[j], r3[j]);
-        if (!lo_only) thi[j] = fir4(hi, r0[j], r1[j], r2[j], r3[j]);
-      }
-    }
+    const float* rows[4];
+    for (int k = 0; k < 4; ++k) rows[k] = src + std::size_t(dwt_index(i, k, h)) * src_stride;
+    rw.dwt_vertical(rows, w, tlo, lo_only ? nullptr : thi);
     float* a = out.a.row(i);
-    if (lo_only) {
-      for (int j = 0; j < ow; ++j) {
-        if (j == j0) j = j1;
-        if (j >= ow) break;
-        const int* x = ix + 4 * j;
-        a[j] = fir4(lo, tlo[x[0]], tlo[x[1]], tlo[x[2]], tlo[x[3]]);
-      }
-      continue;
-    }
-    float* bv = out.v.row(i);
-    float* bh = out.h.row(i);
-    float* bd = out.d.row(i);
+    float* bv = lo_only ? nullptr : out.v.row(i);
+    float* bh = lo_only ? nullptr : out.h.row(i);
+    float* bd = lo_only ? nullptr : out.d.row(i);
+    if (j1 > j0) rw.dwt_horizontal(tlo, lo_only ? nullptr : thi, j0, j1, a, bv, bh, bd);
     for (int j = 0; j < ow; ++j) {
       if (j == j0) j = j1;
       if (j >= ow) break;
       const int* x = ix + 4 * j;
       const float s0 = tlo[x[0]], s1 = tlo[x[1]], s2 = tlo[x[2]], s3 = tlo[x[3]];
       a[j] = fir4(lo, s0, s1, s2, s3);
+      if (lo_only) continue;
       bv[j] = fir4(hi, s0, s1, s2, s3);
       const float t0 = thi[x[0]], t1 = thi[x[1]], t2 = thi[x[2]], t3 = thi[x[3]];
       bh[j] = fir4(lo, t0, t1, t2, t3);
@@ -214,7 +180,7 @@ inline float noise_floor(int w, int h, double weight, double p) {
 
 }  // namespace
 
-float pnorm_term(float x, double p) { return p == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p)); }
+float pnorm_term(float x, double p) { return p == 3.0 ? vmafx_fadm_cube(x, 0) : std::pow(x, static_cast<float>(p)); }
 
 float pool(const float acc[3], int rw, int rh, double noise_weight, double p_norm) {
   const float nf = noise_floor(rw, rh, noise_weight, p_norm);
@@ -223,91 +189,103 @@ float pool(const float acc[3], int rw, int rh, double noise_weight, double p_nor
   return out[0] + out[1] + out[2];
 }
 
+vmafx_fadm_consts stage_consts(double gain_limit, LibvmafCpu cpu) {
+  vmafx_fadm_consts k{};
+  k.gain_limit = gain_limit;
+  k.one_by_30 = VMAFX_FADM_ONE_BY_30;
+  k.one_by_15 = VMAFX_FADM_ONE_BY_15;
+  k.eps = static_cast<float>(1e-30);
+  static const float cos1 = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
+  k.cos1 = cos1;
+  k.cpu = static_cast<int>(cpu);
+  return k;
+}
+
+namespace {
+
+// ---- the scalar rows: loops around exact/float_adm.h
+
+void dwt_vertical_row(const float* const* r, int w, float* lo_out, float* hi_out) {
+  for (int j = 0; j < w; ++j) {
+    lo_out[j] = fir4(vmafx_fadm_db2_lo, r[0][j], r[1][j], r[2][j], r[3][j]);
+    if (hi_out) hi_out[j] = fir4(vmafx_fadm_db2_hi, r[0][j], r[1][j], r[2][j], r[3][j]);
+  }
+}
+
+void dwt_horizontal_row(const float* tlo, const float* thi, int j0, int j1, float* a, float* v, float* h, float* d) {
+  for (int j = j0; j < j1; ++j) {
+    const float* s = tlo + 2 * j - 1;
+    a[j] = fir4(vmafx_fadm_db2_lo, s[0], s[1], s[2], s[3]);
+    if (v) v[j] = fir4(vmafx_fadm_db2_hi, s[0], s[1], s[2], s[3]);
+    if (!thi) continue;
+    const float* t = thi + 2 * j - 1;
+    h[j] = fir4(vmafx_fadm_db2_lo, t[0], t[1], t[2], t[3]);
+    d[j] = fir4(vmafx_fadm_db2_hi, t[0], t[1], t[2], t[3]);
+  }
+}
+
 void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
                   float* const* rst, float* const* add) {
-  const float cos_1deg_sq = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
-  const float eps = static_cast<float>(1e-30);
-  auto limit = [gain_limit](float rst, float t, bool angle) {
-    if (angle && rst > 0.0) {
-      const double x = rst * gain_limit;
-      rst = static_cast<float>(x < t ? x : static_cast<double>(t));
-    }
-    if (angle && rst < 0.0) {
-      const double x = rst * gain_limit;
-      rst = static_cast<float>(x > t ? x : static_cast<double>(t));
-    }
-    return rst;
-  };
+  const vmafx_fadm_consts k = stage_consts(gain_limit, cpu);
   for (int j = l; j < r; ++j) {
-    const float oh = o[0][j], ov = o[1][j], od = o[2][j];
-    const float th = t[0][j], tv = t[1][j], td = t[2][j];
-    float kh = flt::adm_divide(th, oh + eps, cpu);
-    float kv = flt::adm_divide(tv, ov + eps, cpu);
-    float kd = flt::adm_divide(td, od + eps, cpu);
-    kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
-    kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
-    kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);
-    float rst_h = kh * oh, rst_v = kv * ov, rst_d = kd * od;
-    const float ot_dp = oh * th + ov * tv;
-    const float o_mag_sq = oh * oh + ov * ov;
-    const float t_mag_sq = th * th + tv * tv;
-    const bool angle = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq);
-    rst_h = limit(rst_h, th, angle);
-    rst_v = limit(rst_v, tv, angle);
-    rst_d = limit(rst_d, td, angle);
-    rst[0][j] = rst_h;
-    rst[1][j] = rst_v;
-    rst[2][j] = rst_d;
-    add[0][j] = th - rst_h;
-    add[1][j] = tv - rst_v;
-    add[2][j] = td - rst_d;
+    const float oj[3] = {o[0][j], o[1][j], o[2][j]};
+    const float tj[3] = {t[0][j], t[1][j], t[2][j]};
+    float rj[3], aj[3];
+    vmafx_fadm_decouple(oj, tj, &k, rj, aj);
+    for (int b = 0; b < 3; ++b) {
+      rst[b][j] = rj[b];
+      add[b][j] = aj[b];
+    }
   }
 }
 
 void csf_row(const float* src, float rf, int l, int r, float* dst, float* flt) {
-  for (int j = l; j < r; ++j) {
-    const float v = rf * src[j];
-    dst[j] = v;
-    flt[j] = static_cast<float>(VMAFX_FADM_ONE_BY_30 * std::fabs(v));
-  }
+  const vmafx_fadm_consts k = stage_consts(0.0, LibvmafCpu::kGeneric);
+  for (int j = l; j < r; ++j) dst[j] = vmafx_fadm_csf(rf, src[j], &k, flt + j);
 }
 
 void den_row(const float* const* rows, const float* rf, int l, int r, double p_norm, float* sum) {
   float inner[3] = {0, 0, 0};
   for (int j = l; j < r; ++j)
-    for (int t = 0; t < 3; ++t) inner[t] += pnorm_term(std::fabs(rf[t] * rows[t][j]), p_norm);
+    for (int t = 0; t < 3; ++t) inner[t] += pnorm_term(vmafx_fabs(rf[t] * rows[t][j]), p_norm);
   for (int t = 0; t < 3; ++t) sum[t] = inner[t];
 }
 
 void masked_row(const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
                 const float* const* ang, const float* rf, int l, int r, int w, bool bypass, double p_norm, float* sum) {
+  const vmafx_fadm_consts k = stage_consts(0.0, LibvmafCpu::kGeneric);
   float inner[3] = {0, 0, 0};
   for (int j = l; j < r; ++j) {
     float thr = 0.0f;
     if (!bypass) {
       const int lf = j == 0 ? 1 : j - 1;
       const int rt = j == w - 1 ? w - 1 : j + 1;
-      for (int t = 0; t < 3; ++t) {
-        float s = 0;
-        s += fu[t][lf];
-        s += fu[t][j];
-        s += fu[t][rt];
-        s += fm[t][lf];
-        s = static_cast<float>(s + VMAFX_FADM_ONE_BY_15 * std::fabs(ang[t][j]));
-        s += fm[t][rt];
-        s += fd[t][lf];
-        s += fd[t][j];
-        s += fd[t][rt];
-        thr += s;
-      }
+      for (int t = 0; t < 3; ++t)
+        thr += vmafx_fadm_thr(fu[t][lf], fu[t][j], fu[t][rt], fm[t][lf], fm[t][rt], fd[t][lf], fd[t][j], fd[t][rt],
+                              ang[t][j], &k);
     }
-    for (int t = 0; t < 3; ++t) {
-      float x = std::fabs(src[t][j] * rf[t]) - thr;
-      x = x < 0.0f ? 0.0f : x;
-      inner[t] += pnorm_term(x, p_norm);
-    }
+    for (int t = 0; t < 3; ++t) inner[t] += pnorm_term(vmafx_fadm_masked(src[t][j], rf[t], thr, 0), p_norm);
   }
   for (int t = 0; t < 3; ++t) sum[t] = inner[t];
+}
+
+}  // namespace
+
+const Rows& scalar_rows() {
+  static const Rows r{&dwt_vertical_row, &dwt_horizontal_row, &decouple_row, &csf_row, &den_row, &masked_row};
+  return r;
+}
+
+const Rows& rows() {
+#if VMAFX_HAVE_HWY
+  static const Rows fast = [] {
+    Rows r = scalar_rows();
+    init_simd_rows(r);
+    return r;
+  }();
+  if (vmafx::simd::enabled()) return fast;
+#endif
+  return scalar_rows();
 }
 
 namespace {
@@ -316,8 +294,8 @@ namespace {
 // (r: the reference scaled by the clipped ratio, or the distorted band itself
 // within the gain limit where the angles agree to within 1 degree) and the
 // additive rest (a = distorted - r).
-void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a, int w, int h, double gain_limit,
-              LibvmafCpu cpu, bool simd) {
+void decouple(const Rows& rw, const Bands& ref, const Bands& dis, const Bands& r, const Bands& a, int w, int h,
+              double gain_limit, LibvmafCpu cpu) {
   const Region g = filter_region(w, h);
   if (g.right <= g.left) return;
   for (int i = g.top; i < g.bottom; ++i) {
@@ -325,16 +303,13 @@ void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a
     const float* t[3] = {dis.h.row(i), dis.v.row(i), dis.d.row(i)};
     float* const rst[3] = {r.h.row(i), r.v.row(i), r.d.row(i)};
     float* const add[3] = {a.h.row(i), a.v.row(i), a.d.row(i)};
-    if (simd)
-      simd::decouple_row(o, t, g.left, g.right, gain_limit, cpu, rst, add);
-    else
-      decouple_row(o, t, g.left, g.right, gain_limit, cpu, rst, add);
+    rw.decouple(o, t, g.left, g.right, gain_limit, cpu, rst, add);
   }
 }
 
 // CSF weighting of the h, v, d bands of `src` into `dst`, and the masking
 // filter input flt = |dst| / 30 (the weight is a double constant).
-void csf(const Bands& src, const Bands& dst, const Bands& flt, const Factors& fac, int w, int h, bool simd) {
+void csf(const Rows& rw, const Bands& src, const Bands& dst, const Bands& flt, const Factors& fac, int w, int h) {
   const Region g = filter_region(w, h);
   if (g.right <= g.left) return;
   const Band* s[3] = {&src.h, &src.v, &src.d};
@@ -342,29 +317,19 @@ void csf(const Bands& src, const Bands& dst, const Bands& flt, const Factors& fa
   const Band* f[3] = {&flt.h, &flt.v, &flt.d};
   const float rf[3] = {fac.f1, fac.f1, fac.f2};
   for (int t = 0; t < 3; ++t)
-    for (int i = g.top; i < g.bottom; ++i) {
-      if (simd)
-        simd::csf_row(s[t]->row(i), rf[t], g.left, g.right, d[t]->row(i), f[t]->row(i));
-      else
-        csf_row(s[t]->row(i), rf[t], g.left, g.right, d[t]->row(i), f[t]->row(i));
-    }
+    for (int i = g.top; i < g.bottom; ++i) rw.csf(s[t]->row(i), rf[t], g.left, g.right, d[t]->row(i), f[t]->row(i));
 }
 
 // Denominator of one scale: p-norm of the CSF-weighted reference detail bands
 // over the scored region, plus the noise floor, summed over h, v, d.
-float den_scale(const Bands& ref, const Factors& fac, int w, int h, const Params& p, bool simd) {
+float den_scale(const Rows& rw, const Bands& ref, const Factors& fac, int w, int h, const Params& p) {
   const Region g = score_region(w, h);
   const float rf[3] = {fac.f1, fac.f1, fac.f2};
   float acc[3] = {0, 0, 0};
-  // SIMD terms: p = 3 (the cube) and at least one vector of columns.
-  const bool lanes = simd && p.p_norm == 3.0 && g.right - g.left >= int(simd::lanes());
   for (int i = g.top; i < g.bottom; ++i) {
     const float* rows[3] = {ref.h.row(i), ref.v.row(i), ref.d.row(i)};
     float inner[3];
-    if (lanes)
-      simd::den_row(rows, rf, g.left, g.right, inner);
-    else
-      den_row(rows, rf, g.left, g.right, p.p_norm, inner);
+    rw.den(rows, rf, g.left, g.right, p.p_norm, inner);
     for (int t = 0; t < 3; ++t) acc[t] += inner[t];
   }
   return pool(acc, g.right - g.left, g.bottom - g.top, p.noise_weight, p.p_norm);
@@ -374,14 +339,11 @@ float den_scale(const Bands& ref, const Factors& fac, int w, int h, const Params
 // its 3x3 neighbourhood in `flt` (centre: |ang| / 15, a double constant),
 // summed over the three orientations; p-norm over the scored region plus the
 // noise floor, summed over h, v, d.
-float masked_norm(const Bands& src, const Bands& flt, const Bands& ang, const Factors& fac, int w, int h,
-                  double noise_weight, const Params& p, bool simd) {
+float masked_norm(const Rows& rw, const Bands& src, const Bands& flt, const Bands& ang, const Factors& fac, int w,
+                  int h, double noise_weight, const Params& p) {
   const Region g = score_region(w, h);
   const float rf[3] = {fac.f1, fac.f1, fac.f2};
   float acc[3] = {0, 0, 0};
-  // SIMD terms: p = 3, no mirrored column, at least one vector of columns.
-  const bool lanes =
-      simd && p.p_norm == 3.0 && g.left >= 1 && g.right <= w - 1 && g.right - g.left >= int(simd::lanes());
   for (int i = g.top; i < g.bottom; ++i) {
     const int up = i == 0 ? 1 : i - 1;
     const int dn = i == h - 1 ? h - 1 : i + 1;
@@ -391,10 +353,7 @@ float masked_norm(const Bands& src, const Bands& flt, const Bands& ang, const Fa
     const float* fd[3] = {flt.h.row(dn), flt.v.row(dn), flt.d.row(dn)};
     const float* ar[3] = {ang.h.row(i), ang.v.row(i), ang.d.row(i)};
     float inner[3];
-    if (lanes)
-      simd::masked_row(sr, fu, fm, fd, ar, rf, g.left, g.right, p.bypass_cm, inner);
-    else
-      masked_row(sr, fu, fm, fd, ar, rf, g.left, g.right, w, p.bypass_cm, p.p_norm, inner);
+    rw.masked(sr, fu, fm, fd, ar, rf, g.left, g.right, w, p.bypass_cm, p.p_norm, inner);
     for (int t = 0; t < 3; ++t) acc[t] += inner[t];
   }
   return pool(acc, g.right - g.left, g.bottom - g.top, noise_weight, p.p_norm);
@@ -428,7 +387,7 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
         &r.v,      &r.d,      &a.h,      &a.v,      &a.d,  &csf_a.h, &csf_a.v, &csf_a.d, &csf_f.h, &csf_f.v, &csf_f.d})
     b->stride = bw;
 
-  const bool simd = vmafx::simd::enabled();
+  const Rows& rw = rows();
   float num_s[4] = {0, 0, 0, 0}, den_s[4] = {0, 0, 0, 0}, aim_s[4] = {0, 0, 0, 0};
   const float* cur_ref = ref;
   const float* cur_dis = dis;
@@ -437,20 +396,20 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
     rb.a = ref_a[scale & 1];
     db.a = dis_a[scale & 1];
     const bool lo_only = scale == 0 && p.skip_scale0;
-    dwt2(cur_ref, stride, w, h, rb, lo_only, tlo, thi, ix, simd);
-    dwt2(cur_dis, stride, w, h, db, lo_only, tlo, thi, ix, simd);
+    dwt2(rw, cur_ref, stride, w, h, rb, lo_only, tlo, thi, ix);
+    dwt2(rw, cur_dis, stride, w, h, db, lo_only, tlo, thi, ix);
     w = (w + 1) / 2;
     h = (h + 1) / 2;
     if (lo_only) {
       den_s[scale] = static_cast<float>(1e-10);
     } else {
       const Factors fac = csf_factors(scale, p);
-      decouple(rb, db, r, a, w, h, p.enhn_gain_limit, p.cpu, simd);
-      den_s[scale] = den_scale(rb, fac, w, h, p, simd);
-      csf(a, csf_a, csf_f, fac, w, h, simd);
-      num_s[scale] = masked_norm(r, csf_f, csf_a, fac, w, h, p.noise_weight, p, simd);
-      csf(r, csf_f, csf_a, fac, w, h, simd);
-      aim_s[scale] = masked_norm(a, csf_a, csf_f, fac, w, h, 0.0, p, simd);
+      decouple(rw, rb, db, r, a, w, h, p.enhn_gain_limit, p.cpu);
+      den_s[scale] = den_scale(rw, rb, fac, w, h, p);
+      csf(rw, a, csf_a, csf_f, fac, w, h);
+      num_s[scale] = masked_norm(rw, r, csf_f, csf_a, fac, w, h, p.noise_weight, p);
+      csf(rw, r, csf_f, csf_a, fac, w, h);
+      aim_s[scale] = masked_norm(rw, a, csf_a, csf_f, fac, w, h, 0.0, p);
     }
     cur_ref = rb.a.p;
     cur_dis = db.a.p;

@@ -15,6 +15,7 @@
 // the libvmaf whose division it reproduces (exact/fadm_rcp.h); auto: this
 // machine's (host_libvmaf_cpu()). It does not change the output names.
 #include "core/feature.hpp"
+#include "exact/float_adm.h"
 #include "feature/float_common.hpp"
 
 namespace vmafx {
@@ -57,21 +58,45 @@ struct Scores {
   float num_scale[4] = {0, 0, 0, 0};
   float den_scale[4] = {0, 0, 0, 0};
 };
-// Row stages of the scalar reference (compute() runs them row by row, or
-// their SIMD versions in float_adm_simd.hpp): columns l <= j < r of one row.
-// o / t: the reference / distorted h, v, d rows; rst / add: the decoupled
-// rows.
-void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
-                  float* const* rst, float* const* add);
-// dst[j] = rf * src[j]; flt[j] = float(1/30 (a double) * |dst[j]|).
-void csf_row(const float* src, float rf, int l, int r, float* dst, float* flt);
-// sum[t] = float sum from 0, in column order, of |rf[t] * rows[t][j]|^p.
-void den_row(const float* const* rows, const float* rf, int l, int r, double p_norm, float* sum);
-// The masking terms of row i of a w-wide band: src / ang rows i, fu / fm / fd
-// the masking filter input rows i - 1 / i / i + 1 (mirrored by the caller);
-// columns mirror here (j - 1 of column 0 is 1; j + 1 of column w - 1 is w - 1).
-void masked_row(const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
-                const float* const* ang, const float* rf, int l, int r, int w, bool bypass, double p_norm, float* sum);
+// The constants of exact/float_adm.h's decoupling, CSF and masking.
+vmafx_fadm_consts stage_consts(double gain_limit, LibvmafCpu cpu);
+
+// The row stages of compute(), columns l <= j < r of one row. The scalar
+// rows (scalar_rows(), float_adm.cpp) are loops around exact/float_adm.h and
+// the reference; the SIMD rows (float_adm_simd.cpp) give the same bits, and
+// run the scalar rows where they have no vector path (p != 3, ranges narrower
+// than a vector).
+struct Rows {
+  // The vertical step of one db2 DWT row: for j < w, lo_out[j] and (unless
+  // null) hi_out[j] = the low / high-pass taps on r[0..3][j] (fir4: from 0,
+  // f[k] * s_k added in tap order, in float).
+  void (*dwt_vertical)(const float* const* r, int w, float* lo_out, float* hi_out);
+  // The horizontal step for output columns j0 <= j < j1 whose four inputs
+  // 2j - 1 .. 2j + 2 all lie inside the row (1 <= j0): from tlo, a[j] (low)
+  // and v[j] (high); from thi (unless null), h[j] (low) and d[j] (high).
+  void (*dwt_horizontal)(const float* tlo, const float* thi, int j0, int j1, float* a, float* v, float* h, float* d);
+  // The decoupling: o / t the reference / distorted h, v, d rows; rst / add
+  // the decoupled rows.
+  void (*decouple)(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
+                   float* const* rst, float* const* add);
+  // dst[j] = rf * src[j]; flt[j] = float(1/30 (a double) * |dst[j]|).
+  void (*csf)(const float* src, float rf, int l, int r, float* dst, float* flt);
+  // sum[t] = float sum from 0, in column order, of |rf[t] * rows[t][j]|^p.
+  void (*den)(const float* const* rows, const float* rf, int l, int r, double p_norm, float* sum);
+  // The masking terms of row i of a w-wide band: src / ang rows i, fu / fm /
+  // fd the masking filter input rows i - 1 / i / i + 1 (mirrored by the
+  // caller); columns mirror here (j - 1 of column 0 is 1; j + 1 of column
+  // w - 1 is w - 1); sum[t] as in den.
+  void (*masked)(const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
+                 const float* const* ang, const float* rf, int l, int r, int w, bool bypass, double p_norm, float* sum);
+};
+// The reference rows (always built).
+const Rows& scalar_rows();
+// scalar_rows() with the SIMD rows over it while vmafx::simd::enabled();
+// asked once per frame.
+const Rows& rows();
+// float_adm_simd.cpp (with Highway): puts its rows over r's.
+void init_simd_rows(Rows& r);
 
 // ref and dis: packed w x h float images, w and h >= kMinSize.
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SIMD rows of the float ADM; see float_adm_simd.hpp for the contract and
-// feature/float_adm.cpp (dwt2, decouple, csf, den_scale, masked_norm) for the
-// scalar reference. Compiled once per Highway target (foreach_target) and
+// SIMD rows of the float ADM; see float_adm.hpp (Rows) for the contract and
+// feature/float_adm.cpp's scalar_rows() (loops around exact/float_adm.h) for
+// the reference; init_simd_rows() puts these over them. Compiled once per Highway target (foreach_target) and
 // chosen at run time.
 //
 // One column per lane:
@@ -19,8 +19,8 @@
 // Row ends: pointwise stages move the last vector back to end at the last
 // column (recomputed columns get the same values), or, for ranges narrower
 // than a vector, work on zero-filled copies and store the real columns only;
-// the summing stages need a full vector of columns (the caller runs its
-// scalar loop otherwise). Nothing is read outside what the scalar loops read.
+// the summing stages need a full vector of columns (init_simd_rows runs the
+// scalar row otherwise). Nothing is read outside what the scalar rows read.
 #include "feature/float_adm_simd.hpp"
 
 #if VMAFX_HAVE_HWY
@@ -31,7 +31,8 @@
 #include <cstring>
 
 #include "exact/fadm_rcp.h"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm_tables.h"
+#include "feature/float_adm.hpp"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/float_adm_simd.cpp"
@@ -53,7 +54,7 @@ std::size_t Lanes() { return hn::Lanes(D()); }
 
 #if HWY_TARGET == HWY_SCALAR
 // One lane has no halves; enabled() is false on this target and
-// float_adm.cpp keeps its scalar loops, so these are never called.
+// rows() is scalar_rows(), so these are never called.
 void DwtV(const float* const*, int, float*, float*) { HWY_ABORT("float adm simd: no SIMD target"); }
 void DwtH(const float*, const float*, int, int, float*, float*, float*, float*) {
   HWY_ABORT("float adm simd: no SIMD target");
@@ -487,31 +488,48 @@ HWY_EXPORT(MaskedRow);
 HWY_EXPORT(RcpN);
 
 std::size_t lanes() { return HWY_DYNAMIC_DISPATCH(Lanes)(); }
-void dwt_vertical(const float* const* r, int w, float* lo_out, float* hi_out) {
-  HWY_DYNAMIC_DISPATCH(DwtV)(r, w, lo_out, hi_out);
-}
-void dwt_horizontal(const float* tlo, const float* thi, int j0, int j1, float* a, float* v, float* h, float* d) {
-  HWY_DYNAMIC_DISPATCH(DwtH)(tlo, thi, j0, j1, a, v, h, d);
-}
-void decouple_row(const float* const* o, const float* const* t, int l, int r, double gain_limit, LibvmafCpu cpu,
-                  float* const* rst, float* const* add) {
-  HWY_DYNAMIC_DISPATCH(DecoupleRow)(o, t, l, r, gain_limit, static_cast<int>(cpu), rst, add);
-}
-void csf_row(const float* src, float rf, int l, int r, float* dst, float* flt) {
-  HWY_DYNAMIC_DISPATCH(CsfRow)(src, rf, l, r, dst, flt);
-}
-void den_row(const float* const* rows, const float* rf, int l, int r, float* sum) {
-  HWY_DYNAMIC_DISPATCH(DenRow)(rows, rf, l, r, sum);
-}
-void masked_row(const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
-                const float* const* ang, const float* rf, int l, int r, bool bypass, float* sum) {
-  HWY_DYNAMIC_DISPATCH(MaskedRow)(src, fu, fm, fd, ang, rf, l, r, bypass, sum);
-}
 void rcp_estimate_n(const float* x, int n, LibvmafCpu cpu, float* out) {
   HWY_DYNAMIC_DISPATCH(RcpN)(x, n, static_cast<int>(cpu), out);
 }
 
 }  // namespace vmafx::fadm::simd
+
+namespace vmafx::fadm {
+
+// Each slot dispatches at call time, so a target forced by the tests holds;
+// where a stage has no vector path (fewer columns than a vector, p != 3, a
+// mirrored column) the scalar row runs.
+void init_simd_rows(Rows& r) {
+  using namespace simd;  // NOLINT: the dispatch tables' names
+  r.dwt_vertical = [](const float* const* rw, int w, float* lo_out, float* hi_out) {
+    HWY_DYNAMIC_DISPATCH(DwtV)(rw, w, lo_out, hi_out);
+  };
+  r.dwt_horizontal = [](const float* tlo, const float* thi, int j0, int j1, float* a, float* v, float* h, float* d) {
+    if (j1 - j0 < int(lanes())) return scalar_rows().dwt_horizontal(tlo, thi, j0, j1, a, v, h, d);
+    HWY_DYNAMIC_DISPATCH(DwtH)(tlo, thi, j0, j1, a, v, h, d);
+  };
+  r.decouple = [](const float* const* o, const float* const* t, int l, int rt, double gain_limit, LibvmafCpu cpu,
+                  float* const* rst, float* const* add) {
+    if (rt <= l) return;
+    HWY_DYNAMIC_DISPATCH(DecoupleRow)(o, t, l, rt, gain_limit, static_cast<int>(cpu), rst, add);
+  };
+  r.csf = [](const float* src, float rf, int l, int rt, float* dst, float* flt) {
+    HWY_DYNAMIC_DISPATCH(CsfRow)(src, rf, l, rt, dst, flt);
+  };
+  r.den = [](const float* const* rows, const float* rf, int l, int rt, double p_norm, float* sum) {
+    if (p_norm != 3.0 || rt - l < int(lanes())) return scalar_rows().den(rows, rf, l, rt, p_norm, sum);
+    HWY_DYNAMIC_DISPATCH(DenRow)(rows, rf, l, rt, sum);
+  };
+  r.masked = [](const float* const* src, const float* const* fu, const float* const* fm, const float* const* fd,
+                const float* const* ang, const float* rf, int l, int rt, int w, bool bypass, double p_norm,
+                float* sum) {
+    if (p_norm != 3.0 || l < 1 || rt > w - 1 || rt - l < int(lanes()))
+      return scalar_rows().masked(src, fu, fm, fd, ang, rf, l, rt, w, bypass, p_norm, sum);
+    HWY_DYNAMIC_DISPATCH(MaskedRow)(src, fu, fm, fd, ang, rf, l, rt, bypass, sum);
+  };
+}
+
+}  // namespace vmafx::fadm
 #endif  // HWY_ONCE
 
 #else  // !VMAFX_HAVE_HWY
@@ -520,18 +538,6 @@ void rcp_estimate_n(const float* x, int n, LibvmafCpu cpu, float* out) {
 
 namespace vmafx::fadm::simd {
 std::size_t lanes() { std::abort(); }
-void dwt_vertical(const float* const*, int, float*, float*) { std::abort(); }
-void dwt_horizontal(const float*, const float*, int, int, float*, float*, float*, float*) { std::abort(); }
-void decouple_row(const float* const*, const float* const*, int, int, double, LibvmafCpu, float* const*,
-                  float* const*) {
-  std::abort();
-}
-void csf_row(const float*, float, int, int, float*, float*) { std::abort(); }
-void den_row(const float* const*, const float*, int, int, float*) { std::abort(); }
-void masked_row(const float* const*, const float* const*, const float* const*, const float* const*, const float* const*,
-                const float*, int, int, bool, float*) {
-  std::abort();
-}
 void rcp_estimate_n(const float*, int, LibvmafCpu, float*) { std::abort(); }
 }  // namespace vmafx::fadm::simd
 

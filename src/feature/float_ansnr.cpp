@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "exact/float_ansnr.h"
 #include "feature/float_psnr.hpp"
 
 namespace vmafx {
@@ -20,26 +21,19 @@ constexpr float kDis5[25] = {2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 57
 
 namespace {
 
-// Mirror extension: below 0 without repeating the edge (-1 -> 1), past the end
-// repeating it (n -> n - 1), as libvmaf's float filters index.
-inline int reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 1 : i); }
-
-// 2-D filter: per output, each kernel row summed in float, rows summed in float.
+// 2-D filter (exact/float_ansnr.h) of every output's mirrored window.
 void filter2d(const float* k, int fw, const float* src, int w, int h, float* dst) {
   const int r = fw / 2;
   for (int i = 0; i < h; ++i) {
     const float* rows[5];
-    for (int a = 0; a < fw; ++a) rows[a] = src + std::size_t(reflect(i - r + a, h)) * w;
+    for (int a = 0; a < fw; ++a) rows[a] = src + std::size_t(vmafx_fansnr_reflect(i - r + a, h)) * w;
     for (int j = 0; j < w; ++j) {
       int cols[5];
-      for (int b = 0; b < fw; ++b) cols[b] = reflect(j - r + b, w);
-      float acc = 0;
-      for (int a = 0; a < fw; ++a) {
-        float inner = 0;
-        for (int b = 0; b < fw; ++b) inner += k[a * fw + b] * rows[a][cols[b]];
-        acc += inner;
-      }
-      dst[std::size_t(i) * w + j] = acc;
+      for (int b = 0; b < fw; ++b) cols[b] = vmafx_fansnr_reflect(j - r + b, w);
+      float win[25];
+      for (int a = 0; a < fw; ++a)
+        for (int b = 0; b < fw; ++b) win[a * fw + b] = rows[a][cols[b]];
+      dst[std::size_t(i) * w + j] = vmafx_fansnr_filter(k, win, fw);
     }
   }
 }
@@ -54,13 +48,8 @@ Scores compute(const float* ref, const float* dis, int w, int h, double peak, do
   filter2d(kDis5, 5, dis, w, h, df);
   float sig = 0, noise = 0;
   for (int i = 0; i < h; ++i) {
-    float sig_row = 0, noise_row = 0;
-    const float* a = rf + std::size_t(i) * w;
-    const float* b = df + std::size_t(i) * w;
-    for (int j = 0; j < w; ++j) {
-      sig_row += a[j] * a[j];
-      noise_row += (a[j] - b[j]) * (a[j] - b[j]);
-    }
+    float sig_row, noise_row;
+    vmafx_fansnr_row(rf + std::size_t(i) * w, df + std::size_t(i) * w, w, &sig_row, &noise_row);
     sig += sig_row;
     noise += noise_row;
   }

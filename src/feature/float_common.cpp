@@ -7,7 +7,7 @@
 #include "core/error.hpp"
 #include "exact/fadm_rcp.h"
 #include "feature/float_simd.hpp"
-#include "feature/float_vif_tables.h"
+#include "exact/float_vif_tables.h"
 #include "core/simd.hpp"
 
 namespace vmafx::flt {

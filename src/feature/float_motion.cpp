@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "feature/float_simd.hpp"
-#include "feature/float_vif_tables.h"
+#include "exact/float_vif_tables.h"
 #include "core/simd.hpp"
 #include "feature/motion_options.hpp"
 

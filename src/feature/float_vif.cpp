@@ -9,8 +9,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "feature/float_vif_simd.hpp"
-#include "feature/float_vif_tables.h"
+#include "exact/float_vif.h"
 #include "core/simd.hpp"
 
 namespace vmafx {
@@ -20,20 +19,22 @@ using flt::convolve_row;
 using flt::mirror;
 using flt::scratch;
 
+vmafx_fvif_consts stat_consts(float max_inv, float gain_limit, double sigma_nsq) {
+  vmafx_fvif_consts k{};
+  k.sigma_nsq = sigma_nsq;
+  for (int i = 0; i < VMAFX_FVIF_LOG2_TERMS; ++i) k.poly[i] = vmafx_fvif_log2_poly[i];
+  k.max_inv = max_inv;
+  k.gain_limit = gain_limit;
+  return k;
+}
+
+vmafx_fvif_consts stat_consts(const Params& p) {
+  return stat_consts(sigma_nsq_max_inv(p.sigma_nsq), static_cast<float>(p.enhn_gain_limit), p.sigma_nsq);
+}
+
 float log2_approx(float x) {
-  if (x == 0) return -INFINITY;
-  if (x < 0) return NAN;
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  const std::uint32_t exponent = (u & 0x7f800000u) >> 23;
-  const std::uint32_t mant_one = (u & 0x007fffffu) | 0x3f800000u;  // 1.m
-  float m;
-  std::memcpy(&m, &mant_one, sizeof m);
-  const float base = static_cast<float>(static_cast<std::int32_t>(exponent) - 127);
-  const float t = m - 1.0f;
-  float p = 0;
-  for (int i = 0; i < VMAFX_FVIF_LOG2_TERMS; ++i) p = p * t + vmafx_fvif_log2_poly[i];
-  return base + p;
+  static const vmafx_fvif_consts k = stat_consts(0.0f, 0.0f, 0.0);
+  return vmafx_fvif_log2(x, &k);
 }
 
 bool kernelscale_valid(double kernelscale) {
@@ -93,14 +94,11 @@ bool size_ok(int w, int h, const Params& p) {
 
 namespace {
 
-// Scratch slot of the decimated images (0..9: the statistic's rows; 10, 11:
-// the shared convolution's rows).
+// Scratch slot of the decimated images (10 and 11 are the shared
+// convolution's rows).
 constexpr int kSlotDecimated = 12;
-// Scratch slot of the SIMD statistic's rows.
+// Scratch slot of the statistic's rows.
 constexpr int kSlotRows = 13;
-// Widest filter of the SIMD statistic (the widest kernel libvmaf accepts has
-// 65 taps).
-constexpr int kMaxTaps = 128;
 
 // The four kernels of a kernel scale, made once per thread and kernel scale.
 struct Kernels {
@@ -117,62 +115,28 @@ const Kernels& kernels_for(double kernelscale) {
   return k;
 }
 
-// The statistic of vif_statistic_s for one position, libvmaf's "matching
-// Matlab" variant: returns (num, den) contributions.
-struct Stat {
-  float sigma_nsq_max_inv;
-  float gain_limit;
-  double sigma_nsq;
+// ---- the scalar rows: loops around exact/float_vif.h
 
-  void operator()(float mu1, float mu2, float xx, float yy, float xy, float* num_out, float* den_out) const {
-    constexpr float eps = 1.0e-10f;
-    const float mu1_sq = mu1 * mu1;
-    const float mu2_sq = mu2 * mu2;
-    const float mu1_mu2 = mu1 * mu2;
-    float sigma1_sq = xx - mu1_sq;
-    float sigma2_sq = yy - mu2_sq;
-    const float sigma12 = xy - mu1_mu2;
-    sigma1_sq = sigma1_sq > 0.0f ? sigma1_sq : 0.0f;
-    sigma2_sq = sigma2_sq > 0.0f ? sigma2_sq : 0.0f;
-
-    float g = sigma12 / (sigma1_sq + eps);
-    float sv_sq = sigma2_sq - g * sigma12;
-    if (sigma1_sq < eps) {
-      g = 0.0f;
-      sv_sq = sigma2_sq;
-      sigma1_sq = 0.0f;
-    }
-    if (sigma2_sq < eps) {
-      g = 0.0f;
-      sv_sq = 0.0f;
-    }
-    if (g < 0.0f) {
-      sv_sq = sigma2_sq;
-      g = 0.0f;
-    }
-    sv_sq = sv_sq > eps ? sv_sq : eps;
-    g = g < gain_limit ? g : gain_limit;
-
-    if (sigma1_sq < sigma_nsq) {
-      *num_out = 1.0f - sigma2_sq * sigma_nsq_max_inv;
-      *den_out = 1.0f;
-      return;
-    }
-    *den_out = log2_approx(static_cast<float>(1.0f + sigma1_sq / sigma_nsq));
-    if (sigma12 < 0.0f) {
-      *num_out = 0.0f;
-      return;
-    }
-    *num_out = log2_approx(static_cast<float>(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
+void moments_row(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t) {
+  for (int j = 0; j < w; ++j) {
+    float m[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    for (int k = 0; k < fw; ++k) vmafx_fvif_moments_tap(m, f[k], ra[k][j], rb[k][j], 0);
+    for (int q = 0; q < 5; ++q) t[q][j] = m[q];
   }
-};
+}
 
-void stat_row_scalar(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
-                     const Stat& st, float* num, float* den) {
+void moments2_row(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t,
+                  float* const* u) {
+  moments_row(f, fw, ra, rb, w, t);
+  moments_row(f, fw, ra + 1, rb + 1, w, u);
+}
+
+void stat_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
+              const vmafx_fvif_consts& k, float* num, float* den) {
   float row_num = 0.0f, row_den = 0.0f;
   for (int j = 0; j < w; ++j) {
     float n, d;
-    st(mu1[j], mu2[j], xx[j], yy[j], xy[j], &n, &d);
+    vmafx_fvif_stat(mu1[j], mu2[j], xx[j], yy[j], xy[j], &k, &n, &d);
     row_num += n;
     row_den += d;
   }
@@ -188,84 +152,43 @@ void filter_dec2(const float* f, int fw, const float* src, int w, int h, float* 
 }
 
 // Filtered means, squares and cross term, row by row, and the statistic
-// summed per row in float then over rows in float (vif_statistic_s).
-void statistic(const float* f, int fw, const float* ref, const float* dis, int w, int h, const Stat& st, bool simd,
-               float* num, float* den) {
-  float* t1 = scratch(0, std::size_t(w));
-  float* t2 = scratch(1, std::size_t(w));
-  float* txx = scratch(2, std::size_t(w));
-  float* tyy = scratch(3, std::size_t(w));
-  float* txy = scratch(4, std::size_t(w));
-  float* mu1 = scratch(5, std::size_t(w));
-  float* mu2 = scratch(6, std::size_t(w));
-  float* xx = scratch(7, std::size_t(w));
-  float* yy = scratch(8, std::size_t(w));
-  float* xy = scratch(9, std::size_t(w));
-  float acc_num = 0.0f, acc_den = 0.0f;
+// summed per row in float then over rows in float (vif_statistic_s). Rows go
+// two at a time (one vertical pass over their fw + 1 input rows), each then
+// filtered horizontally and scored; the row totals are added in row order.
+void statistic(const Rows& rw, const float* f, int fw, const float* ref, const float* dis, int w, int h,
+               const vmafx_fvif_consts& st, float* num, float* den) {
+  const std::size_t stride = (std::size_t(w) + 15) / 16 * 16;
+  float* rows = scratch(kSlotRows, 20 * stride);
+  float* t[2][5];
+  float* m[2][5];
+  for (int q = 0; q < 5; ++q)
+    for (int p = 0; p < 2; ++p) {
+      t[p][q] = rows + (p * 5 + q) * stride;
+      m[p][q] = rows + (10 + p * 5 + q) * stride;
+    }
+  thread_local std::vector<const float*> ra, rb;
+  ra.resize(std::size_t(fw) + 1);
+  rb.resize(std::size_t(fw) + 1);
   const int r = fw / 2;
-  if (simd) {
-    // Rows two at a time (one pass of the vertical filter over their fw + 1
-    // input rows), each then filtered horizontally and scored; the row totals
-    // are added in row order.
-    const std::size_t stride = (std::size_t(w) + 15) / 16 * 16;
-    float* rows = scratch(kSlotRows, 20 * stride);
-    float* t[2][5];
-    float* m[2][5];
-    for (int q = 0; q < 5; ++q)
-      for (int p = 0; p < 2; ++p) {
-        t[p][q] = rows + (p * 5 + q) * stride;
-        m[p][q] = rows + (10 + p * 5 + q) * stride;
-      }
-    const simd::StatConsts c{st.sigma_nsq_max_inv, st.gain_limit, st.sigma_nsq};
-    const float* ra[kMaxTaps + 1];
-    const float* rb[kMaxTaps + 1];
-    for (int i = 0; i < h; i += 2) {
-      const int count = i + 1 < h ? 2 : 1;
-      for (int k = 0; k < fw + count - 1; ++k) {
-        const std::size_t off = std::size_t(mirror(i - r + k, h)) * w;
-        ra[k] = ref + off;
-        rb[k] = dis + off;
-      }
-      if (count == 2)
-        simd::moments_vertical2(f, fw, ra, rb, w, t[0], t[1]);
-      else
-        simd::moments_vertical(f, fw, ra, rb, w, t[0]);
-      for (int p = 0; p < count; ++p) {
-        for (int q = 0; q < 5; ++q) convolve_row(f, fw, t[p][q], w, m[p][q]);
-        float row_num, row_den;
-        simd::stat_row(m[p][0], m[p][1], m[p][2], m[p][3], m[p][4], w, c, &row_num, &row_den);
-        acc_num += row_num;
-        acc_den += row_den;
-      }
-    }
-    *num = acc_num;
-    *den = acc_den;
-    return;
-  }
-  for (int i = 0; i < h; ++i) {
-    for (int j = 0; j < w; ++j) t1[j] = t2[j] = txx[j] = tyy[j] = txy[j] = 0.0f;
-    for (int k = 0; k < fw; ++k) {
-      const float c = f[k];
+  float acc_num = 0.0f, acc_den = 0.0f;
+  for (int i = 0; i < h; i += 2) {
+    const int count = i + 1 < h ? 2 : 1;
+    for (int k = 0; k < fw + count - 1; ++k) {
       const std::size_t off = std::size_t(mirror(i - r + k, h)) * w;
-      const float* a = ref + off;
-      const float* b = dis + off;
-      for (int j = 0; j < w; ++j) {
-        t1[j] += c * a[j];
-        t2[j] += c * b[j];
-        txx[j] += c * (a[j] * a[j]);
-        tyy[j] += c * (b[j] * b[j]);
-        txy[j] += c * (a[j] * b[j]);
-      }
+      ra[k] = ref + off;
+      rb[k] = dis + off;
     }
-    convolve_row(f, fw, t1, w, mu1);
-    convolve_row(f, fw, t2, w, mu2);
-    convolve_row(f, fw, txx, w, xx);
-    convolve_row(f, fw, tyy, w, yy);
-    convolve_row(f, fw, txy, w, xy);
-    float row_num, row_den;
-    stat_row_scalar(mu1, mu2, xx, yy, xy, w, st, &row_num, &row_den);
-    acc_num += row_num;
-    acc_den += row_den;
+    if (count == 2)
+      rw.moments2(f, fw, ra.data(), rb.data(), w, t[0], t[1]);
+    else
+      rw.moments(f, fw, ra.data(), rb.data(), w, t[0]);
+    for (int p = 0; p < count; ++p) {
+      for (int q = 0; q < 5; ++q) convolve_row(f, fw, t[p][q], w, m[p][q]);
+      float row_num, row_den;
+      rw.stat(m[p][0], m[p][1], m[p][2], m[p][3], m[p][4], w, st, &row_num, &row_den);
+      acc_num += row_num;
+      acc_den += row_den;
+    }
   }
   *num = acc_num;
   *den = acc_den;
@@ -273,10 +196,21 @@ void statistic(const float* f, int fw, const float* ref, const float* dis, int w
 
 }  // namespace
 
-void stat_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
-              float sigma_nsq_max_inv, float gain_limit, double sigma_nsq, float* num, float* den) {
-  const Stat st{sigma_nsq_max_inv, gain_limit, sigma_nsq};
-  stat_row_scalar(mu1, mu2, xx, yy, xy, w, st, num, den);
+const Rows& scalar_rows() {
+  static const Rows r{&moments_row, &moments2_row, &stat_row};
+  return r;
+}
+
+const Rows& rows() {
+#if VMAFX_HAVE_HWY
+  static const Rows fast = [] {
+    Rows r = scalar_rows();
+    init_simd_rows(r);
+    return r;
+  }();
+  if (vmafx::simd::enabled()) return fast;
+#endif
+  return scalar_rows();
 }
 
 float sigma_nsq_max_inv(double sigma_nsq) {
@@ -285,17 +219,14 @@ float sigma_nsq_max_inv(double sigma_nsq) {
 
 Scores compute(const float* ref, const float* dis, int w, int h, const Params& p) {
   Scores out;
-  Stat st;
-  st.sigma_nsq_max_inv = sigma_nsq_max_inv(p.sigma_nsq);
-  st.gain_limit = static_cast<float>(p.enhn_gain_limit);
-  st.sigma_nsq = p.sigma_nsq;
+  const vmafx_fvif_consts st = stat_consts(p);
 
   // Decimated images live in per-thread buffers (two per side, ping-pong).
   const std::size_t q = std::size_t(w / 2) * (h / 2) + 1;
   float* buf = scratch(kSlotDecimated, 4 * q);
   float* dec_ref[2] = {buf, buf + q};
   float* dec_dis[2] = {buf + 2 * q, buf + 3 * q};
-  const bool simd = vmafx::simd::enabled();
+  const Rows& rw = rows();
   const Kernels& kernels = kernels_for(p.kernelscale);
 
   const float* cur_ref = ref;
@@ -314,7 +245,7 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
       h /= 2;
     }
     float num = 0, den = 0;
-    statistic(f.data(), fw, cur_ref, cur_dis, w, h, st, simd && fw <= kMaxTaps, &num, &den);
+    statistic(rw, f.data(), fw, cur_ref, cur_dis, w, h, st, &num, &den);
     out.num[scale] = num;
     out.den[scale] = den;
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/feature.hpp"
+#include "exact/float_vif.h"
 #include "feature/float_common.hpp"
 
 namespace vmafx {
@@ -39,11 +40,34 @@ std::vector<float> gaussian_kernel(int scale, double kernelscale);
 // filtered before a decimation, must be larger than its filter radius.
 bool size_ok(int w, int h, const Params& p);
 
-// vif_statistic_s for one row of filtered moments (mu1, mu2, xx, yy, xy), the
-// scalar reference: the per-column contributions summed in float in column
-// order into *num and *den. sigma_nsq_max_inv = float(sigma_nsq^2 / 255^2).
-void stat_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
-              float sigma_nsq_max_inv, float gain_limit, double sigma_nsq, float* num, float* den);
+// The hot rows of compute(). The scalar rows (scalar_rows(), float_vif.cpp)
+// are loops around exact/float_vif.h and the reference; the SIMD rows
+// (float_vif_simd.cpp) give the same bits.
+struct Rows {
+  // The vertical pass of the statistic for one output row: with a_k = ra[k]
+  // and b_k = rb[k] the input rows of tap k, for j < w
+  //   t[0][j] = sum_k f[k] * a_k[j]          t[1][j] = sum_k f[k] * b_k[j]
+  //   t[2][j] = sum_k f[k] * (a_k * a_k)[j]  t[3][j] = sum_k f[k] * (b_k * b_k)[j]
+  //   t[4][j] = sum_k f[k] * (a_k * b_k)[j]
+  // accumulated in float from 0 in tap order k = 0 .. fw - 1.
+  void (*moments)(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t);
+  // Two neighbouring output rows at once: ra / rb hold fw + 1 rows; t (the
+  // first row) uses rows 0 .. fw - 1, u (the second) rows 1 .. fw.
+  void (*moments2)(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t,
+                   float* const* u);
+  // vif_statistic_s for one row of filtered moments (mu1, mu2, xx, yy, xy):
+  // the per-column contributions summed in float from 0 in column order into
+  // *num and *den.
+  void (*stat)(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
+               const vmafx_fvif_consts& k, float* num, float* den);
+};
+// The reference rows (always built).
+const Rows& scalar_rows();
+// scalar_rows() with the SIMD rows over it while vmafx::simd::enabled();
+// asked once per scale.
+const Rows& rows();
+// float_vif_simd.cpp (with Highway): puts its rows over r's.
+void init_simd_rows(Rows& r);
 
 // Numerator and denominator per scale (float sums widened to double), as
 // compute_vif fills scores[]; skipped scales are 0 / 0.
@@ -56,6 +80,9 @@ Scores compute(const float* ref, const float* dis, int w, int h, const Params& p
 
 // float(sigma_nsq^2 / 255^2) as the statistic forms it (powf of the float).
 float sigma_nsq_max_inv(double sigma_nsq);
+// The statistic's constants (exact/float_vif.h): of the parameters, or given.
+vmafx_fvif_consts stat_consts(const Params& p);
+vmafx_fvif_consts stat_consts(float max_inv, float gain_limit, double sigma_nsq);
 
 // The extractor's settings, from its options and the picture format (the
 // device twins share them): create() has checked them.

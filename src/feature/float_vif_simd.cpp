@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SIMD rows of the float VIF; see float_vif_simd.hpp for the contract and
-// feature/float_vif.cpp (statistic, Stat, log2_approx) for the scalar
-// reference. Compiled once per Highway target (foreach_target) and chosen at
+// SIMD rows of the float VIF; see float_vif.hpp (Rows) for the contract and
+// feature/float_vif.cpp's scalar_rows() (loops around exact/float_vif.h) for
+// the reference. Compiled once per Highway target (foreach_target) and chosen at
 // run time.
 //
 // One output column per lane:
@@ -32,7 +32,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "feature/float_vif_tables.h"
+#include "exact/float_vif_tables.h"
+#include "feature/float_vif.hpp"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/float_vif_simd.cpp"
@@ -45,26 +46,6 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // ----------------------------------------------------------------- MomentsV
-
-void MomentsScalar(const float* f, int fw, const float* const* ra, const float* const* rb, std::size_t j0,
-                   std::size_t w, float* const* t) {
-  for (std::size_t j = j0; j < w; ++j) {
-    float s1 = 0.0f, s2 = 0.0f, sxx = 0.0f, syy = 0.0f, sxy = 0.0f;
-    for (int k = 0; k < fw; ++k) {
-      const float c = f[k], a = ra[k][j], b = rb[k][j];
-      s1 += c * a;
-      s2 += c * b;
-      sxx += c * (a * a);
-      syy += c * (b * b);
-      sxy += c * (a * b);
-    }
-    t[0][j] = s1;
-    t[1][j] = s2;
-    t[2][j] = sxx;
-    t[3][j] = syy;
-    t[4][j] = sxy;
-  }
-}
 
 using DFull = hn::ScalableTag<float>;
 using VFull = hn::Vec<DFull>;
@@ -92,7 +73,7 @@ struct Acc5 {
 void MomentsV(const float* f, int fw, const float* const* ra, const float* const* rb, int width, float* const* t) {
   const DFull d;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width);
-  if (w < n) return MomentsScalar(f, fw, ra, rb, 0, w, t);
+  if (w < n) return scalar_rows().moments(f, fw, ra, rb, width, t);
   const auto one = [&](std::size_t j) {
     Acc5 s;
     s.Zero(d);
@@ -114,11 +95,7 @@ void MomentsV2(const float* f, int fw, const float* const* ra, const float* cons
                float* const* u) {
   const DFull d;
   const std::size_t n = hn::Lanes(d), w = std::size_t(width);
-  if (w < n) {
-    MomentsScalar(f, fw, ra, rb, 0, w, t);
-    MomentsScalar(f, fw, ra + 1, rb + 1, 0, w, u);
-    return;
-  }
+  if (w < n) return scalar_rows().moments2(f, fw, ra, rb, width, t, u);
   const auto one = [&](std::size_t j) {
     Acc5 s, q;
     s.Zero(d);
@@ -171,9 +148,9 @@ HWY_INLINE hn::Vec<DF> Log2(DF df, hn::Vec<DF> x) {
 
 #if HWY_TARGET == HWY_SCALAR
 // One lane has no halves; enabled() is false on this target and
-// float_vif.cpp keeps its scalar loops, so this is never called.
-void StatRow(const float*, const float*, const float*, const float*, const float*, int, const StatConsts&, float*,
-             float*) {
+// rows() is scalar_rows(), so this is never called.
+void StatRow(const float*, const float*, const float*, const float*, const float*, int, const vmafx_fvif_consts&,
+             float*, float*) {
   HWY_ABORT("float vif simd: no SIMD target");
 }
 #else
@@ -210,8 +187,8 @@ struct RowConsts {
   float pow2_inv;
 };
 
-RowConsts MakeRowConsts(const StatConsts& c) {
-  RowConsts r{c.sigma_nsq_max_inv, c.gain_limit, c.sigma_nsq, static_cast<float>(c.sigma_nsq), 0.0f};
+RowConsts MakeRowConsts(const vmafx_fvif_consts& c) {
+  RowConsts r{c.max_inv, c.gain_limit, c.sigma_nsq, static_cast<float>(c.sigma_nsq), 0.0f};
   if (static_cast<double>(r.nsq_up) < c.sigma_nsq) r.nsq_up = std::nextafter(r.nsq_up, INFINITY);
   int e = 0;
   if (std::frexp(c.sigma_nsq, &e) == 0.5 && e - 1 >= -8 && e - 1 <= 8)
@@ -343,7 +320,7 @@ void StatRowT(const float* mu1, const float* mu2, const float* xx, const float* 
 }
 
 void StatRow(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int width,
-             const StatConsts& sc, float* num_out, float* den_out) {
+             const vmafx_fvif_consts& sc, float* num_out, float* den_out) {
   const RowConsts c = MakeRowConsts(sc);
   if (c.pow2_inv != 0.0f)
     StatRowT<true>(mu1, mu2, xx, yy, xy, std::size_t(width), c, num_out, den_out);
@@ -379,20 +356,30 @@ HWY_EXPORT(MomentsV2);
 HWY_EXPORT(StatRow);
 HWY_EXPORT(Log2N);
 
-void moments_vertical(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t) {
-  HWY_DYNAMIC_DISPATCH(MomentsV)(f, fw, ra, rb, w, t);
-}
-void moments_vertical2(const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t,
-                       float* const* u) {
-  HWY_DYNAMIC_DISPATCH(MomentsV2)(f, fw, ra, rb, w, t, u);
-}
-void stat_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
-              const StatConsts& c, float* num, float* den) {
-  HWY_DYNAMIC_DISPATCH(StatRow)(mu1, mu2, xx, yy, xy, w, c, num, den);
-}
 void log2_approx_n(const float* x, int n, float* out) { HWY_DYNAMIC_DISPATCH(Log2N)(x, n, out); }
 
 }  // namespace vmafx::fvif::simd
+
+namespace vmafx::fvif {
+
+// Each slot dispatches at call time, so a target forced by the tests holds.
+void init_simd_rows(Rows& r) {
+  using namespace simd;  // NOLINT: the dispatch tables' names
+  r.moments = [](const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t) {
+    HWY_DYNAMIC_DISPATCH(MomentsV)(f, fw, ra, rb, w, t);
+  };
+  r.moments2 = [](const float* f, int fw, const float* const* ra, const float* const* rb, int w, float* const* t,
+                  float* const* u) {
+    HWY_DYNAMIC_DISPATCH(MomentsV2)
+    (f, fw, ra, rb, w, t, u);
+  };
+  r.stat = [](const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
+              const vmafx_fvif_consts& k, float* num, float* den) {
+    HWY_DYNAMIC_DISPATCH(StatRow)(mu1, mu2, xx, yy, xy, w, k, num, den);
+  };
+}
+
+}  // namespace vmafx::fvif
 #endif  // HWY_ONCE
 
 #else  // !VMAFX_HAVE_HWY
@@ -400,14 +387,6 @@ void log2_approx_n(const float* x, int n, float* out) { HWY_DYNAMIC_DISPATCH(Log
 #include <cstdlib>
 
 namespace vmafx::fvif::simd {
-void moments_vertical(const float*, int, const float* const*, const float* const*, int, float* const*) { std::abort(); }
-void moments_vertical2(const float*, int, const float* const*, const float* const*, int, float* const*, float* const*) {
-  std::abort();
-}
-void stat_row(const float*, const float*, const float*, const float*, const float*, int, const StatConsts&, float*,
-              float*) {
-  std::abort();
-}
 void log2_approx_n(const float*, int, float*) { std::abort(); }
 }  // namespace vmafx::fvif::simd
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The SIMD rows of the float ADM (feature/float_adm_simd.cpp) against the
-// scalar code, for identical bits on every SIMD target this CPU runs:
-// - fadm::simd::dwt_vertical / dwt_horizontal against the four-tap sums of
-//   float_adm.cpp's dwt2 (written out here), every width 1..300;
+// The SIMD rows of the float ADM (feature/float_adm_simd.cpp, in fadm::rows()
+// while SIMD is on) against the scalar rows (fadm::scalar_rows()), for
+// identical bits on every SIMD target this CPU runs:
+// - dwt_vertical / dwt_horizontal, every width 1..300;
 // - the RCPSS estimate against flt::rcp_estimate on every exponent and
 //   random bit patterns;
-// - decouple_row, csf_row, den_row and masked_row against fadm's scalar row
-//   functions, on band-like values, values built to pass the angle test,
-//   and the whole float range, for several gain limits (float and not) and
-//   column ranges (narrower than a vector too, where the function allows it);
+// - decouple, csf, den and masked on band-like values, values built to pass
+//   the angle test, and the whole float range, for several gain limits
+//   (float and not) and column ranges (narrower than a vector too, where the
+//   vector path allows it);
 // - fadm::compute (whole frames) with the SIMD path on and off.
 // Two NaNs compare equal whatever their payloads; every other value must
 // have the same bits. Without Highway (or a SIMD target) the tests skip.
@@ -23,7 +23,7 @@
 
 #include "feature/float_adm.hpp"
 #include "feature/float_adm_simd.hpp"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm_tables.h"
 #include "feature/float_common.hpp"
 #include "core/simd.hpp"
 #include "simd_targets.hpp"
@@ -88,20 +88,19 @@ float band_float(std::mt19937& rng) {
 
 class FloatAdmSimd : public test::SimdTargets {
  protected:
+  // The row table with the SIMD rows (for the target each_target pins).
+  static const fadm::Rows& simd_rows() {
+    vmafx::simd::set_enabled(true);
+    EXPECT_TRUE(vmafx::simd::enabled());
+    const fadm::Rows& r = fadm::rows();
+    EXPECT_NE(&r, &fadm::scalar_rows());
+    return r;
+  }
   void TearDown() override {
     vmafx::simd::reset_enabled();
     test::SimdTargets::TearDown();
   }
 };
-
-float fir4(const float* f, float s0, float s1, float s2, float s3) {
-  float acc = 0;
-  acc += f[0] * s0;
-  acc += f[1] * s1;
-  acc += f[2] * s2;
-  acc += f[3] * s3;
-  return acc;
-}
 
 TEST_F(FloatAdmSimd, DwtRowsEqualTheFourTapSums) {
   std::mt19937 rng(41);
@@ -111,24 +110,21 @@ TEST_F(FloatAdmSimd, DwtRowsEqualTheFourTapSums) {
     for (float& x : v) x = (w % 4 == 0) ? any_float(rng) : band_float(rng);
     rows.push_back(std::move(v));
   }
-  const float* lo = vmafx_fadm_db2_lo;
-  const float* hi = vmafx_fadm_db2_hi;
+  const fadm::Rows& scalar = fadm::scalar_rows();
   each_target([&] {
+    const fadm::Rows& simd = simd_rows();
     const int n = int(fadm::simd::lanes());
     for (int w = 1; w <= 300; ++w) {
       const std::vector<float>& v = rows[std::size_t(w - 1)];
       const float* r[4] = {v.data(), v.data() + w, v.data() + 2 * w, v.data() + 3 * w};
-      std::vector<float> want_lo(static_cast<std::size_t>(w)), want_hi(static_cast<std::size_t>(w));
-      for (int j = 0; j < w; ++j) {
-        want_lo[j] = fir4(lo, r[0][j], r[1][j], r[2][j], r[3][j]);
-        want_hi[j] = fir4(hi, r[0][j], r[1][j], r[2][j], r[3][j]);
-      }
+      std::vector<float> want_lo(static_cast<std::size_t>(w), 5.0f), want_hi(static_cast<std::size_t>(w), 5.0f);
+      scalar.dwt_vertical(r, w, want_lo.data(), want_hi.data());
       std::vector<float> got_lo(static_cast<std::size_t>(w), 7.0f), got_hi(static_cast<std::size_t>(w), 7.0f);
-      fadm::simd::dwt_vertical(r, w, got_lo.data(), got_hi.data());
+      simd.dwt_vertical(r, w, got_lo.data(), got_hi.data());
       ASSERT_EQ(first_diff(got_lo, want_lo), -1) << "vertical lo w " << w;
       ASSERT_EQ(first_diff(got_hi, want_hi), -1) << "vertical hi w " << w;
       std::vector<float> only_lo(static_cast<std::size_t>(w), 7.0f);
-      fadm::simd::dwt_vertical(r, w, only_lo.data(), nullptr);
+      simd.dwt_vertical(r, w, only_lo.data(), nullptr);
       ASSERT_EQ(first_diff(only_lo, want_lo), -1) << "vertical lo only w " << w;
 
       // Horizontal: the interior outputs 1 <= j <= (w - 3) / 2.
@@ -142,19 +138,14 @@ TEST_F(FloatAdmSimd, DwtRowsEqualTheFourTapSums) {
         want[b].assign(static_cast<std::size_t>(ow), 7.0f);
         got[b].assign(static_cast<std::size_t>(ow), 7.0f);
       }
-      for (int j = j0; j < j1; ++j) {
-        want[0][j] = fir4(lo, tl[2 * j - 1], tl[2 * j], tl[2 * j + 1], tl[2 * j + 2]);
-        want[1][j] = fir4(hi, tl[2 * j - 1], tl[2 * j], tl[2 * j + 1], tl[2 * j + 2]);
-        want[2][j] = fir4(lo, th[2 * j - 1], th[2 * j], th[2 * j + 1], th[2 * j + 2]);
-        want[3][j] = fir4(hi, th[2 * j - 1], th[2 * j], th[2 * j + 1], th[2 * j + 2]);
-      }
       // Exactly the w values of each row (a sanitizer sees any overread).
       const std::vector<float> tlo(tl, tl + w), thi(th, th + w);
-      fadm::simd::dwt_horizontal(tlo.data(), thi.data(), j0, j1, got[0].data(), got[1].data(), got[2].data(),
-                                 got[3].data());
+      scalar.dwt_horizontal(tlo.data(), thi.data(), j0, j1, want[0].data(), want[1].data(), want[2].data(),
+                            want[3].data());
+      simd.dwt_horizontal(tlo.data(), thi.data(), j0, j1, got[0].data(), got[1].data(), got[2].data(), got[3].data());
       for (int b = 0; b < 4; ++b) ASSERT_EQ(first_diff(got[b], want[b]), -1) << "horizontal band " << b << " w " << w;
       std::vector<float> a(static_cast<std::size_t>(ow), 7.0f);
-      fadm::simd::dwt_horizontal(tlo.data(), nullptr, j0, j1, a.data(), nullptr, nullptr, nullptr);
+      simd.dwt_horizontal(tlo.data(), nullptr, j0, j1, a.data(), nullptr, nullptr, nullptr);
       ASSERT_EQ(first_diff(a, want[0]), -1) << "horizontal lo only w " << w;
     }
   });
@@ -236,6 +227,7 @@ TEST_F(FloatAdmSimd, DecoupleRowEqualsScalar) {
   for (int w = 1; w <= 200; w += (w < 40 ? 1 : 9)) rows.push_back(make_rows(rng, w, int(rng() % 4)));
   for (const LibvmafCpu cpu : {LibvmafCpu::kIntel, LibvmafCpu::kAmd, LibvmafCpu::kGeneric})
     each_target([&] {
+      const fadm::Rows& simd = simd_rows();
       for (const double gl : gains)
         for (const Rows& r : rows)
           for (int l : {0, 1, 3}) {
@@ -248,8 +240,8 @@ TEST_F(FloatAdmSimd, DecoupleRowEqualsScalar) {
             float* wa[3] = {want.data() + 3 * r.w, want.data() + 4 * r.w, want.data() + 5 * r.w};
             float* gr[3] = {got.data(), got.data() + r.w, got.data() + 2 * r.w};
             float* ga[3] = {got.data() + 3 * r.w, got.data() + 4 * r.w, got.data() + 5 * r.w};
-            fadm::decouple_row(o, t, l, right, gl, cpu, wr, wa);
-            fadm::simd::decouple_row(o, t, l, right, gl, cpu, gr, ga);
+            fadm::scalar_rows().decouple(o, t, l, right, gl, cpu, wr, wa);
+            simd.decouple(o, t, l, right, gl, cpu, gr, ga);
             const long d = first_diff(got, want);
             ASSERT_EQ(d, -1) << libvmaf_cpu_name(cpu) << " w " << r.w << " [" << l << ", " << right << ") gain " << gl
                              << " at " << d;
@@ -261,6 +253,7 @@ TEST_F(FloatAdmSimd, CsfRowEqualsScalar) {
   std::mt19937 rng(44);
   const float factors[] = {1.0f, 0.0f, -2.5f, 7.1234567f, 1e-20f, 3e30f};
   each_target([&] {
+    const fadm::Rows& simd = simd_rows();
     for (int w = 1; w <= 200; ++w) {
       std::vector<float> src(static_cast<std::size_t>(w));
       for (float& x : src) x = (w % 3 == 0) ? any_float(rng) : band_float(rng);
@@ -268,8 +261,8 @@ TEST_F(FloatAdmSimd, CsfRowEqualsScalar) {
         for (int l : {0, 2}) {
           if (l >= w) continue;
           std::vector<float> wd(src.size(), 5.0f), wf(wd), gd(wd), gf(wd);
-          fadm::csf_row(src.data(), rf, l, w, wd.data(), wf.data());
-          fadm::simd::csf_row(src.data(), rf, l, w, gd.data(), gf.data());
+          fadm::scalar_rows().csf(src.data(), rf, l, w, wd.data(), wf.data());
+          simd.csf(src.data(), rf, l, w, gd.data(), gf.data());
           ASSERT_EQ(first_diff(gd, wd), -1) << "dst w " << w << " rf " << rf;
           ASSERT_EQ(first_diff(gf, wf), -1) << "flt w " << w << " rf " << rf;
         }
@@ -281,6 +274,7 @@ TEST_F(FloatAdmSimd, DenRowEqualsScalar) {
   std::mt19937 rng(45);
   const float rf[3] = {0.1234f, 0.1234f, 0.0567f};
   each_target([&] {
+    const fadm::Rows& simd = simd_rows();
     const int n = int(fadm::simd::lanes());
     for (int w = 1; w <= 700; w += (w < 60 ? 1 : 37)) {
       std::vector<float> v(std::size_t(3) * w);
@@ -289,8 +283,8 @@ TEST_F(FloatAdmSimd, DenRowEqualsScalar) {
       for (int l : {0, 1, 5}) {
         if (w - l < n) continue;
         float want[3], got[3];
-        fadm::den_row(rows, rf, l, w, 3.0, want);
-        fadm::simd::den_row(rows, rf, l, w, got);
+        fadm::scalar_rows().den(rows, rf, l, w, 3.0, want);
+        simd.den(rows, rf, l, w, 3.0, got);
         for (int t = 0; t < 3; ++t) ASSERT_TRUE(same(got[t], want[t])) << "w " << w << " l " << l << " t " << t;
       }
     }
@@ -301,6 +295,7 @@ TEST_F(FloatAdmSimd, MaskedRowEqualsScalar) {
   std::mt19937 rng(46);
   const float rf[3] = {0.5f, 0.5f, 0.25f};
   each_target([&] {
+    const fadm::Rows& simd = simd_rows();
     const int n = int(fadm::simd::lanes());
     for (int w = 3; w <= 700; w += (w < 60 ? 1 : 37)) {
       // 3 orientations x (src, up, mid, down, ang) rows.
@@ -326,8 +321,8 @@ TEST_F(FloatAdmSimd, MaskedRowEqualsScalar) {
           if (r - l < n) continue;
           for (bool bypass : {false, true}) {
             float want[3], got[3];
-            fadm::masked_row(src, fu, fm, fd, ang, rf, l, r, w, bypass, 3.0, want);
-            fadm::simd::masked_row(src, fu, fm, fd, ang, rf, l, r, bypass, got);
+            fadm::scalar_rows().masked(src, fu, fm, fd, ang, rf, l, r, w, bypass, 3.0, want);
+            simd.masked(src, fu, fm, fd, ang, rf, l, r, w, bypass, 3.0, got);
             for (int t = 0; t < 3; ++t)
               ASSERT_TRUE(same(got[t], want[t]))
                   << "w " << w << " [" << l << ", " << r << ") bypass " << bypass << " t " << t;

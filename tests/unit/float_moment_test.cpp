@@ -20,14 +20,14 @@
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "feature/float_adm.hpp"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm_tables.h"
 #include "feature/float_ansnr.hpp"
 #include "feature/float_common.hpp"
 #include "feature/float_moment.hpp"
 #include "feature/float_motion.hpp"
 #include "feature/float_psnr.hpp"
 #include "feature/float_vif.hpp"
-#include "feature/float_vif_tables.h"
+#include "exact/float_vif_tables.h"
 #include "support/pictures.hpp"
 
 namespace vmafx {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The SIMD rows of the float VIF (feature/float_vif_simd.cpp) against the
-// scalar code, for identical bits on every SIMD target this CPU runs:
-// - fvif::simd::moments_vertical / moments_vertical2 against the tap-ordered
-//   scalar sums of the five moments (the loop of float_vif.cpp's statistic),
-//   every width 1..300, filter widths 1..65, values over the whole float range;
-// - fvif::simd::stat_row against fvif::stat_row (the scalar statistic) on
-//   rows built to reach every branch, for sigma_nsq powers of two (the float
-//   shortcut of the denominator) and other values, and gain limits;
+// The SIMD rows of the float VIF (feature/float_vif_simd.cpp, in fvif::rows()
+// while SIMD is on) against the scalar rows (fvif::scalar_rows()), for
+// identical bits on every SIMD target this CPU runs:
+// - moments / moments2 against the tap-ordered scalar sums of the five
+//   moments, every width 1..300, filter widths 1..65, values over the whole
+//   float range;
+// - stat against the scalar statistic on rows built to reach every branch,
+//   for sigma_nsq powers of two (the float shortcut of the denominator) and
+//   other values, and gain limits;
 // - the vectorised log2 polynomial against fvif::log2_approx;
 // - fvif::compute (whole frames, every scale) with the SIMD path on and off.
 // Two NaNs compare equal whatever their payloads; every other value must
@@ -89,28 +90,19 @@ std::vector<float> filter(std::mt19937& rng, int fw) {
 
 class FloatVifSimd : public test::SimdTargets {
  protected:
+  // The row table with the SIMD rows (for the target each_target pins).
+  static const fvif::Rows& simd_rows() {
+    vmafx::simd::set_enabled(true);
+    EXPECT_TRUE(vmafx::simd::enabled());
+    const fvif::Rows& r = fvif::rows();
+    EXPECT_NE(&r, &fvif::scalar_rows());
+    return r;
+  }
   void TearDown() override {
     vmafx::simd::reset_enabled();
     test::SimdTargets::TearDown();
   }
 };
-
-// float_vif.cpp's scalar vertical loop for rows a_k = a[k], b_k = b[k].
-void moments_reference(const std::vector<float>& f, const std::vector<const float*>& a,
-                       const std::vector<const float*>& b, int w, std::vector<float>* t) {
-  const int fw = int(f.size());
-  for (int q = 0; q < 5; ++q) t[q].assign(std::size_t(w), 0.0f);
-  for (int k = 0; k < fw; ++k) {
-    const float c = f[k];
-    for (int j = 0; j < w; ++j) {
-      t[0][j] += c * a[k][j];
-      t[1][j] += c * b[k][j];
-      t[2][j] += c * (a[k][j] * a[k][j]);
-      t[3][j] += c * (b[k][j] * b[k][j]);
-      t[4][j] += c * (a[k][j] * b[k][j]);
-    }
-  }
-}
 
 TEST_F(FloatVifSimd, MomentsEqualTheTapOrderedSums) {
   std::mt19937 rng(31);
@@ -136,13 +128,23 @@ TEST_F(FloatVifSimd, MomentsEqualTheTapOrderedSums) {
     for (int k = 0; k < count; ++k) r.push_back(v.data() + std::size_t(first + k) * c.w);
     return r;
   };
+  // The scalar rows' sums of rows 0 .. fw - 1 and 1 .. fw.
+  const auto scalar = [&](const Case& c, int first, std::vector<float>* want) {
+    float* t[5];
+    for (int q = 0; q < 5; ++q) {
+      want[q].assign(std::size_t(c.w), 12345.0f);
+      t[q] = want[q].data();
+    }
+    fvif::scalar_rows().moments(c.f.data(), c.fw, rows(c, c.a, first, c.fw).data(), rows(c, c.b, first, c.fw).data(),
+                                c.w, t);
+  };
   std::vector<std::vector<float>> want0(cases.size() * 5), want1(cases.size() * 5);
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const Case& c = cases[i];
-    moments_reference(c.f, rows(c, c.a, 0, c.fw), rows(c, c.b, 0, c.fw), c.w, &want0[5 * i]);
-    moments_reference(c.f, rows(c, c.a, 1, c.fw), rows(c, c.b, 1, c.fw), c.w, &want1[5 * i]);
+    scalar(cases[i], 0, &want0[5 * i]);
+    scalar(cases[i], 1, &want1[5 * i]);
   }
   each_target([&] {
+    const fvif::Rows& simd = simd_rows();
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const Case& c = cases[i];
       std::vector<float> out(std::size_t(10) * c.w, 12345.0f);
@@ -153,12 +155,12 @@ TEST_F(FloatVifSimd, MomentsEqualTheTapOrderedSums) {
         u[q] = out.data() + std::size_t(5 + q) * c.w;
       }
       const auto ra = rows(c, c.a, 0, c.fw + 1), rb = rows(c, c.b, 0, c.fw + 1);
-      fvif::simd::moments_vertical(c.f.data(), c.fw, ra.data(), rb.data(), c.w, t);
+      simd.moments(c.f.data(), c.fw, ra.data(), rb.data(), c.w, t);
       for (int q = 0; q < 5; ++q)
         ASSERT_EQ(first_diff(std::vector<float>(t[q], t[q] + c.w), want0[5 * i + q]), -1)
             << "one row, moment " << q << " w " << c.w << " fw " << c.fw;
       std::fill(out.begin(), out.end(), 12345.0f);
-      fvif::simd::moments_vertical2(c.f.data(), c.fw, ra.data(), rb.data(), c.w, t, u);
+      simd.moments2(c.f.data(), c.fw, ra.data(), rb.data(), c.w, t, u);
       for (int q = 0; q < 5; ++q) {
         ASSERT_EQ(first_diff(std::vector<float>(t[q], t[q] + c.w), want0[5 * i + q]), -1)
             << "two rows, first, moment " << q << " w " << c.w << " fw " << c.fw;
@@ -238,17 +240,18 @@ TEST_F(FloatVifSimd, StatRowEqualsScalar) {
   std::vector<float> want_num, want_den;
   for (const Case& c : cases) {
     float n, d;
-    fvif::stat_row(c.m[0].data(), c.m[1].data(), c.m[2].data(), c.m[3].data(), c.m[4].data(), c.w, c.inv,
-                   c.p.gain_limit, c.p.sigma_nsq, &n, &d);
+    fvif::scalar_rows().stat(c.m[0].data(), c.m[1].data(), c.m[2].data(), c.m[3].data(), c.m[4].data(), c.w,
+                             fvif::stat_consts(c.inv, c.p.gain_limit, c.p.sigma_nsq), &n, &d);
     want_num.push_back(n);
     want_den.push_back(d);
   }
   each_target([&] {
+    const fvif::Rows& simd = simd_rows();
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const Case& c = cases[i];
       float n, d;
-      fvif::simd::stat_row(c.m[0].data(), c.m[1].data(), c.m[2].data(), c.m[3].data(), c.m[4].data(), c.w,
-                           {c.inv, c.p.gain_limit, c.p.sigma_nsq}, &n, &d);
+      simd.stat(c.m[0].data(), c.m[1].data(), c.m[2].data(), c.m[3].data(), c.m[4].data(), c.w,
+                fvif::stat_consts(c.inv, c.p.gain_limit, c.p.sigma_nsq), &n, &d);
       ASSERT_TRUE(same(n, want_num[i])) << "num w " << c.w << " nsq " << c.p.sigma_nsq << ": " << n << " vs "
                                         << want_num[i];
       ASSERT_TRUE(same(d, want_den[i])) << "den w " << c.w << " nsq " << c.p.sigma_nsq << ": " << d << " vs "
@@ -264,12 +267,14 @@ TEST_F(FloatVifSimd, StatColumnsEqualScalar) {
   std::vector<Moments> cols;
   for (int i = 0; i < 4000; ++i) cols.push_back(column(rng, i % 9));
   each_target([&] {
+    const fvif::Rows& simd = simd_rows();
     for (const double nsq : nsqs) {
       const float inv = static_cast<float>(std::pow(static_cast<float>(nsq), 2.0f) / (255.0 * 255.0));
+      const vmafx_fvif_consts k = fvif::stat_consts(inv, 100.0f, nsq);
       for (const Moments& q : cols) {
         float wn, wd, n, d;
-        fvif::stat_row(&q.mu1, &q.mu2, &q.xx, &q.yy, &q.xy, 1, inv, 100.0f, nsq, &wn, &wd);
-        fvif::simd::stat_row(&q.mu1, &q.mu2, &q.xx, &q.yy, &q.xy, 1, {inv, 100.0f, nsq}, &n, &d);
+        fvif::scalar_rows().stat(&q.mu1, &q.mu2, &q.xx, &q.yy, &q.xy, 1, k, &wn, &wd);
+        simd.stat(&q.mu1, &q.mu2, &q.xx, &q.yy, &q.xy, 1, k, &n, &d);
         ASSERT_TRUE(same(n, wn) && same(d, wd))
             << q.mu1 << " " << q.mu2 << " " << q.xx << " " << q.yy << " " << q.xy << " nsq " << nsq;
       }

@@ -1,31 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The float_adm twin's kernels (see float_adm_cuda.hpp). Plain IEEE float
-// and double arithmetic with --fmad=false, in the reference's order.
+// The float_adm twin's kernels (see float_adm_cuda.hpp): loops around
+// exact/float_adm.h. Plain IEEE float and double arithmetic with
+// --fmad=false, in the reference's order.
 #include <cstdint>
 
 #include "feature/cuda/float_adm_cuda.hpp"
-#include "exact/fadm_rcp.h"
-#include "feature/float_adm_tables.h"
 
 namespace vmafx::cuda::fadm {
 namespace {
 
 constexpr int kRow = 128;
 
-__device__ __forceinline__ int dwt_index(int n, int k, int m) {
-  int i = 2 * n - 1 + k;
-  if (i < 0) return -i;
-  if (i >= m) return 2 * m - i - 1;
-  return i;
-}
-
 __device__ __forceinline__ float fir4(const float* f, float s0, float s1, float s2, float s3) {
-  float acc = 0;
-  acc += f[0] * s0;
-  acc += f[1] * s1;
-  acc += f[2] * s2;
-  acc += f[3] * s3;
-  return acc;
+  return vmafx_fadm_fir4(f[0], f[1], f[2], f[3], s0, s1, s2, s3, 0);
 }
 
 __global__ void dwt_kernel(const float* __restrict__ src, int sstride, int w, int h, bool lo_only,
@@ -35,10 +22,10 @@ __global__ void dwt_kernel(const float* __restrict__ src, int sstride, int w, in
   const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
   if (j >= ow || i >= oh) return;
   const float* r[4];
-  for (int k = 0; k < 4; ++k) r[k] = src + std::ptrdiff_t(dwt_index(i, k, h)) * sstride;
+  for (int k = 0; k < 4; ++k) r[k] = src + std::ptrdiff_t(vmafx_fadm_dwt_index(i, k, h)) * sstride;
   float lo[4], hi[4];
   for (int k = 0; k < 4; ++k) {
-    const int x = dwt_index(j, k, w);
+    const int x = vmafx_fadm_dwt_index(j, k, w);
     lo[k] = fir4(c_lo, r[0][x], r[1][x], r[2][x], r[3][x]);
     if (!lo_only) hi[k] = fir4(c_hi, r[0][x], r[1][x], r[2][x], r[3][x]);
   }
@@ -50,56 +37,21 @@ __global__ void dwt_kernel(const float* __restrict__ src, int sstride, int w, in
   d[o] = fir4(c_hi, hi[0], hi[1], hi[2], hi[3]);
 }
 
-// libvmaf's DIVS(n, d) of the chosen variant (flt::adm_divide): n times the
-// RCPSS estimate refined by one Newton step, or the correctly rounded quotient.
-__device__ __forceinline__ float adm_divide(float n, float d, int cpu) {
-  if (cpu == VMAFX_LIBVMAF_CPU_GENERIC) return __fdiv_rn(n, d);
-  const float xi = __uint_as_float(vmafx_fadm_rcp_estimate_bits(__float_as_uint(d), cpu));
-  return n * (xi + xi * (1.0f - d * xi));
-}
-
-__device__ __forceinline__ float limit(float rst, float t, bool angle, double gain_limit) {
-  if (angle && rst > 0.0) {
-    const double x = rst * gain_limit;
-    rst = static_cast<float>(x < t ? x : static_cast<double>(t));
-  }
-  if (angle && rst < 0.0) {
-    const double x = rst * gain_limit;
-    rst = static_cast<float>(x > t ? x : static_cast<double>(t));
-  }
-  return rst;
-}
-
 __global__ void decouple_kernel(ScaleArgs s, Triple o_, Triple t_, Triple rst_, Triple add_) {
   const int j = s.filter.left + int(blockIdx.x * blockDim.x + threadIdx.x), i = s.filter.top + int(blockIdx.y);
   if (j >= s.filter.right || i >= s.filter.bottom) return;
   const std::size_t q = std::size_t(i) * s.w + j;
-  const float oh = o_.p[0][q], ov = o_.p[1][q], od = o_.p[2][q];
-  const float th = t_.p[0][q], tv = t_.p[1][q], td = t_.p[2][q];
-  const float eps = s.eps;
-  float kh = adm_divide(th, oh + eps, s.cpu);
-  float kv = adm_divide(tv, ov + eps, s.cpu);
-  float kd = adm_divide(td, od + eps, s.cpu);
-  kh = kh < 0.0f ? 0.0f : (kh > 1.0f ? 1.0f : kh);
-  kv = kv < 0.0f ? 0.0f : (kv > 1.0f ? 1.0f : kv);
-  kd = kd < 0.0f ? 0.0f : (kd > 1.0f ? 1.0f : kd);
-  float rst_h = kh * oh, rst_v = kv * ov, rst_d = kd * od;
-  const float ot_dp = oh * th + ov * tv;
-  const float o_mag_sq = oh * oh + ov * ov;
-  const float t_mag_sq = th * th + tv * tv;
-  const bool angle = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= s.cos1 * o_mag_sq * t_mag_sq);
-  rst_h = limit(rst_h, th, angle, s.gain_limit);
-  rst_v = limit(rst_v, tv, angle, s.gain_limit);
-  rst_d = limit(rst_d, td, angle, s.gain_limit);
-  rst_.p[0][q] = rst_h;
-  rst_.p[1][q] = rst_v;
-  rst_.p[2][q] = rst_d;
-  add_.p[0][q] = th - rst_h;
-  add_.p[1][q] = tv - rst_v;
-  add_.p[2][q] = td - rst_d;
+  const float o[3] = {o_.p[0][q], o_.p[1][q], o_.p[2][q]};
+  const float t[3] = {t_.p[0][q], t_.p[1][q], t_.p[2][q]};
+  float rst[3], add[3];
+  vmafx_fadm_decouple(o, t, &s.k, rst, add);
+  for (int b = 0; b < 3; ++b) {
+    rst_.p[b][q] = rst[b];
+    add_.p[b][q] = add[b];
+  }
 }
 
-__device__ __forceinline__ float term(float x, bool cube) { return cube ? x * x * x : x; }
+__device__ __forceinline__ float term(float x, bool cube) { return cube ? vmafx_fadm_cube(x, 0) : x; }
 
 // Denominator terms of the score region: terms[t][(i - top) * rw + (j - left)].
 __global__ void den_kernel(ScaleArgs s, Triple ref, float* __restrict__ terms) {
@@ -108,18 +60,14 @@ __global__ void den_kernel(ScaleArgs s, Triple ref, float* __restrict__ terms) {
   if (x >= rw || y >= rh) return;
   const std::size_t q = std::size_t(y + s.score.top) * s.w + (x + s.score.left);
   const std::size_t n = std::size_t(rw) * rh, o = std::size_t(y) * rw + x;
-  for (int t = 0; t < 3; ++t) terms[t * n + o] = term(fabsf(s.rf[t] * ref.p[t][q]), s.cube);
+  for (int t = 0; t < 3; ++t) terms[t * n + o] = term(vmafx_fabs(s.rf[t] * ref.p[t][q]), s.cube);
 }
 
 __global__ void csf_kernel(ScaleArgs s, Triple src, Triple dst, Triple flt) {
   const int j = s.filter.left + int(blockIdx.x * blockDim.x + threadIdx.x), i = s.filter.top + int(blockIdx.y);
   if (j >= s.filter.right || i >= s.filter.bottom) return;
   const std::size_t q = std::size_t(i) * s.w + j;
-  for (int t = 0; t < 3; ++t) {
-    const float v = s.rf[t] * src.p[t][q];
-    dst.p[t][q] = v;
-    flt.p[t][q] = static_cast<float>(VMAFX_FADM_ONE_BY_30 * fabsf(v));
-  }
+  for (int t = 0; t < 3; ++t) dst.p[t][q] = vmafx_fadm_csf(s.rf[t], src.p[t][q], &s.k, flt.p[t] + q);
 }
 
 __global__ void masked_kernel(ScaleArgs s, Triple src, Triple flt, Triple ang, float* __restrict__ terms) {
@@ -137,35 +85,20 @@ __global__ void masked_kernel(ScaleArgs s, Triple src, Triple flt, Triple ang, f
       const float* fu = flt.p[t] + std::size_t(up) * w;
       const float* fm = flt.p[t] + std::size_t(i) * w;
       const float* fd = flt.p[t] + std::size_t(dn) * w;
-      float v = 0;
-      v += fu[lf];
-      v += fu[j];
-      v += fu[rt];
-      v += fm[lf];
-      v = static_cast<float>(v + VMAFX_FADM_ONE_BY_15 * fabsf(ang.p[t][std::size_t(i) * w + j]));
-      v += fm[rt];
-      v += fd[lf];
-      v += fd[j];
-      v += fd[rt];
-      thr += v;
+      thr += vmafx_fadm_thr(fu[lf], fu[j], fu[rt], fm[lf], fm[rt], fd[lf], fd[j], fd[rt],
+                            ang.p[t][std::size_t(i) * w + j], &s.k);
     }
   }
   const std::size_t n = std::size_t(rw) * rh, o = std::size_t(y) * rw + x;
-  for (int t = 0; t < 3; ++t) {
-    float v = fabsf(src.p[t][std::size_t(i) * w + j] * s.rf[t]) - thr;
-    v = v < 0.0f ? 0.0f : v;
-    terms[t * n + o] = term(v, s.cube);
-  }
+  for (int t = 0; t < 3; ++t)
+    terms[t * n + o] = term(vmafx_fadm_masked(src.p[t][std::size_t(i) * w + j], s.rf[t], thr, 0), s.cube);
 }
 
 // rows[y * 9 + k] = float sum in column order of plane k's row y.
 __global__ void rows_kernel(const float* __restrict__ terms, int rw, int rh, float* __restrict__ rows) {
   const int y = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
   if (y >= rh) return;
-  const float* p = terms + std::size_t(k) * rw * rh + std::size_t(y) * rw;
-  float acc = 0.0f;
-  for (int x = 0; x < rw; ++x) acc += p[x];
-  rows[std::size_t(y) * 9 + k] = acc;
+  rows[std::size_t(y) * 9 + k] = vmafx_fsum(terms + std::size_t(k) * rw * rh + std::size_t(y) * rw, rw);
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include "feature/cuda/float_adm_cuda.hpp"
 #include "feature/cuda/float_vif_cuda.hpp"
 #include "feature/float_adm.hpp"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm_tables.h"
 
 namespace vmafx::cuda {
 namespace {
@@ -83,12 +83,9 @@ class FloatAdmTwin final : public Extractor {
       a.score = {g.top, g.bottom, g.left, g.right};
       a.rf[0] = a.rf[1] = fac_[scale].f1;
       a.rf[2] = fac_[scale].f2;
-      a.gain_limit = c_.p.enhn_gain_limit;
-      a.eps = static_cast<float>(1e-30);
-      a.cos1 = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
+      a.k = vmafx::fadm::stage_consts(c_.p.enhn_gain_limit, c_.p.cpu);
       a.cube = cube;
       a.bypass = c_.p.bypass_cm;
-      a.cpu = static_cast<int>(c_.p.cpu);
       fadm::scale(a, rb, db, r, ad, csf_a, csf_f, terms, rows + off, s);
       row_off[scale] = int(off);
       const int rh = g.bottom > g.top ? g.bottom - g.top : 0;

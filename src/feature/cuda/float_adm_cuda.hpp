@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// Device side of the float_adm twin (float_adm.cu): the reference's float
-// operations in its order (feature/float_adm.cpp, the scalar loops), with
+// Device side of the float_adm twin (float_adm.cu): loops around
+// exact/float_adm.h, the reference's float operations in its order, with
 // --fmad=false, its double constants in native fp64. Each scale ends in
 // per-row float sums of the p-norm terms (or, for p != 3, the terms' bases,
 // which the host raises with the reference's powf); the host adds the rows.
 #include <cuda_runtime.h>
 
 #include <cstdint>
+
+#include "exact/float_adm.h"
 
 namespace vmafx::cuda::fadm {
 
@@ -33,11 +35,9 @@ struct ScaleArgs {
   int w, h;
   Rect filter, score;
   float rf[3];
-  double gain_limit;
-  float eps, cos1;
-  bool cube;    // p = 3: the terms are x * x * x; else x itself
-  bool bypass;  // adm_bypass_cm
-  int cpu;      // the division's variant (VMAFX_LIBVMAF_CPU_*, exact/fadm_rcp.h)
+  vmafx_fadm_consts k;  // the decoupling's, CSF's and masking's constants
+  bool cube;            // p = 3: the terms are x * x * x; else x itself
+  bool bypass;          // adm_bypass_cm
 };
 // decouple (rb, db -> r, a), the denominator terms of rb, csf and masking
 // terms of the numerator (r) and the AIM numerator (a): terms holds 9 planes

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// float_ansnr on the device: the reference's float operations in its order,
-// the 2-D filters (each kernel row summed in float, then the rows) and per
-// row the sequential float sums of signal and noise. Built with
-// --fmad=false; no float here is subnormal (see opencl/float_ansnr.cl).
+// float_ansnr on the device: loops around exact/float_ansnr.h (the 2-D
+// filters, each kernel row summed in float, then the rows; per row the
+// sequential float sums of signal and noise), the reference's float
+// operations in its order. Built with --fmad=false.
 #include <cstddef>
 #include <cstdint>
 
+#include "exact/float_ansnr.h"
 #include "feature/cuda/float_ansnr_cuda.hpp"
 
 namespace vmafx::cuda::fansnr {
 namespace {
-
-__device__ __forceinline__ int reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 1 : i); }
 
 template <class T>
 __device__ __forceinline__ float sample(const T* p, std::ptrdiff_t stride, int x, int y, float inv_scale) {
@@ -23,14 +22,12 @@ template <class T>
 __device__ __forceinline__ float filter(const T* p, std::ptrdiff_t stride, int w, int h, int x, int y, float inv_scale,
                                         const float* k, int fw) {
   const int r = fw / 2;
-  float acc = 0.0f;
-  for (int a = 0; a < fw; ++a) {
-    const int yy = reflect(y - r + a, h);
-    float inner = 0.0f;
-    for (int b = 0; b < fw; ++b) inner += k[a * fw + b] * sample(p, stride, reflect(x - r + b, w), yy, inv_scale);
-    acc += inner;
-  }
-  return acc;
+  float win[25];
+  for (int a = 0; a < fw; ++a)
+    for (int b = 0; b < fw; ++b)
+      win[a * fw + b] =
+          sample(p, stride, vmafx_fansnr_reflect(x - r + b, w), vmafx_fansnr_reflect(y - r + a, h), inv_scale);
+  return vmafx_fansnr_filter(k, win, fw);
 }
 
 template <class T>
@@ -46,16 +43,7 @@ __global__ void rows_kernel(const float* __restrict__ rf, const float* __restric
                             float* __restrict__ out) {
   const int y = blockIdx.x * blockDim.x + threadIdx.x;
   if (y >= h) return;
-  const float* a = rf + std::size_t(y) * w;
-  const float* b = df + std::size_t(y) * w;
-  float sig = 0.0f, noise = 0.0f;
-  for (int j = 0; j < w; ++j) {
-    sig += a[j] * a[j];
-    const float d = a[j] - b[j];
-    noise += d * d;
-  }
-  out[2 * y] = sig;
-  out[2 * y + 1] = noise;
+  vmafx_fansnr_row(rf + std::size_t(y) * w, df + std::size_t(y) * w, w, out + 2 * y, out + 2 * y + 1);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The float_vif twin's kernels (see float_vif_cuda.hpp). Plain IEEE float and
-// double arithmetic, compiled with --fmad=false: each product is rounded
+// The float_vif twin's kernels (see float_vif_cuda.hpp): loops around
+// exact/float_vif.h (the moments' taps, the statistic), plain IEEE float and
+// double arithmetic compiled with --fmad=false: each product is rounded
 // before it is added, every float sum runs from 0 in the reference's tap
 // order, and the mirrored borders are the reference's.
 #include <cstdint>
@@ -12,8 +13,6 @@ namespace vmafx::cuda::fvif {
 namespace {
 
 constexpr int kRow = 128;
-
-__device__ __forceinline__ int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
 template <class T>
 __global__ void to_float_kernel(const T* __restrict__ src, std::ptrdiff_t stride, int w, float scaler,
@@ -31,7 +30,7 @@ __global__ void vdec_kernel(const float* __restrict__ f, int fw, const float* __
   if (j >= w) return;
   const int r = fw / 2;
   float acc = 0.0f;
-  for (int k = 0; k < fw; ++k) acc += f[k] * src[std::ptrdiff_t(mirror(2 * i - r + k, h)) * w + j];
+  for (int k = 0; k < fw; ++k) acc += f[k] * src[std::ptrdiff_t(vmafx_fvif_mirror(2 * i - r + k, h)) * w + j];
   tmp[std::ptrdiff_t(i) * w + j] = acc;
 }
 
@@ -43,7 +42,7 @@ __global__ void hdec_kernel(const float* __restrict__ f, int fw, const float* __
   const int r = fw / 2;
   const float* row = tmp + std::ptrdiff_t(i) * w;
   float acc = 0.0f;
-  for (int k = 0; k < fw; ++k) acc += f[k] * row[mirror(2 * j - r + k, w)];
+  for (int k = 0; k < fw; ++k) acc += f[k] * row[vmafx_fvif_mirror(2 * j - r + k, w)];
   dst[std::ptrdiff_t(i) * dw + j] = acc;
 }
 
@@ -53,88 +52,13 @@ __global__ void vmom_kernel(const float* __restrict__ f, int fw, const float* __
   const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
   if (j >= w) return;
   const int r = fw / 2;
-  float t1 = 0.0f, t2 = 0.0f, txx = 0.0f, tyy = 0.0f, txy = 0.0f;
+  float t[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
   for (int k = 0; k < fw; ++k) {
-    const float c = f[k];
-    const std::ptrdiff_t off = std::ptrdiff_t(mirror(i - r + k, h)) * w + j;
-    const float a = ref[off], b = dis[off];
-    t1 += c * a;
-    t2 += c * b;
-    txx += c * (a * a);
-    tyy += c * (b * b);
-    txy += c * (a * b);
+    const std::ptrdiff_t off = std::ptrdiff_t(vmafx_fvif_mirror(i - r + k, h)) * w + j;
+    vmafx_fvif_moments_tap(t, f[k], ref[off], dis[off], 0);
   }
   const std::size_t n = std::size_t(w) * std::size_t(h), o = std::size_t(i) * std::size_t(w) + std::size_t(j);
-  m[o] = t1;
-  m[n + o] = t2;
-  m[2 * n + o] = txx;
-  m[3 * n + o] = tyy;
-  m[4 * n + o] = txy;
-}
-
-__device__ float log2_approx(float x, const StatConsts& c) {
-  if (x == 0) return __uint_as_float(0xFF800000u);  // -inf
-  if (x < 0) return __uint_as_float(0x7FC00000u);   // the host's NAN
-  const std::uint32_t u = __float_as_uint(x);
-  const std::uint32_t exponent = (u & 0x7f800000u) >> 23;
-  const float m = __uint_as_float((u & 0x007fffffu) | 0x3f800000u);
-  const float base = static_cast<float>(static_cast<std::int32_t>(exponent) - 127);
-  const float t = m - 1.0f;
-  float p = 0;
-  for (int i = 0; i < 9; ++i) p = p * t + c.poly[i];
-  return base + p;
-}
-
-// (float)(1.0f + a / b) in double. The only NaN it can meet is 0 / 0
-// (sigma_nsq = 0): the device's NaN differs from x86's default NaN, whose
-// bits the log2 replacement then reads, so the host's is substituted.
-__device__ __forceinline__ float one_plus_ratio(float a, double b) {
-  const float v = static_cast<float>(1.0f + a / b);
-  return v != v ? __uint_as_float(0xFFC00000u) : v;
-}
-
-// The reference's per-position statistic (Stat in float_vif.cpp).
-__device__ void stat(float mu1, float mu2, float xx, float yy, float xy, const StatConsts& c, float* num_out,
-                     float* den_out) {
-  constexpr float eps = 1.0e-10f;
-  const float mu1_sq = mu1 * mu1;
-  const float mu2_sq = mu2 * mu2;
-  const float mu1_mu2 = mu1 * mu2;
-  float sigma1_sq = xx - mu1_sq;
-  float sigma2_sq = yy - mu2_sq;
-  const float sigma12 = xy - mu1_mu2;
-  sigma1_sq = sigma1_sq > 0.0f ? sigma1_sq : 0.0f;
-  sigma2_sq = sigma2_sq > 0.0f ? sigma2_sq : 0.0f;
-
-  float g = sigma12 / (sigma1_sq + eps);
-  float sv_sq = sigma2_sq - g * sigma12;
-  if (sigma1_sq < eps) {
-    g = 0.0f;
-    sv_sq = sigma2_sq;
-    sigma1_sq = 0.0f;
-  }
-  if (sigma2_sq < eps) {
-    g = 0.0f;
-    sv_sq = 0.0f;
-  }
-  if (g < 0.0f) {
-    sv_sq = sigma2_sq;
-    g = 0.0f;
-  }
-  sv_sq = sv_sq > eps ? sv_sq : eps;
-  g = g < c.gain_limit ? g : c.gain_limit;
-
-  if (sigma1_sq < c.sigma_nsq) {
-    *num_out = 1.0f - sigma2_sq * c.max_inv;
-    *den_out = 1.0f;
-    return;
-  }
-  *den_out = log2_approx(one_plus_ratio(sigma1_sq, c.sigma_nsq), c);
-  if (sigma12 < 0.0f) {
-    *num_out = 0.0f;
-    return;
-  }
-  *num_out = log2_approx(one_plus_ratio(g * g * sigma1_sq, sv_sq + c.sigma_nsq), c);
+  for (int q = 0; q < 5; ++q) m[q * n + o] = t[q];
 }
 
 // Horizontal pass of the five moments and the statistic at (i, j).
@@ -149,11 +73,11 @@ __global__ void hstat_kernel(const float* __restrict__ f, int fw, const float* _
   for (int q = 0; q < 5; ++q) {
     const float* p = row + q * n;
     float acc = 0.0f;
-    for (int k = 0; k < fw; ++k) acc += f[k] * p[mirror(j - r + k, w)];
+    for (int k = 0; k < fw; ++k) acc += f[k] * p[vmafx_fvif_mirror(j - r + k, w)];
     v[q] = acc;
   }
   float num, den;
-  stat(v[0], v[1], v[2], v[3], v[4], c, &num, &den);
+  vmafx_fvif_stat(v[0], v[1], v[2], v[3], v[4], &c, &num, &den);
   const std::size_t o = std::size_t(i) * std::size_t(w) + std::size_t(j);
   terms[o] = num;
   terms[n + o] = den;
@@ -165,14 +89,8 @@ __global__ void rows_kernel(const float* __restrict__ terms, int w, int h, float
   if (i >= h) return;
   const std::size_t n = std::size_t(w) * std::size_t(h);
   const float* a = terms + std::size_t(i) * std::size_t(w);
-  const float* b = a + n;
-  float sn = 0.0f, sd = 0.0f;
-  for (int j = 0; j < w; ++j) {
-    sn += a[j];
-    sd += b[j];
-  }
-  rows[i] = sn;
-  rows[h + i] = sd;
+  rows[i] = vmafx_fsum(a, w);
+  rows[h + i] = vmafx_fsum(a + n, w);
 }
 
 }  // namespace

@@ -10,7 +10,6 @@
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/float_vif_cuda.hpp"
 #include "feature/float_vif.hpp"
-#include "feature/float_vif_tables.h"
 
 namespace vmafx::cuda {
 namespace {
@@ -18,11 +17,7 @@ namespace {
 class FloatVifTwin final : public Extractor {
  public:
   FloatVifTwin(CudaBackend& b, const vmafx::fvif::Config& c) : b_(b), c_(c) {
-    static_assert(VMAFX_FVIF_LOG2_TERMS == 9);
-    for (int i = 0; i < 9; ++i) k_.poly[i] = vmafx_fvif_log2_poly[i];
-    k_.max_inv = vmafx::fvif::sigma_nsq_max_inv(c.p.sigma_nsq);
-    k_.gain_limit = static_cast<float>(c.p.enhn_gain_limit);
-    k_.sigma_nsq = c.p.sigma_nsq;
+    k_ = vmafx::fvif::stat_consts(c.p);
     for (int s = 0; s < 4; ++s) {
       const std::vector<float> f = vmafx::fvif::gaussian_kernel(s, c.p.kernelscale);
       offset_[s] = int(taps_.size());

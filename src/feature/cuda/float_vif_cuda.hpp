@@ -9,16 +9,12 @@
 
 #include <cstddef>
 
+#include "exact/float_vif.h"
+
 namespace vmafx::cuda::fvif {
 
-// The statistic's constants (vif_statistic_s): the log2 polynomial, the
-// float(sigma_nsq^2 / 255^2), the gain limit in float, sigma_nsq in double.
-struct StatConsts {
-  float poly[9];
-  float max_inv;
-  float gain_limit;
-  double sigma_nsq;
-};
+// The statistic's constants (vif_statistic_s; exact/float_vif.h).
+using StatConsts = vmafx_fvif_consts;
 
 // luma (uint8_t when bpc == 8, else uint16_t; stride in samples) -> floats on
 // the 8-bit scale minus 128, packed w x h.

@@ -10,7 +10,7 @@
 
 #include "feature/adm.hpp"
 #include "feature/float_adm.hpp"
-#include "feature/float_adm_tables.h"
+#include "exact/float_adm_tables.h"
 #include "feature/opencl/opencl_twin.hpp"
 
 namespace vmafx::ocl {

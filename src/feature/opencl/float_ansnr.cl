@@ -1,23 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// float_ansnr on an OpenCL device. The reference's float operations in its
-// order: the 2-D filters (each kernel row summed in float, then the rows),
-// and per row the sequential float sums of the signal and the noise; the host
-// adds the rows in float and takes the logarithms.
-//
-// No float here is subnormal, so the device's add and multiply (correctly
-// rounded by the OpenCL spec, no contraction) are the host's: samples are
-// multiples of 2^-8, the taps have 24-bit significands above 2^-9, so every
-// product and partial sum is zero or a multiple of 2^-40 (far above 2^-126).
+// float_ansnr on an OpenCL device: loops around exact/float_ansnr.h, the
+// reference's float operations in its order (float_ops.cl): the 2-D filters
+// (each kernel row summed in float, then the rows), and per row the
+// sequential float sums of the signal and the noise; the host adds the rows
+// in float and takes the logarithms.
 #pragma OPENCL FP_CONTRACT OFF
 
-// Symmetric extension with the edge sample repeated on the right: -i below 0,
-// 2n - i - 1 from n on (the reference's reflect).
-inline int an_reflect(int i, int n)
-{
-    if (i < 0) return -i;
-    if (i >= n) return 2 * n - i - 1;
-    return i;
-}
+#include "float_ops.cl"
+#include "exact/float_ansnr.h"
 
 // The float luma: s / 2^(bpc - 8) - 128 (both steps exact).
 inline float an_sample(__global const uchar* p, int w, int x, int y, int wide, float inv_scale)
@@ -30,15 +20,12 @@ inline float an_filter(__global const uchar* p, int w, int h, int x, int y, int 
                        __global const float* k, int fw)
 {
     const int r = fw / 2;
-    float acc = 0.0f;
-    for (int a = 0; a < fw; ++a) {
-        const int yy = an_reflect(y - r + a, h);
-        float inner = 0.0f;
+    float win[25];
+    for (int a = 0; a < fw; ++a)
         for (int b = 0; b < fw; ++b)
-            inner += k[a * fw + b] * an_sample(p, w, an_reflect(x - r + b, w), yy, wide, inv_scale);
-        acc += inner;
-    }
-    return acc;
+            win[a * fw + b] =
+                an_sample(p, w, vmafx_fansnr_reflect(x - r + b, w), vmafx_fansnr_reflect(y - r + a, h), wide, inv_scale);
+    return vmafx_fansnr_filter(k, win, fw);
 }
 
 // rf = the reference through the 3x3 taps, df = the distorted through the
@@ -57,14 +44,8 @@ __kernel void ansnr_rows(__global const float* rf, __global const float* df, int
 {
     const int y = get_global_id(0);
     if (y >= h) return;
-    __global const float* a = rf + (size_t)y * w;
-    __global const float* b = df + (size_t)y * w;
-    float sig = 0.0f, noise = 0.0f;
-    for (int j = 0; j < w; ++j) {
-        sig += a[j] * a[j];
-        const float d = a[j] - b[j];
-        noise += d * d;
-    }
+    float sig, noise;
+    vmafx_fansnr_row(rf + (size_t)y * w, df + (size_t)y * w, w, &sig, &noise);
     out[2 * y] = sig;
     out[2 * y + 1] = noise;
 }

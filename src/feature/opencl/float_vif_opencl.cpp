@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "feature/float_vif.hpp"
-#include "feature/float_vif_tables.h"
+#include "exact/float_vif_tables.h"
 #include "feature/opencl/opencl_twin.hpp"
 
 namespace vmafx::ocl {

@@ -3,11 +3,13 @@
  * host, CUDA and OpenCL code can share one definition.
  *
  * Every float table is written with the double literals libvmaf uses and
- * converted to float by the compiler, as libvmaf's own tables are. */
-#ifndef VMAFX_FLOAT_ADM_TABLES_H_
-#define VMAFX_FLOAT_ADM_TABLES_H_
+ * converted to float by the compiler, as libvmaf's own tables are. An OpenCL
+ * program (no fp64, so no double literal) sees none of them; the host passes
+ * it the values it needs. */
+#ifndef VMAFX_EXACT_FLOAT_ADM_TABLES_H
+#define VMAFX_EXACT_FLOAT_ADM_TABLES_H
 
-#include <stdint.h>
+#if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__)
 
 /* Daubechies db2 analysis filters (low pass, high pass). */
 static const float vmafx_fadm_db2_lo[4] = {0.482962913144690, 0.836516303737469, 0.224143868041857,
@@ -46,4 +48,6 @@ static const float vmafx_fadm_barten_mtf_a[4] = {0.424838596301290, 0.5724351039
                                                  0.00255872352306433};
 static const float vmafx_fadm_barten_mtf_b[4] = {0.028, 0.37, 37, 360};
 
-#endif /* VMAFX_FLOAT_ADM_TABLES_H_ */
+#endif
+
+#endif

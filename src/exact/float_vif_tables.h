@@ -3,14 +3,17 @@
  * CUDA and OpenCL code can share one definition.
  *
  * Float tables are written with libvmaf's double literals and converted to
- * float by the compiler, as libvmaf's own tables are. */
-#ifndef VMAFX_FLOAT_VIF_TABLES_H_
-#define VMAFX_FLOAT_VIF_TABLES_H_
+ * float by the compiler, as libvmaf's own tables are. An OpenCL program (no
+ * fp64, so no double literal) sees the macros only; the host passes it the
+ * values it needs. */
+#ifndef VMAFX_EXACT_FLOAT_VIF_TABLES_H
+#define VMAFX_EXACT_FLOAT_VIF_TABLES_H
 
 /* libvmaf replaces log2f in the VIF statistic by a polynomial: with
  * x = m * 2^e (1 <= m < 2), log2(x) ~ e + P(m - 1), P evaluated by Horner's
  * rule in float from the highest coefficient down (the last one is 0). */
 #define VMAFX_FVIF_LOG2_TERMS 9
+#if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__)
 static const float vmafx_fvif_log2_poly[VMAFX_FVIF_LOG2_TERMS] = {
     -0.012671635276421, 0.064841182402670,  -0.157048836463065,
     0.257167726303123,  -0.353800560300520, 0.480131410397451,
@@ -40,6 +43,7 @@ static const unsigned vmafx_fvif_kernel_bits_s1[9] = {0x3c9b77ecu, 0x3d64f57bu, 
 static const unsigned vmafx_fvif_kernel_bits_s2[5] = {0x3d5f2f86u, 0x3e7a0feau, 0x3ece2433u,
                                                       0x3e7a0feau, 0x3d5f2f86u};
 static const unsigned vmafx_fvif_kernel_bits_s3[3] = {0x3e2a5f21u, 0x3f2ad06fu, 0x3e2a5f21u};
+#endif
 
 /* Bicubic interpolation (prescale method "bicubic"): a = -0.75. */
 #define VMAFX_FVIF_BICUBIC_A (-0.75f)
@@ -48,4 +52,4 @@ static const unsigned vmafx_fvif_kernel_bits_s3[3] = {0x3e2a5f21u, 0x3f2ad06fu, 
 /* Bilinear prescale: widest output libvmaf accepts. */
 #define VMAFX_FVIF_BILINEAR_MAX_WIDTH 7680
 
-#endif /* VMAFX_FLOAT_VIF_TABLES_H_ */
+#endif
