@@ -10,20 +10,12 @@
 #define VMAFX_SSIM_TABLE __constant
 #include "ocl_f32.cl"
 #include "exact/fixed_decimate.h"
-#include "exact/ssim_tables.h"
+#include "exact/ssim.h"
 
 inline uint fs_sample(__global const uchar* p, int w, int x, int y, int wide)
 {
     if (wide) return (uint)((__global const ushort*)p)[(size_t)y * w + x];
     return (uint)p[(size_t)y * w + x];
-}
-
-// The reference's symmetric border, clamped as its tiny-image guard does.
-inline int fs_mirror(int i, int n)
-{
-    if (i < 0) i = -1 - i;
-    else if (i >= n) i = 2 * n - i - 1;
-    return clamp(i, 0, n - 1);
 }
 
 // Luma on the 8-bit scale: sample / 2^(bpc - 8), exact.
@@ -44,9 +36,9 @@ __kernel void fs_decimate_box(__global const uchar* src, int w, int h, int wide,
     const int first = vmafx_decimate_first_offset(scale);
     ulong sum = 0;
     for (int v = 0; v < scale; ++v) {
-        const int yy = fs_mirror(y * scale + first + v, h);
+        const int yy = vmafx_fssim_mirror(y * scale + first + v, h);
         for (int u = 0; u < scale; ++u) {
-            const int xx = fs_mirror(x * scale + first + u, w);
+            const int xx = vmafx_fssim_mirror(x * scale + first + u, w);
             const uint fx = vmafx_decimate_sample_fx(fs_sample(src, w, xx, yy, wide), bpc);
             sum += vmafx_decimate_product_fx(fx, tap_bits);
         }
@@ -64,8 +56,8 @@ __kernel void fs_lpf(__global const float* src, int w, int h, int sw, int sh, __
     float prod[VMAFX_MS_SSIM_LPF_TAPS * VMAFX_MS_SSIM_LPF_TAPS];
     int k = 0;
     for (int v = -r; v <= r; ++v) {
-        const size_t row = (size_t)fs_mirror(2 * y + v, h) * w;
-        for (int u = -r; u <= r; ++u, ++k) prod[k] = f32_mul(src[row + fs_mirror(2 * x + u, w)], vmafx_ms_ssim_lpf[k]);
+        const size_t row = (size_t)vmafx_fssim_mirror(2 * y + v, h) * w;
+        for (int u = -r; u <= r; ++u, ++k) prod[k] = f32_mul(src[row + vmafx_fssim_mirror(2 * x + u, w)], vmafx_ms_ssim_lpf[k]);
     }
     dst[(size_t)y * sw + x] = f32_sum_in_double(prod, VMAFX_MS_SSIM_LPF_TAPS * VMAFX_MS_SSIM_LPF_TAPS, 7);
 }
