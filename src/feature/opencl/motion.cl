@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Integer motion ("motion") and integer PSNR ("psnr") on an OpenCL device:
-// integer arithmetic only. Each kernel leaves one integer per row (the
-// reference sums a row in 32 bits, wrapping, for 8-bit PSNR and for motion);
-// the host adds the rows.
+// Integer motion ("motion") on an OpenCL device: integer arithmetic only. The
+// kernel leaves one integer per row (the reference sums a row in 32 bits,
+// wrapping); the host adds the rows.
 #pragma OPENCL FP_CONTRACT OFF
 
 // OpenCL C 1.2 wants program-scope data in __constant.
@@ -62,25 +61,4 @@ __kernel void motion_rows(__global const int* v, int w, __global uint* row_sum)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) row_sum[y] = part[0];
-}
-
-// PSNR: the squared error of each row; 8-bit rows wrap in 32 bits as the
-// reference's do, deeper rows are summed in 64 bits. One work-group per row.
-__kernel void psnr_rows(__global const uchar* ref, __global const uchar* dis, int w, int wide,
-                        __global ulong* row_sse, int first_row)
-{
-    __local ulong part[ROW_WG];
-    const int y = get_group_id(0), lid = get_local_id(0);
-    ulong s = 0;
-    for (int x = lid; x < w; x += (int)get_local_size(0)) {
-        const long e = mo_sample(ref, w, x, y, wide) - mo_sample(dis, w, x, y, wide);
-        s += (ulong)(e * e);
-    }
-    part[lid] = s;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = (int)get_local_size(0) / 2; k > 0; k >>= 1) {
-        if (lid < k) part[lid] += part[lid + k];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) row_sse[first_row + y] = wide ? part[0] : (ulong)(uint)part[0];
 }
