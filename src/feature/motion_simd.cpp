@@ -37,7 +37,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "feature/motion_tables.h"
+#include "exact/motion_tables.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/motion_simd.cpp"

@@ -11,7 +11,7 @@
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "feature/motion.hpp"
-#include "feature/motion_tables.h"
+#include "exact/motion_tables.h"
 
 namespace vmafx {
 namespace {
