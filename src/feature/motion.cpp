@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "feature/motion_simd.hpp"
@@ -63,12 +64,33 @@ std::uint64_t sad_impl(const PlaneView& prev, const PlaneView& cur, int shift, s
   return total;
 }
 
+// Rows::sad, the scalar reference.
+std::uint64_t sad_scalar(const PlaneView& prev, const PlaneView& cur, int bpc) {
+  thread_local std::vector<std::int32_t> row;
+  if (row.size() < std::size_t(cur.width)) row.resize(std::size_t(cur.width));
+  if (bpc == 8) return sad_impl<std::uint8_t>(prev, cur, 8, row.data());
+  return sad_impl<std::uint16_t>(prev, cur, bpc, row.data());
+}
+
 }  // namespace
 
-std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc, std::int32_t* row) {
-  if (vmafx::simd::enabled()) return simd::sad(prev, cur, bpc);
-  if (bpc == 8) return sad_impl<std::uint8_t>(prev, cur, 8, row);
-  return sad_impl<std::uint16_t>(prev, cur, bpc, row);
+std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc) { return rows().sad(prev, cur, bpc); }
+
+const Rows& scalar_rows() {
+  static const Rows r{sad_scalar};
+  return r;
+}
+
+const Rows& rows() {
+#if VMAFX_HAVE_HWY
+  static const Rows simd_rows = [] {
+    Rows r = scalar_rows();
+    init_simd_rows(r);
+    return r;
+  }();
+  if (vmafx::simd::enabled()) return simd_rows;
+#endif
+  return scalar_rows();
 }
 
 double sad_score(std::uint64_t sad, unsigned width, unsigned height, const Params& p) {
@@ -225,9 +247,7 @@ class MotionExtractor final : public LookBackExtractor {
     const unsigned back = history();
     if (back > 0 && index >= back) {
       if (earlier.count < back) throw std::logic_error("motion: the earlier reference is missing");
-      thread_local std::vector<std::int32_t> row;
-      if (row.size() < std::size_t(w_)) row.resize(std::size_t(w_));
-      const std::uint64_t s = motion::sad(earlier.ref[back - 1]->plane(0), ref.plane(0), bpc_, row.data());
+      const std::uint64_t s = motion::sad(earlier.ref[back - 1]->plane(0), ref.plane(0), bpc_);
       score = motion::sad_score(s, unsigned(w_), unsigned(h_), scores_.params());
     }
     scores_.record(index, score, out);
