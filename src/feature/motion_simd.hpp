@@ -16,9 +16,8 @@
 
 namespace vmafx::motion {
 
-#if VMAFX_HAVE_HWY
-// Overwrites the rows of `r` that have a SIMD version.
+// Overwrites the rows of `r` that have a SIMD version (defined only with
+// Highway).
 void init_simd_rows(Rows& r);
-#endif
 
 }  // namespace vmafx::motion

@@ -17,9 +17,8 @@
 
 namespace vmafx::speed {
 
-#if VMAFX_HAVE_HWY
-// Overwrites the rows of `r` that have a SIMD version.
+// Overwrites the rows of `r` that have a SIMD version (defined only with
+// Highway).
 void init_simd_rows(Rows& r);
-#endif
 
 }  // namespace vmafx::speed

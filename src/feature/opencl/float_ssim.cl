@@ -11,19 +11,14 @@
 #include "ocl_f32.cl"
 #include "exact/fixed_decimate.h"
 #include "exact/ssim.h"
-
-inline uint fs_sample(__global const uchar* p, int w, int x, int y, int wide)
-{
-    if (wide) return (uint)((__global const ushort*)p)[(size_t)y * w + x];
-    return (uint)p[(size_t)y * w + x];
-}
+#include "plane_sample.cl"
 
 // Luma on the 8-bit scale: sample / 2^(bpc - 8), exact.
 __kernel void fs_to_float(__global const uchar* src, int w, int h, int wide, int bpc, __global float* dst)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
-    const uint fx = vmafx_decimate_sample_fx(fs_sample(src, w, x, y, wide), bpc);  // units of 2^-8
+    const uint fx = vmafx_decimate_sample_fx((uint)plane_sample(src, (size_t)y * w + x, wide), bpc);  // units of 2^-8
     dst[(size_t)y * w + x] = as_float(fx == 0 ? 0u : vmafx_decimate_round_fx((ulong)fx << 44));
 }
 
@@ -39,7 +34,7 @@ __kernel void fs_decimate_box(__global const uchar* src, int w, int h, int wide,
         const int yy = vmafx_fssim_mirror(y * scale + first + v, h);
         for (int u = 0; u < scale; ++u) {
             const int xx = vmafx_fssim_mirror(x * scale + first + u, w);
-            const uint fx = vmafx_decimate_sample_fx(fs_sample(src, w, xx, yy, wide), bpc);
+            const uint fx = vmafx_decimate_sample_fx((uint)plane_sample(src, (size_t)yy * w + xx, wide), bpc);
             sum += vmafx_decimate_product_fx(fx, tap_bits);
         }
     }

@@ -5,15 +5,10 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "exact/motion.h"
+#include "plane_sample.cl"
 
 // Row reductions use a power-of-two work-group of at most ROW_WG items.
 #define ROW_WG 256
-
-inline long mo_sample(__global const uchar* p, int w, int x, int y, int wide)
-{
-    if (wide) return (long)((__global const ushort*)p)[(size_t)y * w + x];
-    return (long)p[(size_t)y * w + x];
-}
 
 // Vertical 5-tap pass over prev - cur, rounded and shifted by bpc.
 __kernel void motion_vertical(__global const uchar* prev, __global const uchar* cur, int w, int h, int wide,
@@ -23,7 +18,7 @@ __kernel void motion_vertical(__global const uchar* prev, __global const uchar* 
     if (x >= w || y >= h) return;
     int r[VMAFX_MOTION_TAPS];
     for (int k = 0; k < VMAFX_MOTION_TAPS; ++k) r[k] = vmafx_motion_reflect(y - VMAFX_MOTION_RADIUS + k, h);
-#define MO_DIFF(k) (mo_sample(prev, w, x, r[k], wide) - mo_sample(cur, w, x, r[k], wide))
+#define MO_DIFF(k) (plane_sample(prev, (size_t)r[k] * w + x, wide) - plane_sample(cur, (size_t)r[k] * w + x, wide))
     out[(size_t)y * w + x] = vmafx_motion_y_value(vmafx_motion_filter5(MO_DIFF(0), MO_DIFF(1), MO_DIFF(2), MO_DIFF(3),
                                                                        MO_DIFF(4)), shift);
 #undef MO_DIFF

@@ -5,15 +5,10 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "exact/psnr.h"
+#include "plane_sample.cl"
 
 // Row reductions use a power-of-two work-group of at most PSNR_WG items.
 #define PSNR_WG 256
-
-inline int psnr_sample(__global const uchar* p, int w, int x, int y, int wide)
-{
-    if (wide) return (int)((__global const ushort*)p)[(size_t)y * w + x];
-    return (int)p[(size_t)y * w + x];
-}
 
 // One work-group per row: row_sse[first_row + y] = the row's total.
 __kernel void psnr_rows(__global const uchar* ref, __global const uchar* dis, int w, int wide,
@@ -22,8 +17,10 @@ __kernel void psnr_rows(__global const uchar* ref, __global const uchar* dis, in
     __local ulong part[PSNR_WG];
     const int y = get_group_id(0), lid = get_local_id(0);
     ulong s = 0;
-    for (int x = lid; x < w; x += (int)get_local_size(0))
-        s += vmafx_psnr_sq_err(psnr_sample(ref, w, x, y, wide), psnr_sample(dis, w, x, y, wide));
+    for (int x = lid; x < w; x += (int)get_local_size(0)) {
+        const size_t i = (size_t)y * w + x;
+        s += vmafx_psnr_sq_err(plane_sample(ref, i, wide), plane_sample(dis, i, wide));
+    }
     part[lid] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = (int)get_local_size(0) / 2; k > 0; k >>= 1) {

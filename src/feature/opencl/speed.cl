@@ -14,12 +14,7 @@
 
 #include "ocl_f32.cl"
 #include "exact/speed.h"
-
-inline int sp_sample(__global const uchar* p, int pitch, int x, int y, int wide)
-{
-    if (wide) return (int)((__global const ushort*)p)[(size_t)y * pitch + x];
-    return (int)p[(size_t)y * pitch + x];
-}
+#include "plane_sample.cl"
 
 // speed.h's sample of a (diff == 0) or difference of a and b (diff != 0):
 // the top-left w x h of planes with rows of `pitch` samples (libvmaf rounds
@@ -30,8 +25,9 @@ __kernel void speed_to_float(__global const uchar* a, __global const uchar* b, i
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     const float unit = as_float((uint)(127 - (bpc - 8)) << 23);  // 2^-(bpc - 8): bpc is 8, 10, 12 or 16
-    const int sb = diff ? sp_sample(b, pitch, x, y, wide) : 0;
-    dst[(size_t)y * w + x] = vmafx_speed_sample(sp_sample(a, pitch, x, y, wide), sb, diff, bpc, unit);
+    const size_t i = (size_t)y * pitch + x;
+    const int sb = diff ? plane_sample(b, i, wide) : 0;
+    dst[(size_t)y * w + x] = vmafx_speed_sample(plane_sample(a, i, wide), sb, diff, bpc, unit);
 }
 
 // vif_scale_frame_s, nearest: dst(x, y) = src(ix[x], iy[y]).

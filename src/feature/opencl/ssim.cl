@@ -7,13 +7,7 @@
 
 #define VMAFX_SSIM_TABLE __constant
 #include "exact/ssim.h"
-
-// Sample (x, y) of a packed plane of 8-bit (wide == 0) or 16-bit samples.
-inline long issim_sample(__global const uchar* p, int w, int x, int y, int wide)
-{
-    if (wide) return (long)((__global const ushort*)p)[(size_t)y * w + x];
-    return (long)p[(size_t)y * w + x];
-}
+#include "plane_sample.cl"
 
 // Horizontal pass: the window of (x, y) cut at the left and right edge.
 __kernel void issim_horizontal(__global const uchar* ref, __global const uchar* dis, int w, int h, int wide,
@@ -25,9 +19,8 @@ __kernel void issim_horizontal(__global const uchar* ref, __global const uchar* 
     vmafx_issim_moments m = vmafx_issim_zero();
     const int khi = vmafx_issim_khi(x, w);
     for (int k = vmafx_issim_klo(x); k < khi; ++k) {
-        const int sx = x - VMAFX_SSIM_TAP_RADIUS + k;
-        vmafx_issim_add_sample(&m, vmafx_issim_taps[k], issim_sample(ref, w, sx, y, wide),
-                               issim_sample(dis, w, sx, y, wide));
+        const size_t i = (size_t)y * w + (x - VMAFX_SSIM_TAP_RADIUS + k);
+        vmafx_issim_add_sample(&m, vmafx_issim_taps[k], plane_sample(ref, i, wide), plane_sample(dis, i, wide));
     }
     const size_t i = (size_t)y * w + x;
     hmx[i] = (int)m.mx;
