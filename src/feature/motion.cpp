@@ -10,8 +10,8 @@
 
 #include "core/error.hpp"
 #include "feature/motion_simd.hpp"
+#include "feature/row_table.hpp"
 #include "exact/motion.h"
-#include "core/simd.hpp"
 #include "feature/motion_options.hpp"
 
 namespace vmafx {
@@ -81,17 +81,7 @@ const Rows& scalar_rows() {
   return r;
 }
 
-const Rows& rows() {
-#if VMAFX_HAVE_HWY
-  static const Rows simd_rows = [] {
-    Rows r = scalar_rows();
-    init_simd_rows(r);
-    return r;
-  }();
-  if (vmafx::simd::enabled()) return simd_rows;
-#endif
-  return scalar_rows();
-}
+const Rows& rows() { return vmafx::simd::pick_rows(scalar_rows(), init_simd_rows); }
 
 double sad_score(std::uint64_t sad, unsigned width, unsigned height, const Params& p) {
   const unsigned pixels = width * height;  // unsigned product, as libvmaf

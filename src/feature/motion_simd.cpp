@@ -334,4 +334,10 @@ void init_simd_rows(Rows& r) { r.sad = sad_simd; }
 }  // namespace vmafx::motion
 #endif  // HWY_ONCE
 
+#else  // !VMAFX_HAVE_HWY
+
+namespace vmafx::motion {
+void init_simd_rows(Rows&) {}
+}  // namespace vmafx::motion
+
 #endif  // VMAFX_HAVE_HWY

@@ -11,12 +11,12 @@
 // for all SIMD); the scalar rows stay the reference and the unit tests
 // compare the two for == on every target.
 //
-// Built only with Highway (VMAFX_HAVE_HWY).
+// Without Highway (VMAFX_HAVE_HWY undefined) there are none.
 #include "feature/motion.hpp"
 
 namespace vmafx::motion {
 
-// Overwrites the rows of `r` that have a SIMD version (defined only with
+// Overwrites the rows of `r` that have a SIMD version (none without
 // Highway).
 void init_simd_rows(Rows& r);
 

@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "feature/float_vif.hpp"
 #include "feature/speed_simd.hpp"
-#include "core/simd.hpp"
+#include "feature/row_table.hpp"
 
 namespace vmafx {
 namespace speed {
@@ -434,17 +434,7 @@ const Rows& scalar_rows() {
   return r;
 }
 
-const Rows& rows() {
-#if VMAFX_HAVE_HWY
-  static const Rows simd_rows = [] {
-    Rows r = scalar_rows();
-    init_simd_rows(r);
-    return r;
-  }();
-  if (vmafx::simd::enabled()) return simd_rows;
-#endif
-  return scalar_rows();
-}
+const Rows& rows() { return vmafx::simd::pick_rows(scalar_rows(), init_simd_rows); }
 
 void eigenvalues(const float* a_in, int n, float* out) {
   if (n == 1) {

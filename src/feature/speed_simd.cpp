@@ -177,4 +177,10 @@ void init_simd_rows(Rows& r) {
 }  // namespace vmafx::speed
 #endif  // HWY_ONCE
 
+#else  // !VMAFX_HAVE_HWY
+
+namespace vmafx::speed {
+void init_simd_rows(Rows&) {}
+}  // namespace vmafx::speed
+
 #endif  // VMAFX_HAVE_HWY

@@ -10,14 +10,14 @@
 // 2..8 of the 25 offsets), so every mean and covariance has the scalar bits.
 // to_float8 / to_float16: the float row conversions of float_simd.hpp.
 //
-// Built only with Highway (VMAFX_HAVE_HWY); speed::rows() puts these over
+// Only with Highway (VMAFX_HAVE_HWY); speed::rows() puts these over
 // the scalar rows while vmafx::simd::enabled(), and the unit tests compare
 // them with speed::scalar_rows() for == on every target.
 #include "feature/speed.hpp"
 
 namespace vmafx::speed {
 
-// Overwrites the rows of `r` that have a SIMD version (defined only with
+// Overwrites the rows of `r` that have a SIMD version (none without
 // Highway).
 void init_simd_rows(Rows& r);
 
