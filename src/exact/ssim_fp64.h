@@ -83,35 +83,28 @@ VMAFX_FN void vmafx_fssim_horizontal(const float* a, const float* b, const float
     out[4 * stride] = (float)(s4 * 1.0f);
 }
 
-/* One position's luminance, contrast and structure terms and their product. */
-typedef struct vmafx_fssim_terms {
-    double lcs, l, c, s;
-} vmafx_fssim_terms;
+/* The operations of ssim_lcs.h: the compiler's own. */
+#define VMAFX_FS_ADD(a, b) ((a) + (b))
+#define VMAFX_FS_SUB(a, b) ((a) - (b))
+#define VMAFX_FS_MUL(a, b) ((a) * (b))
+#define VMAFX_FS_DIV(a, b) ((a) / (b))
+#define VMAFX_FS_SQRT(a) ((float)sqrt((double)(a)))
+#define VMAFX_FS_LT0(a) ((a) < 0.0f)
+#define VMAFX_FS_LE0(a) ((a) <= 0.0f)
+#define VMAFX_FD double
+#define VMAFX_FD_OF(a) ((double)(a))
+#define VMAFX_FD_TWICE(a) (2.0 * (a))
+#define VMAFX_FD_ADD(a, b) ((a) + (b))
+#define VMAFX_FD_MUL(a, b) ((a) * (b))
+#define VMAFX_FD_DIV(a, b) ((a) / (b))
+#include "ssim_lcs.h"
 
 /* The terms from the vertical pass's five fp64 sums at acc[0], acc[stride],
- * ... acc[4 * stride] (not yet rounded to float). */
+ * ... acc[4 * stride], each rounded to float as (float)(sum * 1.0f). */
 VMAFX_FN vmafx_fssim_terms vmafx_fssim_pixel(const double* acc, size_t stride, vmafx_fssim_consts k)
 {
-    vmafx_fssim_terms t;
-    const float mu_r = (float)(acc[0] * 1.0f);
-    const float mu_c = (float)(acc[stride] * 1.0f);
-    float var_r = (float)(acc[2 * stride] * 1.0f);
-    float var_c = (float)(acc[3 * stride] * 1.0f);
-    float cov = (float)(acc[4 * stride] * 1.0f);
-    float sd_rc, cov_c;
-    var_r -= mu_r * mu_r;
-    var_c -= mu_c * mu_c;
-    if (0.0 > var_r) var_r = 0.0f;
-    if (0.0 > var_c) var_c = 0.0f;
-    cov -= mu_r * mu_c;
-    sd_rc = (float)sqrt((double)(var_r * var_c));
-    t.l = (2.0 * mu_r * mu_c + k.c1) / (mu_r * mu_r + mu_c * mu_c + k.c1);
-    t.c = (2.0 * sd_rc + k.c2) / (var_r + var_c + k.c2);
-    /* identical flat windows: a tiny negative covariance would pull s below 1 */
-    cov_c = (cov < 0.0f && sd_rc <= 0.0f) ? 0.0f : cov;
-    t.s = (cov_c + k.c3) / (sd_rc + k.c3); /* a float division, as the reference */
-    t.lcs = t.l * t.c * t.s;
-    return t;
+    return vmafx_fssim_lcs((float)(acc[0] * 1.0f), (float)(acc[stride] * 1.0f), (float)(acc[2 * stride] * 1.0f),
+                           (float)(acc[3 * stride] * 1.0f), (float)(acc[4 * stride] * 1.0f), k);
 }
 
 #endif
