@@ -22,19 +22,25 @@
 
 #include "ssim.h"
 
-/* The term in the compiler's own fp64 (host C++ and CUDA, no contraction),
- * max2 = (double)(max * max) with max = 2^bpc - 1 squared in 64 bits:
- *   w (2 mxy + c1) (c2 + 2 (xy w - mxy)) / ((mx2 + my2 + c1) (xx w - mx2 + yy w - my2 + c2))
- * with c1 = max2 K1 w w, c2 = max2 K2 w w, left to right. */
+/* The fp64 operations of ssim_term.h's formula and of ssim_lcs.h (with the
+ * fp32 ones of ssim_lcs.h below): the compiler's own. */
+#define VMAFX_FD double
+#define VMAFX_FD_OF(a) ((double)(a))
+#define VMAFX_FD_TWICE(a) (2.0 * (a))
+#define VMAFX_FD_ADD(a, b) ((a) + (b))
+#define VMAFX_FD_SUB(a, b) ((a) - (b))
+#define VMAFX_FD_MUL(a, b) ((a) * (b))
+#define VMAFX_FD_DIV(a, b) ((a) / (b))
+
+VMAFX_SSIM_TERM_FORMULA(vmafx_issim_term_fp64_, double, VMAFX_FD_OF, VMAFX_FD_ADD, VMAFX_FD_SUB, VMAFX_FD_MUL,
+                        VMAFX_FD_TWICE, VMAFX_FD_DIV)
+
+/* Integer ssim's term in the compiler's own fp64, max2 = (double)(max * max)
+ * with max = 2^bpc - 1 squared in 64 bits (the factors max2 * K1, max2 * K2
+ * as the reference forms them). */
 VMAFX_FN double vmafx_issim_term(vmafx_issim_moments m, double max2)
 {
-    const double ww = (double)m.w;
-    const double c1 = max2 * VMAFX_ISSIM_K1 * ww * ww;
-    const double c2 = max2 * VMAFX_ISSIM_K2 * ww * ww;
-    const double mx = (double)m.mx, my = (double)m.my;
-    const double mx2 = mx * mx, mxy = mx * my, my2 = my * my;
-    const double xx = (double)m.xx, xy = (double)m.xy, yy = (double)m.yy;
-    return ww * (2 * mxy + c1) * (c2 + 2 * (xy * ww - mxy)) / ((mx2 + my2 + c1) * (xx * ww - mx2 + yy * ww - my2 + c2));
+    return vmafx_issim_term_fp64_(m.mx, m.my, m.xx, m.xy, m.yy, m.w, max2 * VMAFX_ISSIM_K1, max2 * VMAFX_ISSIM_K2);
 }
 
 /* A `taps` x `taps` kernel (row-major; or every tap `tap` when kernel is
@@ -83,7 +89,7 @@ VMAFX_FN void vmafx_fssim_horizontal(const float* a, const float* b, const float
     out[4 * stride] = (float)(s4 * 1.0f);
 }
 
-/* The operations of ssim_lcs.h: the compiler's own. */
+/* The fp32 operations of ssim_lcs.h: the compiler's own. */
 #define VMAFX_FS_ADD(a, b) ((a) + (b))
 #define VMAFX_FS_SUB(a, b) ((a) - (b))
 #define VMAFX_FS_MUL(a, b) ((a) * (b))
@@ -91,12 +97,6 @@ VMAFX_FN void vmafx_fssim_horizontal(const float* a, const float* b, const float
 #define VMAFX_FS_SQRT(a) ((float)sqrt((double)(a)))
 #define VMAFX_FS_LT0(a) ((a) < 0.0f)
 #define VMAFX_FS_LE0(a) ((a) <= 0.0f)
-#define VMAFX_FD double
-#define VMAFX_FD_OF(a) ((double)(a))
-#define VMAFX_FD_TWICE(a) (2.0 * (a))
-#define VMAFX_FD_ADD(a, b) ((a) + (b))
-#define VMAFX_FD_MUL(a, b) ((a) * (b))
-#define VMAFX_FD_DIV(a, b) ((a) / (b))
 #include "ssim_lcs.h"
 
 /* The terms from the vertical pass's five fp64 sums at acc[0], acc[stride],
