@@ -61,30 +61,45 @@ VMAFX_FN int vmafx_ssim_fits_(vmafx_i64 v)
     return v <= lim && v >= -lim;
 }
 
+/* The term's formula, written once: defines
+ *   T name(mux, muy, x2, xy, y2, w, k1f, k2f)
+ * over an fp64 type T and its operations, each a function or function-like
+ * macro: of (an int64 converted), add, sub, mul, twice (2 * x, exact) and
+ * div, with k1f / k2f the factors max^2 * K1 / K2. Here T is soft fp64
+ * (vmafx_ssim_term_sd_); ssim_fp64.h instantiates it with the compiler's own
+ * fp64 for the host and CUDA. */
+#define VMAFX_SSIM_TERM_FORMULA(name, T, of, add, sub, mul, twice, div)                                          \
+    VMAFX_FN T name(vmafx_i64 mux, vmafx_i64 muy, vmafx_i64 x2, vmafx_i64 xy, vmafx_i64 y2, vmafx_i64 w, T k1f,   \
+                    T k2f)                                                                                      \
+    {                                                                                                           \
+        const T fw = of(w);                                                                                     \
+        const T c1 = mul(mul(k1f, fw), fw);                                                                     \
+        const T c2 = mul(mul(k2f, fw), fw);                                                                     \
+        const T fmux = of(mux);                                                                                 \
+        const T fmuy = of(muy);                                                                                 \
+        const T mx2 = mul(fmux, fmux);                                                                          \
+        const T mxy = mul(fmux, fmuy);                                                                          \
+        const T my2 = mul(fmuy, fmuy);                                                                          \
+        /* w (2 mxy + c1) (c2 + 2 (xy w - mxy)) */                                                              \
+        const T num = mul(mul(fw, add(twice(mxy), c1)), add(c2, twice(sub(mul(of(xy), fw), mxy))));             \
+        /* (mx2 + my2 + c1) (x2 w - mx2 + y2 w - my2 + c2) */                                                   \
+        const T den = mul(add(add(mx2, my2), c1), add(sub(add(sub(mul(of(x2), fw), mx2), mul(of(y2), fw)), my2), c2)); \
+        return div(num, den);                                                                                   \
+    }
+
+VMAFX_FN vmafx_sd vmafx_ssim_twice_(vmafx_sd a) { return vmafx_sd_mul_pow2(a, 1); }
+
+VMAFX_SSIM_TERM_FORMULA(vmafx_ssim_term_sd_, vmafx_sd, vmafx_sd_from_i64, vmafx_sd_add, vmafx_sd_sub, vmafx_sd_mul,
+                        vmafx_ssim_twice_, vmafx_sd_div)
+
 /* The term's IEEE bits, every operation as the reference performs it; no
  * shortcut. k1f_bits / k2f_bits: vmafx_ssim_factor_bits(depth, K1 / K2). */
 VMAFX_FN vmafx_u64 vmafx_ssim_term_bits_plain(vmafx_i64 mux, vmafx_i64 muy, vmafx_i64 x2,
                                               vmafx_i64 xy, vmafx_i64 y2, vmafx_i64 w,
                                               vmafx_u64 k1f_bits, vmafx_u64 k2f_bits)
 {
-    vmafx_sd fw = vmafx_sd_from_i64(w);
-    vmafx_sd c1 = vmafx_sd_mul(vmafx_sd_mul(vmafx_sd_from_bits(k1f_bits), fw), fw);
-    vmafx_sd c2 = vmafx_sd_mul(vmafx_sd_mul(vmafx_sd_from_bits(k2f_bits), fw), fw);
-    vmafx_sd fmux = vmafx_sd_from_i64(mux);
-    vmafx_sd fmuy = vmafx_sd_from_i64(muy);
-    vmafx_sd mx2 = vmafx_sd_mul(fmux, fmux);
-    vmafx_sd mxy = vmafx_sd_mul(fmux, fmuy);
-    vmafx_sd my2 = vmafx_sd_mul(fmuy, fmuy);
-    vmafx_sd xyw = vmafx_sd_mul(vmafx_sd_from_i64(xy), fw);
-    vmafx_sd num = vmafx_sd_mul(
-        vmafx_sd_mul(fw, vmafx_sd_add(vmafx_sd_mul_pow2(mxy, 1), c1)),
-        vmafx_sd_add(c2, vmafx_sd_mul_pow2(vmafx_sd_sub(xyw, mxy), 1)));
-    vmafx_sd var = vmafx_sd_sub(vmafx_sd_mul(vmafx_sd_from_i64(x2), fw), mx2);
-    vmafx_sd den;
-    var = vmafx_sd_add(var, vmafx_sd_mul(vmafx_sd_from_i64(y2), fw));
-    var = vmafx_sd_add(vmafx_sd_sub(var, my2), c2);
-    den = vmafx_sd_mul(vmafx_sd_add(vmafx_sd_add(mx2, my2), c1), var);
-    return vmafx_sd_to_bits(vmafx_sd_div(num, den));
+    return vmafx_sd_to_bits(vmafx_ssim_term_sd_(mux, muy, x2, xy, y2, w, vmafx_sd_from_bits(k1f_bits),
+                                                vmafx_sd_from_bits(k2f_bits)));
 }
 
 /* 1 when the products and sums before the stabilisers are exact integers

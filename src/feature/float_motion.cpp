@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "exact/float_motion.h"
 #include "feature/float_simd.hpp"
 #include "exact/float_vif_tables.h"
 #include "core/simd.hpp"
@@ -35,13 +36,7 @@ float mean_abs_diff(const float* a, const float* b, int w, int h) {
     for (int i = 0; i < h; ++i) acc += lines[std::size_t(i)];
     return acc / static_cast<float>(w * h);
   }
-  for (int i = 0; i < h; ++i) {
-    const float* ra = a + std::size_t(i) * w;
-    const float* rb = b + std::size_t(i) * w;
-    float line = 0.0f;
-    for (int j = 0; j < w; ++j) line += std::fabs(ra[j] - rb[j]);
-    acc += line;
-  }
+  for (int i = 0; i < h; ++i) acc += vmafx_fmotion_row_sad(a + std::size_t(i) * w, b + std::size_t(i) * w, w);
   return acc / static_cast<float>(w * h);
 }
 
@@ -132,11 +127,7 @@ float blurred_sad(const PlaneView& a, const PlaneView& b, int bpc, const float* 
     if (simd) {
       flt::simd::row_abs_diff_sums(ba, bb, w, rows, lines);
     } else {
-      for (int q = 0; q < rows; ++q) {
-        float line = 0.0f;
-        for (int j = 0; j < w; ++j) line += std::fabs(ba[q * sw + j] - bb[q * sw + j]);
-        lines[q] = line;
-      }
+      for (int q = 0; q < rows; ++q) lines[q] = vmafx_fmotion_row_sad(ba + q * sw, bb + q * sw, w);
     }
     for (int q = 0; q < rows; ++q) acc += lines[q];
   }
@@ -162,26 +153,11 @@ constexpr OptionSpec kOptions[] = {
     motion_options::kFpsWeight,
     motion_options::kBlendFactor,
     motion_options::kBlendOffset,
-    {.name = "motion_add_scale1",
-     .alias = "mdc",
-     .help = "add the score of the half-size (bilinear) frames",
-     .type = OptionType::kBool,
-     .default_num = 0,
-     .feature_param = true},
-    {.name = "motion_filter_size",
-     .alias = "mfs",
-     .help = "low-pass filter: 3 (3 taps), 1 (none) or anything else (5 taps)",
-     .type = OptionType::kInt,
-     .default_num = 5,
-     .min = 0,
-     .max = 9,
-     .feature_param = true},
-    {.name = "motion_add_uv",
-     .alias = "mau",
-     .help = "add the scores of the chroma planes",
-     .type = OptionType::kBool,
-     .default_num = 0,
-     .feature_param = true},
+    motion_options::flag("motion_add_scale1", "mdc", "add the score of the half-size (bilinear) frames"),
+    motion_options::number("motion_filter_size", "mfs",
+                           "low-pass filter: 3 (3 taps), 1 (none) or anything else (5 taps)", 5, 0, 9,
+                           OptionType::kInt),
+    motion_options::flag("motion_add_uv", "mau", "add the scores of the chroma planes"),
     motion_options::kMaxVal,
 };
 

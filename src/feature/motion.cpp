@@ -2,56 +2,35 @@
 #include "feature/motion.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "feature/motion_simd.hpp"
-#include "feature/motion_tables.h"
-#include "core/simd.hpp"
+#include "feature/row_table.hpp"
+#include "exact/motion.h"
 #include "feature/motion_options.hpp"
 
 namespace vmafx {
 namespace motion {
 namespace {
 
-constexpr int kTaps = VMAFX_MOTION_TAPS;
 constexpr int kRadius = VMAFX_MOTION_RADIUS;
 
-// Whole-sample symmetric extension without repeating the edge sample
-// (-1 -> 1, n -> n-2); valid for offsets up to the filter radius when n >= 3.
-inline int reflect(int i, int n) {
-  if (i < 0) return -i;
-  if (i >= n) return 2 * n - i - 2;
-  return i;
-}
-
-// Horizontal pass at column j with reflected taps (borders only).
-inline std::int32_t x_filter_edge(const std::int32_t* row, int j, int w) {
-  std::int64_t acc = 0;
-  for (int k = 0; k < kTaps; ++k) acc += std::int64_t(vmafx_motion_taps[k]) * row[reflect(j - kRadius + k, w)];
-  return std::int32_t((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT);
-}
-
-// Acc: wide enough for 65536 * max|difference| (int32 for 8-bit samples).
-template <class T, class Acc>
+// exact/motion.h's passes over the frame; `row` holds one row's vertical values.
+template <class T>
 std::uint64_t sad_impl(const PlaneView& prev, const PlaneView& cur, int shift, std::int32_t* row) {
   const int w = cur.width;
   const int h = cur.height;
-  const Acc y_round = Acc(1) << (shift - 1);
-  const Acc t0 = vmafx_motion_taps[0], t1 = vmafx_motion_taps[1], t2 = vmafx_motion_taps[2], t3 = vmafx_motion_taps[3],
-            t4 = vmafx_motion_taps[4];
-  static_assert(kTaps == 5);
-
   std::uint64_t total = 0;
   for (int i = 0; i < h; ++i) {
-    const T* p[kTaps];
-    const T* c[kTaps];
-    for (int k = 0; k < kTaps; ++k) {
-      const int r = reflect(i - kRadius + k, h);
+    const T* p[VMAFX_MOTION_TAPS];
+    const T* c[VMAFX_MOTION_TAPS];
+    for (int k = 0; k < VMAFX_MOTION_TAPS; ++k) {
+      const int r = vmafx_motion_reflect(i - kRadius + k, h);
       p[k] = prev.row<T>(r);
       c[k] = cur.row<T>(r);
     }
@@ -59,41 +38,50 @@ std::uint64_t sad_impl(const PlaneView& prev, const PlaneView& cur, int shift, s
     // Vertical pass on the difference; remember whether the row is all zero.
     std::int32_t any = 0;
     for (int j = 0; j < w; ++j) {
-      Acc acc = t0 * Acc(std::int32_t(p[0][j]) - std::int32_t(c[0][j]));
-      acc += t1 * Acc(std::int32_t(p[1][j]) - std::int32_t(c[1][j]));
-      acc += t2 * Acc(std::int32_t(p[2][j]) - std::int32_t(c[2][j]));
-      acc += t3 * Acc(std::int32_t(p[3][j]) - std::int32_t(c[3][j]));
-      acc += t4 * Acc(std::int32_t(p[4][j]) - std::int32_t(c[4][j]));
-      const std::int32_t v = std::int32_t((acc + y_round) >> shift);
-      row[j] = v;
-      any |= v;
+      const auto d = [&](int k) { return std::int32_t(p[k][j]) - std::int32_t(c[k][j]); };
+      row[j] = vmafx_motion_y_value(vmafx_motion_filter5(d(0), d(1), d(2), d(3), d(4)), shift);
+      any |= row[j];
     }
     if (!any) continue;
 
-    // Horizontal pass, absolute value, row sum (32-bit, as libvmaf).
+    // Horizontal pass, |.|, row sum (32-bit, as libvmaf); the columns within
+    // the radius of an edge read reflected values.
     std::uint32_t row_sum = 0;
     const int lo = std::min(kRadius, w);
     const int hi = std::max(lo, w - kRadius);
-    for (int j = 0; j < lo; ++j) row_sum += std::uint32_t(std::abs(x_filter_edge(row, j, w)));
+    const auto edge = [&](int j) {
+      const auto v = [&](int k) { return row[vmafx_motion_reflect(j - kRadius + k, w)]; };
+      return vmafx_motion_x_abs(vmafx_motion_filter5(v(0), v(1), v(2), v(3), v(4)));
+    };
+    for (int j = 0; j < lo; ++j) row_sum += edge(j);
     for (int j = lo; j < hi; ++j) {
       const std::int32_t* r = row + j - kRadius;
-      const std::int64_t acc = std::int64_t(t0) * r[0] + std::int64_t(t1) * r[1] + std::int64_t(t2) * r[2] +
-                               std::int64_t(t3) * r[3] + std::int64_t(t4) * r[4];
-      row_sum += std::uint32_t(std::abs(std::int32_t((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT)));
+      row_sum += vmafx_motion_x_abs(vmafx_motion_filter5(r[0], r[1], r[2], r[3], r[4]));
     }
-    for (int j = hi; j < w; ++j) row_sum += std::uint32_t(std::abs(x_filter_edge(row, j, w)));
+    for (int j = hi; j < w; ++j) row_sum += edge(j);
     total += row_sum;
   }
   return total;
 }
 
+// Rows::sad, the scalar reference.
+std::uint64_t sad_scalar(const PlaneView& prev, const PlaneView& cur, int bpc) {
+  thread_local std::vector<std::int32_t> row;
+  if (row.size() < std::size_t(cur.width)) row.resize(std::size_t(cur.width));
+  if (bpc == 8) return sad_impl<std::uint8_t>(prev, cur, 8, row.data());
+  return sad_impl<std::uint16_t>(prev, cur, bpc, row.data());
+}
+
 }  // namespace
 
-std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc, std::int32_t* row) {
-  if (vmafx::simd::enabled()) return simd::sad(prev, cur, bpc);
-  if (bpc == 8) return sad_impl<std::uint8_t, std::int32_t>(prev, cur, 8, row);
-  return sad_impl<std::uint16_t, std::int64_t>(prev, cur, bpc, row);
+std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc) { return rows().sad(prev, cur, bpc); }
+
+const Rows& scalar_rows() {
+  static const Rows r{sad_scalar};
+  return r;
 }
+
+const Rows& rows() { return vmafx::simd::pick_rows(scalar_rows(), init_simd_rows); }
 
 double sad_score(std::uint64_t sad, unsigned width, unsigned height, const Params& p) {
   const unsigned pixels = width * height;  // unsigned product, as libvmaf
@@ -210,18 +198,8 @@ constexpr OptionSpec kOptions[] = {
     motion_options::kBlendOffset,
     motion_options::kFpsWeight,
     motion_options::kMaxVal,
-    {.name = "motion_five_frame_window",
-     .alias = "mffw",
-     .help = "compare with the frame two back (five-frame window)",
-     .type = OptionType::kBool,
-     .default_num = 0,
-     .feature_param = true},
-    {.name = "motion_moving_average",
-     .alias = "mma",
-     .help = "average motion3 with the previous frame's value",
-     .type = OptionType::kBool,
-     .default_num = 0,
-     .feature_param = true},
+    motion_options::flag("motion_five_frame_window", "mffw", "compare with the frame two back (five-frame window)"),
+    motion_options::flag("motion_moving_average", "mma", "average motion3 with the previous frame's value"),
     {.name = "debug",
      .help = "also write integer_motion (same as the SAD score)",
      .type = OptionType::kBool,
@@ -249,9 +227,7 @@ class MotionExtractor final : public LookBackExtractor {
     const unsigned back = history();
     if (back > 0 && index >= back) {
       if (earlier.count < back) throw std::logic_error("motion: the earlier reference is missing");
-      thread_local std::vector<std::int32_t> row;
-      if (row.size() < std::size_t(w_)) row.resize(std::size_t(w_));
-      const std::uint64_t s = motion::sad(earlier.ref[back - 1]->plane(0), ref.plane(0), bpc_, row.data());
+      const std::uint64_t s = motion::sad(earlier.ref[back - 1]->plane(0), ref.plane(0), bpc_);
       score = motion::sad_score(s, unsigned(w_), unsigned(h_), scores_.params());
     }
     scores_.record(index, score, out);

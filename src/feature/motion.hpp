@@ -32,12 +32,25 @@ struct Params {
 };
 
 // Sum over the picture of |Y(X(prev - cur))| where Y and X are the vertical and
-// horizontal 5-tap filters (mirrored borders, libvmaf's rounding). `prev` and
-// `cur` are luma planes of the same size (at least 3x3) holding uint8_t
-// samples when bpc == 8, uint16_t otherwise. `row` has room for width values
-// (scratch of the scalar path; the SIMD path, motion_simd.hpp, taken when
-// vmafx::simd::enabled(), uses per-thread scratch of its own).
-std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc, std::int32_t* row);
+// horizontal 5-tap filters (mirrored borders, libvmaf's rounding;
+// exact/motion.h). `prev` and `cur` are luma planes of the same size (at
+// least 3x3) holding uint8_t samples when bpc == 8, uint16_t otherwise.
+// By rows().
+std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc);
+
+// The row table: the SAD behind one pointer, the same signature for the
+// scalar reference (motion.cpp) and the SIMD version (motion_simd.cpp,
+// init_simd_rows), which give the same integer. It is a whole plane: the
+// SIMD version keeps the 5-row window's differences from one output row to
+// the next.
+struct Rows {
+  std::uint64_t (*sad)(const PlaneView& prev, const PlaneView& cur, int bpc);
+};
+// The scalar reference rows.
+const Rows& scalar_rows();
+// scalar_rows() with the SIMD rows over them while vmafx::simd::enabled()
+// (read at each call: call it once per frame).
+const Rows& rows();
 
 // The per-frame score from a SAD: min(sad / 256 / (w*h) * fps_weight, max_val).
 double sad_score(std::uint64_t sad, unsigned width, unsigned height, const Params& p);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SIMD twin of motion::sad; see motion_simd.hpp for the contract and
-// feature/motion.cpp (sad_impl) for the scalar reference. Compiled once per
+// SIMD rows of integer motion; see motion_simd.hpp for the contract and
+// feature/motion.cpp (scalar_rows) for the scalar reference. Compiled once per
 // Highway target (foreach_target) and chosen at run time.
 //
 // Steps per picture row: the sample differences of each row once (int16 for
@@ -37,7 +37,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "feature/motion_tables.h"
+#include "exact/motion_tables.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/motion_simd.cpp"
@@ -314,23 +314,30 @@ std::uint64_t Sad(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace vmafx::motion::simd {
+namespace vmafx::motion {
+namespace simd {
 
 HWY_EXPORT(Sad);
 
-std::uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bpc) {
-  return HWY_DYNAMIC_DISPATCH(Sad)(prev.data, prev.stride, cur.data, cur.stride, cur.width, cur.height, bpc);
+}  // namespace simd
+
+namespace {
+
+std::uint64_t sad_simd(const PlaneView& prev, const PlaneView& cur, int bpc) {
+  return HWY_DYNAMIC_DISPATCH(simd::Sad)(prev.data, prev.stride, cur.data, cur.stride, cur.width, cur.height, bpc);
 }
 
-}  // namespace vmafx::motion::simd
+}  // namespace
+
+void init_simd_rows(Rows& r) { r.sad = sad_simd; }
+
+}  // namespace vmafx::motion
 #endif  // HWY_ONCE
 
 #else  // !VMAFX_HAVE_HWY
 
-#include <cstdlib>
-
-namespace vmafx::motion::simd {
-std::uint64_t sad(const PlaneView&, const PlaneView&, int) { std::abort(); }
-}  // namespace vmafx::motion::simd
+namespace vmafx::motion {
+void init_simd_rows(Rows&) {}
+}  // namespace vmafx::motion
 
 #endif  // VMAFX_HAVE_HWY

@@ -3,11 +3,12 @@
 
 #include <cfloat>
 #include <cmath>
-#include <cstdlib>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "core/error.hpp"
+#include "exact/psnr.h"
 
 namespace vmafx {
 namespace psnr {
@@ -17,28 +18,18 @@ constexpr std::string_view kPsnrNames[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
 constexpr std::string_view kMseNames[3] = {"mse_y", "mse_cb", "mse_cr"};
 constexpr std::string_view kApsnrNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
 
+// exact/psnr.h's sums: an 8-bit row in 32 bits (it wraps past 66051
+// samples, as libvmaf's), a deeper one in 64.
 template <class T>
 std::uint64_t sse_impl(const PlaneView& ref, const PlaneView& dis) {
+  using Row = std::conditional_t<sizeof(T) == 1, std::uint32_t, std::uint64_t>;
   std::uint64_t total = 0;
   for (int y = 0; y < ref.height; ++y) {
     const T* a = ref.row<T>(y);
     const T* b = dis.row<T>(y);
-    if constexpr (sizeof(T) == 1) {
-      // 8-bit: a row is summed in 32 bits (it wraps past 66051 samples, as libvmaf).
-      std::uint32_t row = 0;
-      for (int x = 0; x < ref.width; ++x) {
-        const std::int32_t e = std::int32_t(a[x]) - std::int32_t(b[x]);
-        row += std::uint32_t(e * e);
-      }
-      total += row;
-    } else {
-      std::uint64_t row = 0;
-      for (int x = 0; x < ref.width; ++x) {
-        const std::uint32_t e = std::uint32_t(std::abs(std::int32_t(a[x]) - std::int32_t(b[x])));
-        row += e * e;  // < 2^32 for 16-bit samples
-      }
-      total += row;
-    }
+    Row row = 0;
+    for (int x = 0; x < ref.width; ++x) row += vmafx_psnr_sq_err(a[x], b[x]);
+    total += row;
   }
   return total;
 }

@@ -10,10 +10,9 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "feature/float_simd.hpp"
 #include "feature/float_vif.hpp"
 #include "feature/speed_simd.hpp"
-#include "core/simd.hpp"
+#include "feature/row_table.hpp"
 
 namespace vmafx {
 namespace speed {
@@ -286,18 +285,18 @@ void remove_local_mean(const Params& p, const Dims& d, float* frame, Work& w) {
   for (std::size_t i = 0; i < n; ++i) frame[i] -= cur[i];
 }
 
-// block_moments, the scalar reference.
-void block_moments_scalar(const Dims& d, const float* data, float* means, float* cov) {
-  const int st = d.dw;
+// Rows::block_moments, the scalar reference.
+void block_moments_scalar(const float* data, std::size_t /*len*/, int st, int subw, int subh, float* means,
+                          float* cov) {
   const int B = kBlock, E = kBlockElems;
-  const float count_f = static_cast<float>(std::size_t(d.subw) * std::size_t(d.subh));
-  const double count_d = static_cast<double>(std::size_t(d.subw) * std::size_t(d.subh));
+  const float count_f = static_cast<float>(std::size_t(subw) * std::size_t(subh));
+  const double count_d = static_cast<double>(std::size_t(subw) * std::size_t(subh));
   for (int r = 0; r < B; ++r)
     for (int c = 0; c < B; ++c) {
       float s = 0;
-      for (int i = 0; i < d.subh; ++i) {
+      for (int i = 0; i < subh; ++i) {
         const float* row = data + std::size_t(r + i) * st + c;
-        for (int j = 0; j < d.subw; ++j) s += row[j];
+        for (int j = 0; j < subw; ++j) s += row[j];
       }
       means[r * B + c] = s / count_f;
     }
@@ -308,10 +307,10 @@ void block_moments_scalar(const Dims& d, const float* data, float* means, float*
       const float* px = data + std::size_t(rx) * st + cx;
       const float* py = data + std::size_t(ry) * st + cy;
       double acc = 0;
-      for (int i = 0; i < d.subh; ++i) {
+      for (int i = 0; i < subh; ++i) {
         const float* ax = px + std::size_t(i) * st;
         const float* ay = py + std::size_t(i) * st;
-        for (int j = 0; j < d.subw; ++j) {
+        for (int j = 0; j < subw; ++j) {
           const double vx = ax[j], vy = ay[j];
           acc += (vx - mx) * (vy - my);
         }
@@ -320,6 +319,14 @@ void block_moments_scalar(const Dims& d, const float* data, float* means, float*
       cov[xi * E + yi] = v;
       cov[yi * E + xi] = v;
     }
+}
+
+// Rows::to_float8 / to_float16, the scalar reference (picture_copy).
+void to_float8_scalar(const std::uint8_t* src, int w, float* dst) {
+  for (int x = 0; x < w; ++x) dst[x] = static_cast<float>(src[x]) + -128.0f;
+}
+void to_float16_scalar(const std::uint16_t* src, int w, float scaler, float* dst) {
+  for (int x = 0; x < w; ++x) dst[x] = static_cast<float>(src[x]) / scaler + -128.0f;
 }
 
 // Gaussian-scale-mixture fit on the 5x5 blocks of a dw x dh image.
@@ -419,11 +426,15 @@ float speed_score(const Dims& d, const float* er, const float* vr, const float* 
 }  // namespace
 
 void block_moments(const Dims& d, const float* data, float* means, float* cov) {
-  if (vmafx::simd::enabled())
-    simd::block_moments(data, std::size_t(d.dw) * std::size_t(d.dh), d.dw, d.subw, d.subh, means, cov);
-  else
-    block_moments_scalar(d, data, means, cov);
+  rows().block_moments(data, std::size_t(d.dw) * std::size_t(d.dh), d.dw, d.subw, d.subh, means, cov);
 }
+
+const Rows& scalar_rows() {
+  static const Rows r{block_moments_scalar, to_float8_scalar, to_float16_scalar};
+  return r;
+}
+
+const Rows& rows() { return vmafx::simd::pick_rows(scalar_rows(), init_simd_rows); }
 
 void eigenvalues(const float* a_in, int n, float* out) {
   if (n == 1) {
@@ -653,23 +664,12 @@ Params read_params(std::string_view owner, const OptionSet& o, bool with_wvm) {
 template <class T>
 void copy_region(const PlaneView& pv, int bpc, int w, int h, float* dst) {
   const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
-  if (vmafx::simd::enabled()) {
-    for (int y = 0; y < h; ++y, dst += w) {
-      if constexpr (sizeof(T) == 1)
-        flt::simd::to_float(pv.row<T>(y), w, -128.0f, dst);
-      else
-        flt::simd::to_float(pv.row<T>(y), w, scaler, -128.0f, dst);
-    }
-    return;
-  }
+  const speed::Rows& r = speed::rows();
   for (int y = 0; y < h; ++y, dst += w) {
-    const T* s = pv.row<T>(y);
-    for (int x = 0; x < w; ++x) {
-      if constexpr (sizeof(T) == 1)
-        dst[x] = static_cast<float>(s[x]) + -128.0f;
-      else
-        dst[x] = static_cast<float>(s[x]) / scaler + -128.0f;
-    }
+    if constexpr (sizeof(T) == 1)
+      r.to_float8(pv.row<T>(y), w, dst);
+    else
+      r.to_float16(pv.row<T>(y), w, scaler, dst);
   }
 }
 

@@ -19,6 +19,8 @@
 // (reference, and distorted minus distorted or, with speed_use_ref_diff,
 // minus the reference), written at index i with put(); index 0 writes 0.
 // Nothing on flush. speed_max_val is accepted but, as in libvmaf, not applied.
+#include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "core/feature.hpp"
@@ -73,9 +75,31 @@ int antialias_filter(const Params& p, float* filt);
 bool score_decimated(const Params& p, const Dims& d, float* ref, float* dis, float* out);
 
 // est_params' block statistics of a dw x dh image (rows of dw floats): the
-// 25 window means and the 25 x 25 covariance matrix (speed_simd.hpp gives the
-// arithmetic). The SIMD twin when vmafx::simd::enabled(), else the scalar loops.
+// 25 window means and the 25 x 25 covariance matrix, by rows().
 void block_moments(const Dims& d, const float* data, float* means, float* cov);
+
+// The row table: SpEED's hot loops behind one pointer each, the same
+// signature for the scalar reference (speed.cpp) and the SIMD rows
+// (speed_simd.cpp, init_simd_rows), which give the same floats.
+struct Rows {
+  // data: `len` readable floats, rows of `st` floats. For the 25 offsets
+  // o = (r, c), r, c < 5 (o = 5 r + c), of a subw x subh window:
+  //   means[o] = (sum over i < subh, j < subw of data[(r + i) st + c + j]) / float(subw subh)
+  // (float sum in i, j order), and for offsets x >= y
+  //   cov[25 x + y] = cov[25 y + x] = float(sum (double(vx) - mx) (double(vy) - my) / double(subw subh))
+  // with mx = double(means[x]) (double sum in i, j order).
+  // Needs (4 + subh - 1) st + 4 + subw <= len.
+  void (*block_moments)(const float* data, std::size_t len, int st, int subw, int subh, float* means, float* cov);
+  // picture_copy of one row: dst[x] = float(src[x]) + -128.0f (8-bit), or
+  // float(src[x]) / scaler + -128.0f (deeper), x < w.
+  void (*to_float8)(const std::uint8_t* src, int w, float* dst);
+  void (*to_float16)(const std::uint16_t* src, int w, float scaler, float* dst);
+};
+// The scalar reference rows.
+const Rows& scalar_rows();
+// scalar_rows() with the SIMD rows over them while vmafx::simd::enabled()
+// (read at each call: call it once per plane, not per pixel).
+const Rows& rows();
 
 // Eigenvalues of a symmetric n x n float matrix (libvmaf's order and rounding).
 void eigenvalues(const float* a, int n, float* out);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SIMD block statistics of SpEED's est_params; see speed_simd.hpp for the
-// contract and feature/speed.cpp (block_moments_scalar) for the scalar
+// SIMD rows of SpEED; see speed_simd.hpp and speed::Rows (feature/speed.hpp)
+// for the contract and feature/speed.cpp (scalar_rows) for the scalar
 // reference. Compiled once per Highway target (foreach_target) and chosen at
 // run time.
 //
@@ -21,6 +21,8 @@
 
 #include <algorithm>
 #include <cstring>
+
+#include "feature/float_simd.hpp"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "feature/speed_simd.cpp"
@@ -146,23 +148,39 @@ void BlockMoments(const float* data, std::size_t len, int st, int subw, int subh
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace vmafx::speed::simd {
+namespace vmafx::speed {
+namespace simd {
 
 HWY_EXPORT(BlockMoments);
 
+}  // namespace simd
+
+namespace {
+
 void block_moments(const float* data, std::size_t len, int st, int subw, int subh, float* means, float* cov) {
-  HWY_DYNAMIC_DISPATCH(BlockMoments)(data, len, st, subw, subh, means, cov);
+  HWY_DYNAMIC_DISPATCH(simd::BlockMoments)(data, len, st, subw, subh, means, cov);
 }
 
-}  // namespace vmafx::speed::simd
+void to_float8(const std::uint8_t* src, int w, float* dst) { flt::simd::to_float(src, w, -128.0f, dst); }
+void to_float16(const std::uint16_t* src, int w, float scaler, float* dst) {
+  flt::simd::to_float(src, w, scaler, -128.0f, dst);
+}
+
+}  // namespace
+
+void init_simd_rows(Rows& r) {
+  r.block_moments = block_moments;
+  r.to_float8 = to_float8;
+  r.to_float16 = to_float16;
+}
+
+}  // namespace vmafx::speed
 #endif  // HWY_ONCE
 
 #else  // !VMAFX_HAVE_HWY
 
-#include <cstdlib>
-
-namespace vmafx::speed::simd {
-void block_moments(const float*, std::size_t, int, int, int, float*, float*) { std::abort(); }
-}  // namespace vmafx::speed::simd
+namespace vmafx::speed {
+void init_simd_rows(Rows&) {}
+}  // namespace vmafx::speed
 
 #endif  // VMAFX_HAVE_HWY

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "exact/ssim_tables.h"
+#include "exact/ssim_fp64.h"
 
 namespace vmafx {
 
@@ -17,45 +17,28 @@ namespace {
 
 constexpr int kTaps = VMAFX_SSIM_TAP_COUNT;
 constexpr int kRadius = VMAFX_SSIM_TAP_RADIUS;
-constexpr int kTap[kTaps] = VMAFX_SSIM_TAPS_INIT;
 
-// Window sums of one pixel: sample sums, square and cross sums, and weight.
-struct Moments {
-  std::int64_t mx, my, xx, xy, yy, w;
-};
-
+// The frame as exact/ssim.h defines it: horizontal moments of each row (a
+// ring of the last kTaps rows), vertical moments and the term of each pixel,
+// both added in raster order.
 template <class T>
 double frame_ssim(const PlaneView& ref, const PlaneView& dis, int bpc) {
   const int w = ref.width, h = ref.height;
-  // Horizontal moments of the last kTaps rows, a ring indexed by row % kTaps.
-  thread_local std::vector<Moments> ring_buf;
+  thread_local std::vector<vmafx_issim_moments> ring_buf;
   if (ring_buf.size() < std::size_t(kTaps) * w) ring_buf.resize(std::size_t(kTaps) * w);
-  Moments* ring = ring_buf.data();
+  vmafx_issim_moments* ring = ring_buf.data();
 
   const std::int64_t sample_max = (std::int64_t(1) << bpc) - 1;
   const double max2 = static_cast<double>(sample_max * sample_max);
-  constexpr double kK1 = VMAFX_ISSIM_K1;
-  constexpr double kK2 = VMAFX_ISSIM_K2;
 
   auto horizontal = [&](int y) {
     const T* a = ref.row<T>(y);
     const T* b = dis.row<T>(y);
-    Moments* o = ring + std::size_t(y % kTaps) * w;
+    vmafx_issim_moments* o = ring + std::size_t(y % kTaps) * w;
     for (int x = 0; x < w; ++x) {
-      const int k_lo = x < kRadius ? kRadius - x : 0;
-      const int k_hi = x + kRadius >= w ? kTaps - (x + kRadius - w + 1) : kTaps;
-      Moments m{0, 0, 0, 0, 0, 0};
-      for (int k = k_lo; k < k_hi; ++k) {
-        const std::int64_t s = a[x - kRadius + k];
-        const std::int64_t d = b[x - kRadius + k];
-        const std::int64_t t = kTap[k];
-        m.mx += t * s;
-        m.my += t * d;
-        m.xx += t * s * s;
-        m.xy += t * s * d;
-        m.yy += t * d * d;
-        m.w += t;
-      }
+      vmafx_issim_moments m = vmafx_issim_zero();
+      for (int k = vmafx_issim_klo(x), k_hi = vmafx_issim_khi(x, w); k < k_hi; ++k)
+        vmafx_issim_add_sample(&m, vmafx_issim_taps[k], a[x - kRadius + k], b[x - kRadius + k]);
       o[x] = m;
     }
   };
@@ -64,32 +47,15 @@ double frame_ssim(const PlaneView& ref, const PlaneView& dis, int bpc) {
   for (int y = 0; y < h + kRadius; ++y) {
     if (y < h) horizontal(y);
     if (y < kRadius) continue;
-    // Output row y - kRadius: input rows y - 2 * kRadius + k for k in [k_lo, k_hi).
-    const int k_lo = kTaps - y - 1 <= 0 ? 0 : kTaps - y - 1;
-    const int k_hi = y + 1 - h <= 0 ? kTaps : kTaps - (y + 1 - h);
+    // Output row yo = y - kRadius reads input rows yo - kRadius + k.
+    const int yo = y - kRadius;
+    const int k_lo = vmafx_issim_klo(yo), k_hi = vmafx_issim_khi(yo, h);
     for (int x = 0; x < w; ++x) {
-      Moments m{0, 0, 0, 0, 0, 0};
-      for (int k = k_lo; k < k_hi; ++k) {
-        const Moments& r = ring[std::size_t((y + 1 - kTaps + k) % kTaps) * w + x];
-        const std::int64_t t = kTap[k];
-        m.mx += t * r.mx;
-        m.my += t * r.my;
-        m.xx += t * r.xx;
-        m.xy += t * r.xy;
-        m.yy += t * r.yy;
-        m.w += t * r.w;
-      }
-      const double ww = static_cast<double>(m.w);
-      const double c1 = max2 * kK1 * ww * ww;
-      const double c2 = max2 * kK2 * ww * ww;
-      const double mx = static_cast<double>(m.mx), my = static_cast<double>(m.my);
-      const double mx2 = mx * mx;
-      const double mxy = mx * my;
-      const double my2 = my * my;
-      const double xx = static_cast<double>(m.xx), xy = static_cast<double>(m.xy), yy = static_cast<double>(m.yy);
-      ssim +=
-          ww * (2 * mxy + c1) * (c2 + 2 * (xy * ww - mxy)) / ((mx2 + my2 + c1) * (xx * ww - mx2 + yy * ww - my2 + c2));
-      ssimw += ww;
+      vmafx_issim_moments m = vmafx_issim_zero();
+      for (int k = k_lo; k < k_hi; ++k)
+        vmafx_issim_add_row(&m, vmafx_issim_taps[k], ring[std::size_t((yo - kRadius + k) % kTaps) * w + x]);
+      ssim += vmafx_issim_term(m, max2);
+      ssimw += static_cast<double>(m.w);
     }
   }
   return ssim / ssimw;

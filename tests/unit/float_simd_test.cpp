@@ -14,7 +14,8 @@
 // - flt::convolve_row, convolve, convolve_decimated and plane_to_float with
 //   the SIMD path on and off (and convolve_decimated against the kept samples
 //   of the full convolve);
-// - speed::block_moments (means and covariances) on and off, at the sizes the
+// - speed's rows (block means and covariances, picture_copy) against
+//   speed::scalar_rows(), the means and covariances at the sizes the
 //   features produce and at the smallest ones;
 // - speed::score on and off.
 // Two NaNs compare equal whatever their payloads (inf - inf in both paths);
@@ -436,19 +437,51 @@ TEST_F(FloatSimd, SpeedBlockMomentsEqualScalar) {
     cases.push_back(std::move(c));
   }
   constexpr int E = speed::kBlockElems;
-  const auto run = [](const Case& c) {
+  const auto run = [](const speed::Rows& r, const Case& c) {
     std::vector<float> out(E + E * E);
-    speed::block_moments(c.d, c.img.data(), out.data(), out.data() + E);
+    r.block_moments(c.img.data(), c.img.size(), c.d.dw, c.d.subw, c.d.subh, out.data(), out.data() + E);
     return out;
   };
-  vmafx::simd::set_enabled(false);
   std::vector<std::vector<float>> want;
-  for (const Case& c : cases) want.push_back(run(c));
+  for (const Case& c : cases) want.push_back(run(speed::scalar_rows(), c));
   vmafx::simd::set_enabled(true);
   each_target([&] {
     for (std::size_t i = 0; i < cases.size(); ++i)
-      ASSERT_EQ(first_diff(run(cases[i]), want[i]), -1) << cases[i].d.dw << "x" << cases[i].d.dh;
+      ASSERT_EQ(first_diff(run(speed::rows(), cases[i]), want[i]), -1) << cases[i].d.dw << "x" << cases[i].d.dh;
   });
+  // block_moments() takes the rows of the switch.
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::vector<float> out(E + E * E);
+    speed::block_moments(cases[i].d, cases[i].img.data(), out.data(), out.data() + E);
+    ASSERT_EQ(first_diff(out, want[i]), -1);
+  }
+  vmafx::simd::reset_enabled();
+}
+
+// SpEED's picture_copy rows (sample / 2^(bpc - 8) + -128.0f), every width
+// up to a few vectors and every sample value.
+TEST_F(FloatSimd, SpeedToFloatRowsEqualScalar) {
+  std::mt19937 rng(26);
+  std::vector<std::uint8_t> s8(300);
+  std::vector<std::uint16_t> s16(300);
+  for (std::size_t i = 0; i < s8.size(); ++i) {
+    s8[i] = std::uint8_t(i < 256 ? i : rng());
+    s16[i] = std::uint16_t(i < 2 ? 65535 * i : rng());
+  }
+  const float scalers[] = {4.0f, 16.0f, 256.0f};
+  const auto run = [&](const speed::Rows& r, int w) {
+    std::vector<float> out(std::size_t(4 * w));
+    r.to_float8(s8.data(), w, out.data());
+    for (int k = 0; k < 3; ++k) r.to_float16(s16.data(), w, scalers[k], out.data() + (k + 1) * w);
+    return out;
+  };
+  std::vector<std::vector<float>> want;
+  for (int w = 1; w <= 300; ++w) want.push_back(run(speed::scalar_rows(), w));
+  vmafx::simd::set_enabled(true);
+  each_target([&] {
+    for (int w = 1; w <= 300; ++w) ASSERT_EQ(first_diff(run(speed::rows(), w), want[std::size_t(w - 1)]), -1) << w;
+  });
+  vmafx::simd::reset_enabled();
 }
 
 // A whole SpEED score (Gaussian, decimation, moments, fit) on and off.

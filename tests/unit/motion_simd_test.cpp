@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The SIMD integer motion SAD (feature/motion_simd.cpp) against the scalar
-// motion::sad of feature/motion.cpp (SIMD switched off), for == on the 64-bit
+// The SIMD integer motion SAD (feature/motion_simd.cpp, motion::rows()) against
+// motion::scalar_rows() of feature/motion.cpp, for == on the 64-bit
 // total, on every SIMD target this CPU runs: random planes of every width 3..300
 // (every row-end case of every vector width) at bit depths 8..16, extreme
 // values (the largest vertical and horizontal sums, where the int32 splitting
@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "feature/motion.hpp"
-#include "feature/motion_simd.hpp"
 #include "core/simd.hpp"
 #include "simd_targets.hpp"
 
@@ -40,11 +39,7 @@ struct Plane {
 };
 
 std::uint64_t scalar_sad(const Plane& a, const Plane& b) {
-  vmafx::simd::set_enabled(false);
-  std::vector<std::int32_t> row(std::size_t(a.w));
-  const std::uint64_t s = motion::sad(a.view(), b.view(), a.bpc, row.data());
-  vmafx::simd::reset_enabled();
-  return s;
+  return motion::scalar_rows().sad(a.view(), b.view(), a.bpc);
 }
 
 struct Pair {
@@ -57,15 +52,16 @@ class MotionSimd : public test::SimdTargets {
   // The SIMD sad of every pair equals the scalar one, on every target.
   void check(std::vector<Pair>& pairs) {
     for (Pair& p : pairs) p.want = scalar_sad(p.a, p.b);
+    vmafx::simd::set_enabled(true);
     each_target([&] {
       for (const Pair& p : pairs) {
-        ASSERT_EQ(motion::simd::sad(p.a.view(), p.b.view(), p.a.bpc), p.want)
+        ASSERT_EQ(motion::rows().sad(p.a.view(), p.b.view(), p.a.bpc), p.want)
             << p.a.w << "x" << p.a.h << " bpc " << p.a.bpc << " stride pad " << p.a.pad;
-        // motion::sad takes the SIMD path by itself when enabled.
-        std::vector<std::int32_t> row(std::size_t(p.a.w));
-        ASSERT_EQ(motion::sad(p.a.view(), p.b.view(), p.a.bpc, row.data()), p.want);
+        // motion::sad takes the rows of the switch.
+        ASSERT_EQ(motion::sad(p.a.view(), p.b.view(), p.a.bpc), p.want);
       }
     });
+    vmafx::simd::reset_enabled();
   }
 };
 

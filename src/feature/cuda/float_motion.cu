@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The float_motion twin's kernels (see float_motion_cuda.hpp).
+// The float_motion twin's kernels (see float_motion_cuda.hpp): one thread an
+// output around exact/float_motion.h (--fmad=false).
 #include <cstddef>
 
+#include "exact/float_motion.h"
 #include "feature/cuda/float_motion_cuda.hpp"
 
 namespace vmafx::cuda::fmotion {
@@ -9,38 +11,25 @@ namespace {
 
 constexpr int kRow = 128;
 
-__device__ __forceinline__ int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
-
 __global__ void vertical_kernel(const float* __restrict__ f, int fw, const float* __restrict__ src, int w, int h,
                                 float* __restrict__ dst) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
   if (j >= w) return;
-  const int r = fw / 2;
-  float acc = 0.0f;
-  for (int k = 0; k < fw; ++k) acc += f[k] * src[std::ptrdiff_t(mirror(i - r + k, h)) * w + j];
-  dst[std::ptrdiff_t(i) * w + j] = acc;
+  dst[std::ptrdiff_t(i) * w + j] = vmafx_fmotion_taps(src + j, std::size_t(w), h, i, f, fw, 0);
 }
 
 __global__ void horizontal_kernel(const float* __restrict__ f, int fw, const float* __restrict__ src, int w,
                                   float* __restrict__ dst) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
   if (j >= w) return;
-  const int r = fw / 2;
-  const float* row = src + std::ptrdiff_t(i) * w;
-  float acc = 0.0f;
-  for (int k = 0; k < fw; ++k) acc += f[k] * row[mirror(j - r + k, w)];
-  dst[std::ptrdiff_t(i) * w + j] = acc;
+  dst[std::ptrdiff_t(i) * w + j] = vmafx_fmotion_taps(src + std::ptrdiff_t(i) * w, 1, w, j, f, fw, 0);
 }
 
 __global__ void rows_kernel(const float* __restrict__ a, const float* __restrict__ b, int w, int h,
                             float* __restrict__ rows) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= h) return;
-  const float* ra = a + std::ptrdiff_t(i) * w;
-  const float* rb = b + std::ptrdiff_t(i) * w;
-  float line = 0.0f;
-  for (int j = 0; j < w; ++j) line += fabsf(ra[j] - rb[j]);
-  rows[i] = line;
+  rows[i] = vmafx_fmotion_row_sad(a + std::ptrdiff_t(i) * w, b + std::ptrdiff_t(i) * w, w);
 }
 
 }  // namespace

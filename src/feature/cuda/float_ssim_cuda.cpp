@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of float_ssim: luma to float, the optional box decimation and the
-// per-pixel Gaussian SSIM terms on the device (ssim_common.cu); the frame
+// per-pixel Gaussian SSIM terms on the device (float_ssim.cu); the frame
 // means summed here in raster order, then the CPU extractor's outputs.
 #include "backend/cuda/cuda_runtime.hpp"
-#include "feature/cuda/ssim_common_cuda.hpp"
+#include "feature/cuda/float_ssim_cuda.hpp"
 #include "feature/float_ssim.hpp"
 #include "exact/ssim_tables.h"
 

@@ -10,6 +10,7 @@
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/motion_cuda.hpp"
+#include "feature/cuda/read_back.hpp"
 #include "feature/motion.hpp"
 
 namespace vmafx::cuda {
@@ -21,9 +22,6 @@ class MotionTwin final : public Extractor {
       : b_(b), scores_(o), w_(f.width), h_(f.height), bpc_(f.bpc) {}
 
   ~MotionTwin() override {
-    for (cudaEvent_t& e : done_)
-      if (e) cudaEventDestroy(e);
-    if (uploaded_) cudaEventDestroy(uploaded_);
     if (published_) b_.drop_published();
   }
 
@@ -44,8 +42,7 @@ class MotionTwin final : public Extractor {
     const std::size_t bytes = std::size_t(y.stride) * std::size_t(h_);
     if (stored_ == 0) {
       stride_ = y.stride;
-      for (cudaEvent_t& e : done_) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
-      check(cudaEventCreateWithFlags(&uploaded_, cudaEventDisableTiming), "cudaEventCreate");
+      rb_.create();
     }
     if (y.stride != stride_) throw std::logic_error("motion (cuda): picture stride changed");
     if (index >= first && stored_ < first) throw std::logic_error("motion: frames must arrive in order");
@@ -54,7 +51,7 @@ class MotionTwin final : public Extractor {
     // device into a ring of three, which outlives the picture's frame.
     const void* shared = b_.publish_luma(ref, index, ctx.stream());
     published_ = true;
-    check(cudaEventRecord(uploaded_, ctx.stream()), "cudaEventRecord");
+    rb_.record_uploaded(ctx.stream());
     const int slot = int(stored_ % 3);
     void* cur = ctx.device(this, slot, bytes);
     check(cudaMemcpyAsync(cur, shared, bytes, cudaMemcpyDeviceToDevice, ctx.stream()), "motion: copy");
@@ -68,33 +65,30 @@ class MotionTwin final : public Extractor {
       motion::launch_sad(prev, cur, y.stride / bps, w_, h_, bpc_, rows, total, ctx.stream());
       check(cudaGetLastError(), "motion: kernel launch");
       check(cudaMemcpyAsync(host, total, sizeof *host, cudaMemcpyDeviceToHost, ctx.stream()), "motion: readback");
-      check(cudaEventRecord(done_[index & 1], ctx.stream()), "cudaEventRecord");
+      rb_.record_done(index, ctx.stream());
     }
     ++stored_;
     // The picture's host memory may be refilled once this frame is
     // committed, which can be as soon as we return: wait for the upload (not
     // for the kernels).
-    check(cudaEventSynchronize(uploaded_), "motion: upload");
+    rb_.wait_uploaded("motion: upload");
     resolve(ctx, out);  // the previous frame's SAD
     if (index >= first) {
-      pending_ = true;
-      pending_index_ = index;
+      rb_.set_pending(index);
     } else {
       record(index, 0.0, out);
     }
   }
 
   void flush(FeatureSink& out) override {
-    if (pending_) resolve(b_.context(true), out);
+    if (rb_.pending()) resolve(b_.context(true), out);
     scores_.flush(out);
   }
 
  private:
   void resolve(ThreadContext& ctx, FeatureSink& out) {
-    if (!pending_) return;
-    pending_ = false;
-    const unsigned i = pending_index_;
-    check(cudaEventSynchronize(done_[i & 1]), "motion");
+    unsigned i;
+    if (!rb_.take(&i, "motion")) return;
     const auto* host = static_cast<const unsigned long long*>(ctx.pinned(this, int(i & 1), sizeof(unsigned long long)));
     record(i, vmafx::motion::sad_score(*host, unsigned(w_), unsigned(h_), scores_.params()), out);
   }
@@ -107,10 +101,7 @@ class MotionTwin final : public Extractor {
   std::ptrdiff_t stride_ = 0;
   unsigned stored_ = 0;
   bool published_ = false;
-  cudaEvent_t done_[2] = {nullptr, nullptr};
-  cudaEvent_t uploaded_ = nullptr;
-  bool pending_ = false;
-  unsigned pending_index_ = 0;
+  ReadBack rb_;
 };
 
 }  // namespace

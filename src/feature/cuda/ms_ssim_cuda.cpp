@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CUDA twin of float_ms_ssim: luma to float, the four 9x9 low-pass halvings
 // and the per-pixel luminance / contrast / structure terms of the five scales
-// on the device (ssim_common.cu); the means summed here in raster order and
+// on the device (float_ssim.cu); the means summed here in raster order and
 // combined as ssim::ms_ssim_frame does, then the CPU extractor's outputs.
 #include <cmath>
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "core/error.hpp"
-#include "feature/cuda/ssim_common_cuda.hpp"
+#include "feature/cuda/float_ssim_cuda.hpp"
 #include "feature/ms_ssim.hpp"
 #include "exact/ssim_tables.h"
 

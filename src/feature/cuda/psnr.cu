@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Integer PSNR's sum of squared differences on the device. Integers only:
+// Integer PSNR's sum of squared differences on the device (exact/psnr.h):
 // each 8-bit row's sum wraps in 32 bits as the CPU's (modular addition is
 // order-free), the rows add up in 64 bits.
 #include <type_traits>
 
+#include "exact/psnr.h"
 #include "feature/cuda/block_sum.cuh"
 #include "feature/cuda/psnr_cuda.hpp"
 
@@ -20,16 +21,7 @@ __global__ void __launch_bounds__(kTile)
   const int x = blockIdx.x * kTile + threadIdx.x;
   using Sum = typename std::conditional<sizeof(T) == 1, std::uint32_t, unsigned long long>::type;
   Sum v = 0;
-  if (x < w) {
-    const std::int32_t e =
-        std::int32_t(ref[std::ptrdiff_t(y) * stride + x]) - std::int32_t(dis[std::ptrdiff_t(y) * stride + x]);
-    if (sizeof(T) == 1) {
-      v = Sum(std::uint32_t(e * e));
-    } else {
-      const std::uint32_t a = std::uint32_t(e < 0 ? -e : e);
-      v = Sum(a * a);
-    }
-  }
+  if (x < w) v = Sum(vmafx_psnr_sq_err(ref[std::ptrdiff_t(y) * stride + x], dis[std::ptrdiff_t(y) * stride + x]));
   const Sum t = block_sum(v);
   if (threadIdx.x == 0) {
     if (sizeof(T) == 1)

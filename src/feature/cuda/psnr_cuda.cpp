@@ -10,6 +10,7 @@
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/cuda/psnr_cuda.hpp"
+#include "feature/cuda/read_back.hpp"
 #include "feature/psnr.hpp"
 
 namespace vmafx::cuda {
@@ -20,18 +21,9 @@ class PsnrTwin final : public Extractor {
   PsnrTwin(CudaBackend& b, const OptionSet& o, const PictureFormat& f)
       : b_(b), scorer_(o, f), bpc_(f.bpc), fmt_(f), planes_(scorer_.planes()) {}
 
-  ~PsnrTwin() override {
-    for (cudaEvent_t& e : done_)
-      if (e) cudaEventDestroy(e);
-    if (uploaded_) cudaEventDestroy(uploaded_);
-  }
-
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     ThreadContext& ctx = b_.context(true);
-    if (!done_[0]) {
-      for (cudaEvent_t& e : done_) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
-      check(cudaEventCreateWithFlags(&uploaded_, cudaEventDisableTiming), "cudaEventCreate");
-    }
+    rb_.create();
     const int slot = int(index & 1);
     auto* total = static_cast<unsigned long long*>(ctx.device(this, 10 + slot, 3 * sizeof(unsigned long long)));
     auto* host = static_cast<unsigned long long*>(ctx.pinned(this, slot, 3 * sizeof(unsigned long long)));
@@ -44,7 +36,7 @@ class PsnrTwin final : public Extractor {
     }
     // The pictures' host memory may be refilled once this frame is committed,
     // which can be as soon as we return: the uploads must be done by then.
-    check(cudaEventRecord(uploaded_, ctx.stream()), "cudaEventRecord");
+    rb_.record_uploaded(ctx.stream());
     for (int p = 0; p < planes_; ++p) {
       const PlaneView r = ref.plane(p);
       auto* rows = static_cast<std::uint32_t*>(ctx.device(this, p, sizeof(std::uint32_t) * std::size_t(r.height)));
@@ -54,11 +46,10 @@ class PsnrTwin final : public Extractor {
     check(cudaMemcpyAsync(host, total, std::size_t(planes_) * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                           ctx.stream()),
           "psnr: readback");
-    check(cudaEventRecord(done_[slot], ctx.stream()), "cudaEventRecord");
-    check(cudaEventSynchronize(uploaded_), "psnr: upload");
+    rb_.record_done(index, ctx.stream());
+    rb_.wait_uploaded("psnr: upload");
     resolve(out);
-    pending_ = true;
-    pending_index_ = index;
+    rb_.set_pending(index);
     if (index == 0) resolve(out);
   }
 
@@ -69,13 +60,10 @@ class PsnrTwin final : public Extractor {
 
  private:
   void resolve(FeatureSink& out) {
-    if (!pending_) return;
-    pending_ = false;
-    const unsigned index = pending_index_;
-    const int slot = int(index & 1);
-    check(cudaEventSynchronize(done_[slot]), "psnr");
-    const auto* host =
-        static_cast<const unsigned long long*>(b_.context(true).pinned(this, slot, 3 * sizeof(unsigned long long)));
+    unsigned index;
+    if (!rb_.take(&index, "psnr")) return;
+    const auto* host = static_cast<const unsigned long long*>(
+        b_.context(true).pinned(this, int(index & 1), 3 * sizeof(unsigned long long)));
     // As PsnrExtractor::extract: the reference's own scorer.
     for (int p = 0; p < planes_; ++p) {
       const std::uint64_t s = host[p];
@@ -89,10 +77,7 @@ class PsnrTwin final : public Extractor {
   int bpc_;
   PictureFormat fmt_;
   int planes_;
-  cudaEvent_t done_[2] = {nullptr, nullptr};
-  cudaEvent_t uploaded_ = nullptr;
-  bool pending_ = false;
-  unsigned pending_index_ = 0;
+  ReadBack rb_;
 };
 
 }  // namespace

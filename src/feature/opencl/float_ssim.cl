@@ -10,28 +10,34 @@
 #define VMAFX_SSIM_TABLE __constant
 #include "ocl_f32.cl"
 #include "exact/fixed_decimate.h"
-#include "exact/ssim_tables.h"
+#include "exact/ssim.h"
+#include "plane_sample.cl"
 
-inline uint fs_sample(__global const uchar* p, int w, int x, int y, int wide)
-{
-    if (wide) return (uint)((__global const ushort*)p)[(size_t)y * w + x];
-    return (uint)p[(size_t)y * w + x];
-}
-
-// The reference's symmetric border, clamped as its tiny-image guard does.
-inline int fs_mirror(int i, int n)
-{
-    if (i < 0) i = -1 - i;
-    else if (i >= n) i = 2 * n - i - 1;
-    return clamp(i, 0, n - 1);
-}
+// ssim_lcs.h's operations: ocl_f32.cl's correctly rounded fp32 (a sign test
+// on the bits, whatever the device does with subnormals) and soft fp64.
+inline int f32_negative(float a) { return (as_uint(a) >> 31) && (as_uint(a) & 0x7FFFFFFFu); }
+inline int f32_positive(float a) { return !(as_uint(a) >> 31) && (as_uint(a) & 0x7FFFFFFFu); }
+#define VMAFX_FS_ADD(a, b) f32_add(a, b)
+#define VMAFX_FS_SUB(a, b) f32_sub(a, b)
+#define VMAFX_FS_MUL(a, b) f32_mul(a, b)
+#define VMAFX_FS_DIV(a, b) f32_div(a, b)
+#define VMAFX_FS_SQRT(a) f32_sqrt(a)
+#define VMAFX_FS_LT0(a) f32_negative(a)
+#define VMAFX_FS_LE0(a) (!f32_positive(a))
+#define VMAFX_FD vmafx_sd
+#define VMAFX_FD_OF(a) f32_sd(a)
+#define VMAFX_FD_TWICE(a) vmafx_sd_mul_pow2(a, 1)
+#define VMAFX_FD_ADD(a, b) vmafx_sd_add(a, b)
+#define VMAFX_FD_MUL(a, b) vmafx_sd_mul(a, b)
+#define VMAFX_FD_DIV(a, b) vmafx_sd_div(a, b)
+#include "exact/ssim_lcs.h"
 
 // Luma on the 8-bit scale: sample / 2^(bpc - 8), exact.
 __kernel void fs_to_float(__global const uchar* src, int w, int h, int wide, int bpc, __global float* dst)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
-    const uint fx = vmafx_decimate_sample_fx(fs_sample(src, w, x, y, wide), bpc);  // units of 2^-8
+    const uint fx = vmafx_decimate_sample_fx((uint)plane_sample(src, (size_t)y * w + x, wide), bpc);  // units of 2^-8
     dst[(size_t)y * w + x] = as_float(fx == 0 ? 0u : vmafx_decimate_round_fx((ulong)fx << 44));
 }
 
@@ -44,10 +50,10 @@ __kernel void fs_decimate_box(__global const uchar* src, int w, int h, int wide,
     const int first = vmafx_decimate_first_offset(scale);
     ulong sum = 0;
     for (int v = 0; v < scale; ++v) {
-        const int yy = fs_mirror(y * scale + first + v, h);
+        const int yy = vmafx_fssim_mirror(y * scale + first + v, h);
         for (int u = 0; u < scale; ++u) {
-            const int xx = fs_mirror(x * scale + first + u, w);
-            const uint fx = vmafx_decimate_sample_fx(fs_sample(src, w, xx, yy, wide), bpc);
+            const int xx = vmafx_fssim_mirror(x * scale + first + u, w);
+            const uint fx = vmafx_decimate_sample_fx((uint)plane_sample(src, (size_t)yy * w + xx, wide), bpc);
             sum += vmafx_decimate_product_fx(fx, tap_bits);
         }
     }
@@ -64,8 +70,8 @@ __kernel void fs_lpf(__global const float* src, int w, int h, int sw, int sh, __
     float prod[VMAFX_MS_SSIM_LPF_TAPS * VMAFX_MS_SSIM_LPF_TAPS];
     int k = 0;
     for (int v = -r; v <= r; ++v) {
-        const size_t row = (size_t)fs_mirror(2 * y + v, h) * w;
-        for (int u = -r; u <= r; ++u, ++k) prod[k] = f32_mul(src[row + fs_mirror(2 * x + u, w)], vmafx_ms_ssim_lpf[k]);
+        const size_t row = (size_t)vmafx_fssim_mirror(2 * y + v, h) * w;
+        for (int u = -r; u <= r; ++u, ++k) prod[k] = f32_mul(src[row + vmafx_fssim_mirror(2 * x + u, w)], vmafx_ms_ssim_lpf[k]);
     }
     dst[(size_t)y * sw + x] = f32_sum_in_double(prod, VMAFX_MS_SSIM_LPF_TAPS * VMAFX_MS_SSIM_LPF_TAPS, 7);
 }
@@ -100,8 +106,6 @@ __kernel void fs_horizontal(__global const float* ref, __global const float* cmp
     out[4 * plane + i] = f32_sum_in_double(p4, VMAFX_SSIM_GAUSS_TAPS, 4);
 }
 
-inline int f32_negative(float a) { return (as_uint(a) >> 31) && (as_uint(a) & 0x7FFFFFFFu); }
-
 // Vertical pass and the per-pixel SSIM of position (x, y) of dw x dh: the
 // double l * c * s (and l, c, s with lcs) as IEEE bits, at term[k * n + i].
 __kernel void fs_vertical(__global const float* hm, int w, int h, uint c1_bits, uint c2_bits, uint c3_bits,
@@ -118,30 +122,16 @@ __kernel void fs_vertical(__global const float* hm, int w, int h, uint c1_bits, 
             prod[v] = f32_mul(hm[m * plane + (size_t)(y + v) * dw + x], vmafx_ssim_gauss[v]);
         mom[m] = f32_sum_in_double(prod, VMAFX_SSIM_GAUSS_TAPS, 4);
     }
-    const float C1 = as_float(c1_bits), C2 = as_float(c2_bits), C3 = as_float(c3_bits);
-    const float mu_r = mom[0], mu_c = mom[1];
-    float var_r = f32_sub(mom[2], f32_mul(mu_r, mu_r));
-    float var_c = f32_sub(mom[3], f32_mul(mu_c, mu_c));
-    if (f32_negative(var_r)) var_r = 0.0f;
-    if (f32_negative(var_c)) var_c = 0.0f;
-    const float cov = f32_sub(mom[4], f32_mul(mu_r, mu_c));
-    const float sd_rc = f32_sqrt(f32_mul(var_r, var_c));
-    // l = (2.0 * mu_r * mu_c + C1) / (mu_r * mu_r + mu_c * mu_c + C1), the denominator in float
-    const vmafx_sd l_num = vmafx_sd_add(vmafx_sd_mul(vmafx_sd_mul_pow2(f32_sd(mu_r), 1), f32_sd(mu_c)), f32_sd(C1));
-    const float l_den = f32_add(f32_add(f32_mul(mu_r, mu_r), f32_mul(mu_c, mu_c)), C1);
-    const vmafx_sd l = vmafx_sd_div(l_num, f32_sd(l_den));
-    // c = (2.0 * sd_rc + C2) / (var_r + var_c + C2)
-    const vmafx_sd c_num = vmafx_sd_add(vmafx_sd_mul_pow2(f32_sd(sd_rc), 1), f32_sd(C2));
-    const vmafx_sd c = vmafx_sd_div(c_num, f32_sd(f32_add(f32_add(var_r, var_c), C2)));
-    // s = (cov + C3) / (sd_rc + C3) in float; identical flat windows keep s = 1
-    const int sd_pos = (as_uint(sd_rc) & 0x7FFFFFFFu) != 0 && !(as_uint(sd_rc) >> 31);
-    const float cov_c = (f32_negative(cov) && !sd_pos) ? 0.0f : cov;
-    const vmafx_sd s = f32_sd(f32_div(f32_add(cov_c, C3), f32_add(sd_rc, C3)));
+    vmafx_fssim_consts k;
+    k.c1 = as_float(c1_bits);
+    k.c2 = as_float(c2_bits);
+    k.c3 = as_float(c3_bits);
+    const vmafx_fssim_terms t = vmafx_fssim_lcs(mom[0], mom[1], mom[2], mom[3], mom[4], k);
     const size_t n = (size_t)dw * dh, i = (size_t)y * dw + x;
-    term[i] = vmafx_sd_to_bits(vmafx_sd_mul(vmafx_sd_mul(l, c), s));
+    term[i] = vmafx_sd_to_bits(t.lcs);
     if (lcs) {
-        term[n + i] = vmafx_sd_to_bits(l);
-        term[2 * n + i] = vmafx_sd_to_bits(c);
-        term[3 * n + i] = vmafx_sd_to_bits(s);
+        term[n + i] = vmafx_sd_to_bits(t.l);
+        term[2 * n + i] = vmafx_sd_to_bits(t.c);
+        term[3 * n + i] = vmafx_sd_to_bits(t.s);
     }
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "feature/float_ssim.hpp"
-#include "exact/ssim_tables.h"
+#include "exact/ssim.h"
 
 #include "exact/fixed_decimate.h"
 
@@ -28,12 +28,8 @@ struct Consts {
 
 // The reference's stabilisers, computed as it computes them (in float).
 Consts constants() {
-  const float K1 = VMAFX_SSIM_K1, K2 = VMAFX_SSIM_K2;
-  const int L = VMAFX_SSIM_L;
-  const float C1 = (K1 * L) * (K1 * L);
-  const float C2 = (K2 * L) * (K2 * L);
-  const float C3 = C2 / 2.0f;
-  return {f32_bits(C1), f32_bits(C2), f32_bits(C3)};
+  const vmafx_fssim_consts c = vmafx_fssim_constants();
+  return {f32_bits(c.c1), f32_bits(c.c2), f32_bits(c.c3)};
 }
 
 }  // namespace

@@ -1,30 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Integer motion ("motion") and integer PSNR ("psnr") on an OpenCL device:
-// integer arithmetic only. Each kernel leaves one integer per row (the
-// reference sums a row in 32 bits, wrapping, for 8-bit PSNR and for motion);
-// the host adds the rows.
+// Integer motion ("motion") on an OpenCL device: integer arithmetic only. The
+// kernel leaves one integer per row (the reference sums a row in 32 bits,
+// wrapping); the host adds the rows.
 #pragma OPENCL FP_CONTRACT OFF
 
-// OpenCL C 1.2 wants program-scope data in __constant.
-#define VMAFX_MOTION_CONST __constant
-#include "feature/motion_tables.h"
+#include "exact/motion.h"
+#include "plane_sample.cl"
 
 // Row reductions use a power-of-two work-group of at most ROW_WG items.
 #define ROW_WG 256
-
-inline long mo_sample(__global const uchar* p, int w, int x, int y, int wide)
-{
-    if (wide) return (long)((__global const ushort*)p)[(size_t)y * w + x];
-    return (long)p[(size_t)y * w + x];
-}
-
-// Whole-sample symmetric extension without repeating the edge sample.
-inline int mo_reflect(int i, int n)
-{
-    if (i < 0) return -i;
-    if (i >= n) return 2 * n - i - 2;
-    return i;
-}
 
 // Vertical 5-tap pass over prev - cur, rounded and shifted by bpc.
 __kernel void motion_vertical(__global const uchar* prev, __global const uchar* cur, int w, int h, int wide,
@@ -32,12 +16,12 @@ __kernel void motion_vertical(__global const uchar* prev, __global const uchar* 
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
-    long acc = 0;
-    for (int k = 0; k < VMAFX_MOTION_TAPS; ++k) {
-        const int r = mo_reflect(y - VMAFX_MOTION_RADIUS + k, h);
-        acc += (long)vmafx_motion_taps[k] * (mo_sample(prev, w, x, r, wide) - mo_sample(cur, w, x, r, wide));
-    }
-    out[(size_t)y * w + x] = (int)((acc + (1L << (shift - 1))) >> shift);
+    int r[VMAFX_MOTION_TAPS];
+    for (int k = 0; k < VMAFX_MOTION_TAPS; ++k) r[k] = vmafx_motion_reflect(y - VMAFX_MOTION_RADIUS + k, h);
+#define MO_DIFF(k) (plane_sample(prev, (size_t)r[k] * w + x, wide) - plane_sample(cur, (size_t)r[k] * w + x, wide))
+    out[(size_t)y * w + x] = vmafx_motion_y_value(vmafx_motion_filter5(MO_DIFF(0), MO_DIFF(1), MO_DIFF(2), MO_DIFF(3),
+                                                                       MO_DIFF(4)), shift);
+#undef MO_DIFF
 }
 
 // Horizontal pass, absolute value, and the row's 32-bit (wrapping) sum; one
@@ -49,11 +33,9 @@ __kernel void motion_rows(__global const int* v, int w, __global uint* row_sum)
     __global const int* row = v + (size_t)y * w;
     uint s = 0;
     for (int x = lid; x < w; x += (int)get_local_size(0)) {
-        long acc = 0;
-        for (int k = 0; k < VMAFX_MOTION_TAPS; ++k)
-            acc += (long)vmafx_motion_taps[k] * (long)row[mo_reflect(x - VMAFX_MOTION_RADIUS + k, w)];
-        const int f = (int)((acc + VMAFX_MOTION_X_ROUND) >> VMAFX_MOTION_X_SHIFT);
-        s += (uint)abs(f);
+#define MO_AT(k) row[vmafx_motion_reflect(x - VMAFX_MOTION_RADIUS + k, w)]
+        s += vmafx_motion_x_abs(vmafx_motion_filter5(MO_AT(0), MO_AT(1), MO_AT(2), MO_AT(3), MO_AT(4)));
+#undef MO_AT
     }
     part[lid] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -62,25 +44,4 @@ __kernel void motion_rows(__global const int* v, int w, __global uint* row_sum)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) row_sum[y] = part[0];
-}
-
-// PSNR: the squared error of each row; 8-bit rows wrap in 32 bits as the
-// reference's do, deeper rows are summed in 64 bits. One work-group per row.
-__kernel void psnr_rows(__global const uchar* ref, __global const uchar* dis, int w, int wide,
-                        __global ulong* row_sse, int first_row)
-{
-    __local ulong part[ROW_WG];
-    const int y = get_group_id(0), lid = get_local_id(0);
-    ulong s = 0;
-    for (int x = lid; x < w; x += (int)get_local_size(0)) {
-        const long e = mo_sample(ref, w, x, y, wide) - mo_sample(dis, w, x, y, wide);
-        s += (ulong)(e * e);
-    }
-    part[lid] = s;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = (int)get_local_size(0) / 2; k > 0; k >>= 1) {
-        if (lid < k) part[lid] += part[lid + k];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) row_sse[first_row + y] = wide ? part[0] : (ulong)(uint)part[0];
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // OpenCL twin of "psnr" (feature/psnr.cpp): the per-row squared errors on the
-// device (motion.cl), the sums and the reference's own PSNR functions on the host.
+// device (psnr.cl), the sums and the reference's own PSNR functions on the host.
 #include <vector>
 
 #include "feature/opencl/opencl_twin.hpp"
@@ -9,7 +9,7 @@
 namespace vmafx::ocl {
 namespace {
 
-constexpr std::size_t kMaxRowGroup = 256;  // ROW_WG in motion.cl
+constexpr std::size_t kMaxRowGroup = 256;  // PSNR_WG in psnr.cl
 
 class PsnrTwin final : public Twin {
  public:
@@ -40,7 +40,7 @@ class PsnrTwin final : public Twin {
     read_.finish();  // an earlier read into sse_rows_, never waited for
     Slot& s = slot();
     const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
-    cl_kernel k = s.kernel("motion.cl", "psnr_rows");
+    cl_kernel k = s.kernel("psnr.cl", "psnr_rows");
     int total_rows = 0;
     for (int p = 0; p < scorer_.planes(); ++p) total_rows += fmt_.plane_height(p);
     cl_mem rows = s.scratch(id_, 0, std::size_t(total_rows) * 8);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "feature/opencl/opencl_twin.hpp"
-#include "exact/ssim_tables.h"
+#include "exact/ssim.h"
 
 namespace vmafx::ocl {
 namespace {
@@ -76,24 +76,14 @@ class SsimTwin final : public Twin {
     std::call_once(weight_once_, [this] {
       const int w = fmt_.width, h = fmt_.height;
       std::vector<std::int64_t> lw(static_cast<std::size_t>(w)), lh(static_cast<std::size_t>(h));
-      for (int x = 0; x < w; ++x) lw[std::size_t(x)] = line_weight(x, w);
-      for (int y = 0; y < h; ++y) lh[std::size_t(y)] = line_weight(y, h);
+      for (int x = 0; x < w; ++x) lw[std::size_t(x)] = vmafx_issim_line_weight(x, w);
+      for (int y = 0; y < h; ++y) lh[std::size_t(y)] = vmafx_issim_line_weight(y, h);
       double sw = 0.0;
       for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) sw += static_cast<double>(lw[std::size_t(x)] * lh[std::size_t(y)]);
       weight_sum_ = sw;
     });
     return weight_sum_;
-  }
-
-  static std::int64_t line_weight(int i, int n) {
-    static constexpr int kTap[] = VMAFX_SSIM_TAPS_INIT;
-    const int r = VMAFX_SSIM_TAP_RADIUS, taps = VMAFX_SSIM_TAP_COUNT;
-    const int klo = i < r ? r - i : 0;
-    const int khi = i + r >= n ? taps - (i + r - n + 1) : taps;
-    std::int64_t s = 0;
-    for (int k = klo; k < khi; ++k) s += kTap[k];
-    return s;
   }
 
   PictureFormat fmt_;

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The float SSIM family on the device (see ssim_common_cuda.hpp). Plain IEEE
-// float/double arithmetic with --fmad=false: each product float * float is
-// rounded to float and added to a double, sums rounded to float with
-// (float)(sum * 1.0f), exactly as the CPU reference writes them.
-#include <cmath>
+// The float SSIM family on the device (see float_ssim_cuda.hpp): one thread a
+// position around exact/ssim_fp64.h, the CPU's float/double operations
+// (--fmad=false).
 #include <cstdint>
 
-#include "feature/cuda/ssim_common_cuda.hpp"
-#include "exact/ssim_tables.h"
+#include "exact/ssim_fp64.h"
+#include "feature/cuda/float_ssim_cuda.hpp"
 
 namespace vmafx::cuda::fssim {
 namespace {
@@ -16,14 +14,6 @@ constexpr int kTaps = VMAFX_SSIM_GAUSS_TAPS;
 constexpr int kLpf = VMAFX_MS_SSIM_LPF_TAPS;
 __constant__ float c_gauss[kTaps] = VMAFX_SSIM_GAUSS_INIT;
 __constant__ float c_lpf[kLpf * kLpf] = VMAFX_MS_SSIM_LPF_INIT;
-
-__device__ __forceinline__ int mirror(int i, int n) {
-  if (i < 0)
-    i = -1 - i;
-  else if (i >= n)
-    i = 2 * n - i - 1;
-  return i < 0 ? 0 : (i > n - 1 ? n - 1 : i);
-}
 
 template <class T>
 __global__ void to_float_kernel(const T* __restrict__ src, std::ptrdiff_t stride, int w, int h, float scaler,
@@ -34,32 +24,17 @@ __global__ void to_float_kernel(const T* __restrict__ src, std::ptrdiff_t stride
   dst[std::ptrdiff_t(y) * w + x] = sizeof(T) == 1 ? v : v / scaler;
 }
 
-// filter_at of the CPU: `taps` x `taps` kernel centred at (cx, cy), mirrored
-// at the borders (the identity inside), double sum row by row, tap by tap.
-__device__ __forceinline__ float filter_at(const float* img, int w, int h, int cx, int cy, const float* kernel,
-                                           bool uniform, float tap, int taps) {
-  const int lo = taps / 2;
-  const int hi = lo - ((taps & 1) ? 0 : 1);
-  double sum = 0.0;
-  int k = 0;
-  for (int v = -lo; v <= hi; ++v) {
-    const float* row = img + std::ptrdiff_t(mirror(cy + v, h)) * w;
-    for (int u = -lo; u <= hi; ++u, ++k) sum += row[mirror(cx + u, w)] * (uniform ? tap : kernel[k]);
-  }
-  return static_cast<float>(sum * 1.0f);
-}
-
 __global__ void box_kernel(const float* __restrict__ src, int w, int h, int factor, float tap, int sw, int sh,
                            float* __restrict__ dst) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= sw || y >= sh) return;
-  dst[std::ptrdiff_t(y) * sw + x] = filter_at(src, w, h, x * factor, y * factor, nullptr, true, tap, factor);
+  dst[std::ptrdiff_t(y) * sw + x] = vmafx_fssim_filter_at(src, w, h, x * factor, y * factor, nullptr, tap, factor);
 }
 
 __global__ void lpf_kernel(const float* __restrict__ src, int w, int h, int sw, int sh, float* __restrict__ dst) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= sw || y >= sh) return;
-  dst[std::ptrdiff_t(y) * sw + x] = filter_at(src, w, h, 2 * x, 2 * y, c_lpf, false, 0.0f, kLpf);
+  dst[std::ptrdiff_t(y) * sw + x] = vmafx_fssim_filter_at(src, w, h, 2 * x, 2 * y, c_lpf, 0.0f, kLpf);
 }
 
 // Horizontal pass: five moments of every row at the dw window positions.
@@ -68,34 +43,14 @@ __global__ void horizontal_kernel(const float* __restrict__ ref, const float* __
   const int dw = w - (kTaps - 1);
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= dw) return;
-  const float* a = ref + std::ptrdiff_t(y) * w;
-  const float* b = cmp + std::ptrdiff_t(y) * w;
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
-#pragma unroll
-  for (int u = 0; u < kTaps; ++u) {
-    const float ra = a[x + u], cb = b[x + u], k = c_gauss[u];
-    const float rr = ra * ra, cc = cb * cb, rc = ra * cb;
-    s0 += ra * k;
-    s1 += cb * k;
-    s2 += rr * k;
-    s3 += cc * k;
-    s4 += rc * k;
-  }
   const std::size_t plane = std::size_t(dw) * std::size_t(h);
-  const std::size_t i = std::size_t(y) * std::size_t(dw) + std::size_t(x);
-  mom[i] = static_cast<float>(s0 * 1.0f);
-  mom[plane + i] = static_cast<float>(s1 * 1.0f);
-  mom[2 * plane + i] = static_cast<float>(s2 * 1.0f);
-  mom[3 * plane + i] = static_cast<float>(s3 * 1.0f);
-  mom[4 * plane + i] = static_cast<float>(s4 * 1.0f);
+  vmafx_fssim_horizontal(ref + std::ptrdiff_t(y) * w + x, cmp + std::ptrdiff_t(y) * w + x, c_gauss,
+                         mom + std::size_t(y) * std::size_t(dw) + std::size_t(x), plane);
 }
 
-struct Consts {
-  float c1, c2, c3;
-};
-
-__global__ void vertical_kernel(const float* __restrict__ mom, int w, int h, Consts k, double* __restrict__ lcs,
-                                double* __restrict__ lo, double* __restrict__ co, double* __restrict__ so, bool parts) {
+__global__ void vertical_kernel(const float* __restrict__ mom, int w, int h, vmafx_fssim_consts k,
+                                double* __restrict__ lcs, double* __restrict__ lo, double* __restrict__ co,
+                                double* __restrict__ so, bool parts) {
   const int dw = w - (kTaps - 1), dh = h - (kTaps - 1);
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= dw || y >= dh) return;
@@ -108,28 +63,13 @@ __global__ void vertical_kernel(const float* __restrict__ mom, int w, int h, Con
 #pragma unroll
     for (int m = 0; m < 5; ++m) acc[m] += mom[m * plane + i] * g;
   }
-  const float C1 = k.c1, C2 = k.c2, C3 = k.c3;
-  const float mu_r = static_cast<float>(acc[0] * 1.0f);
-  const float mu_c = static_cast<float>(acc[1] * 1.0f);
-  float var_r = static_cast<float>(acc[2] * 1.0f);
-  float var_c = static_cast<float>(acc[3] * 1.0f);
-  float cov = static_cast<float>(acc[4] * 1.0f);
-  var_r -= mu_r * mu_r;
-  var_c -= mu_c * mu_c;
-  if (0.0 > var_r) var_r = 0.0f;
-  if (0.0 > var_c) var_c = 0.0f;
-  cov -= mu_r * mu_c;
-  const float sd_rc = static_cast<float>(sqrt(static_cast<double>(var_r * var_c)));
-  const double l = (2.0 * mu_r * mu_c + C1) / (mu_r * mu_r + mu_c * mu_c + C1);
-  const double c = (2.0 * sd_rc + C2) / (var_r + var_c + C2);
-  const float cov_c = (cov < 0.0f && sd_rc <= 0.0f) ? 0.0f : cov;
-  const double s = (cov_c + C3) / (sd_rc + C3);
+  const vmafx_fssim_terms t = vmafx_fssim_pixel(acc, 1, k);
   const std::size_t o = std::size_t(y) * std::size_t(dw) + std::size_t(x);
-  if (lcs) lcs[o] = l * c * s;
+  if (lcs) lcs[o] = t.lcs;
   if (parts) {
-    lo[o] = l;
-    co[o] = c;
-    so[o] = s;
+    lo[o] = t.l;
+    co[o] = t.c;
+    so[o] = t.s;
   }
 }
 
@@ -164,12 +104,7 @@ void terms(const float* ref, const float* cmp, int w, int h, float* moments, dou
            double* sv, bool parts, cudaStream_t s) {
   const int dw = w - (kTaps - 1), dh = h - (kTaps - 1);
   horizontal_kernel<<<dim3((dw + kRow - 1) / kRow, h), kRow, 0, s>>>(ref, cmp, w, h, moments);
-  const float K1 = VMAFX_SSIM_K1, K2 = VMAFX_SSIM_K2;
-  const int L = VMAFX_SSIM_L;
-  Consts k;
-  k.c1 = (K1 * L) * (K1 * L);
-  k.c2 = (K2 * L) * (K2 * L);
-  k.c3 = k.c2 / 2.0f;
+  const vmafx_fssim_consts k = vmafx_fssim_constants();
   vertical_kernel<<<dim3((dw + kRow - 1) / kRow, dh), kRow, 0, s>>>(moments, w, h, k, lcs, l, c, sv, parts);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// Device side of the float SSIM family (ssim_common.cu), shared by the
+// Device side of the float SSIM family (float_ssim.cu), shared by the
 // float_ssim and float_ms_ssim twins. Every step is per pixel and repeats the
 // CPU's float/double operations in its order (feature/ssim_common.cpp); the
 // frame means, which the CPU sums in raster order, are summed on the host
