@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The OpenCL kernels use no double precision: every embedded kernel file and
 // every header it includes is free of the `double` type, cl_khr_fp64 and
-// 64-bit mul_hi/mad_hi (in code; comments are skipped), every kernel file
+// 64-bit mul_hi/mad_hi in the code OpenCL C compiles (comments are skipped,
+// and so are the host and CUDA branches of the shared headers: their #if,
+// #ifdef and #elif conditions are evaluated as the OpenCL compiler sees them,
+// and a condition this test cannot decide keeps every branch), every kernel file
 // turns FP contraction off, the includes resolve to the intended headers, and
 // every program builds on the device (where there is one) without a compiler
 // remark about double-precision constants.
@@ -9,6 +12,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,13 +76,192 @@ TEST(OpenclSources, KernelFilesAreEmbedded) {
     EXPECT_NE(std::find(files.begin(), files.end(), f), files.end()) << f;
 }
 
+// What the OpenCL compiler may see of an assembled program: the lines of
+// the active branches of every conditional, collected per source file (the
+// assembler's #line markers name them). Macros defined by the OpenCL C
+// compiler count as defined, those of the host and CUDA compilers as not;
+// #define and #undef in active code update the set. A condition with
+// anything but defined(), !, && and || is undecided and keeps its branches.
+enum class Tri { kFalse, kTrue, kUnknown };
+
+struct Cond {
+  std::string_view s;
+  const std::set<std::string>& defs;
+  std::size_t i = 0;
+  bool bad = false;
+
+  void ws() {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  }
+  std::string ident() {
+    ws();
+    const std::size_t b = i;
+    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+    return std::string(s.substr(b, i - b));
+  }
+  Tri primary() {
+    ws();
+    if (i < s.size() && s[i] == '!') {
+      ++i;
+      const Tri t = primary();
+      return t == Tri::kUnknown ? t : (t == Tri::kTrue ? Tri::kFalse : Tri::kTrue);
+    }
+    if (i < s.size() && s[i] == '(') {
+      ++i;
+      const Tri t = any();
+      ws();
+      if (i < s.size() && s[i] == ')') ++i; else bad = true;
+      return t;
+    }
+    if (ident() != "defined") {
+      bad = true;
+      return Tri::kUnknown;
+    }
+    ws();
+    const bool paren = i < s.size() && s[i] == '(';
+    if (paren) ++i;
+    const std::string name = ident();
+    ws();
+    if (paren && i < s.size() && s[i] == ')') ++i; else if (paren) bad = true;
+    return defs.count(name) ? Tri::kTrue : Tri::kFalse;
+  }
+  Tri all() {
+    Tri t = primary();
+    for (ws(); s.substr(i).starts_with("&&"); ws()) {
+      i += 2;
+      const Tri u = primary();
+      t = (t == Tri::kFalse || u == Tri::kFalse) ? Tri::kFalse
+          : (t == Tri::kTrue && u == Tri::kTrue) ? Tri::kTrue : Tri::kUnknown;
+    }
+    return t;
+  }
+  Tri any() {
+    Tri t = all();
+    for (ws(); s.substr(i).starts_with("||"); ws()) {
+      i += 2;
+      const Tri u = all();
+      t = (t == Tri::kTrue || u == Tri::kTrue) ? Tri::kTrue
+          : (t == Tri::kFalse && u == Tri::kFalse) ? Tri::kFalse : Tri::kUnknown;
+    }
+    return t;
+  }
+  Tri eval() {
+    const Tri t = any();
+    ws();
+    return bad || i != s.size() ? Tri::kUnknown : t;
+  }
+};
+
+std::map<std::string, std::string> opencl_visible(const std::string& assembled) {
+  std::set<std::string> defs = {"__OPENCL_VERSION__", "__OPENCL_C_VERSION__"};
+  struct Level {
+    bool outer;  // the enclosing code is active
+    bool taken;  // a branch of this conditional was surely taken
+    bool active;
+  };
+  std::vector<Level> stack;
+  std::map<std::string, std::string> out;
+  // The assembler's #line markers split the text into pieces of one file
+  // each; comments and strings are dropped per piece (none spans a marker).
+  std::vector<std::pair<std::string, std::string>> pieces{{"?", ""}};
+  for (std::size_t pos = 0; pos < assembled.size();) {
+    std::size_t nl = assembled.find('\n', pos);
+    if (nl == std::string::npos) nl = assembled.size();
+    const std::string_view line(assembled.data() + pos, nl - pos);
+    pos = nl + 1;
+    if (line.starts_with("#line ")) {
+      const auto q = line.find('"');
+      const auto r = q == std::string_view::npos ? q : line.find('"', q + 1);
+      if (r != std::string_view::npos) {
+        pieces.emplace_back(std::string(line.substr(q + 1, r - q - 1)), "");
+        continue;
+      }
+    }
+    (pieces.back().second += line) += '\n';
+  }
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (const auto& [name, piece] : pieces) {
+    const std::string code = code_only(piece);
+    for (std::size_t pos = 0; pos < code.size();) {
+      std::size_t nl = code.find('\n', pos);
+      if (nl == std::string::npos) nl = code.size();
+      lines.emplace_back(name, code.substr(pos, nl - pos));
+      pos = nl + 1;
+    }
+  }
+  for (const auto& [file, line] : lines) {
+    const bool active = stack.empty() || stack.back().active;
+    std::string_view t = line;
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    if (!t.starts_with("#")) {
+      if (active) (out[file] += line) += '\n';
+      continue;
+    }
+    t.remove_prefix(1);
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    std::size_t e = 0;
+    while (e < t.size() && std::isalpha(static_cast<unsigned char>(t[e]))) ++e;
+    const std::string_view word = t.substr(0, e);
+    std::string_view rest = t.substr(e);
+    while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r')) rest.remove_suffix(1);
+    auto open = [&](Tri c) {
+      stack.push_back({active, c == Tri::kTrue, active && c != Tri::kFalse});
+    };
+    if (word == "if") {
+      open(Cond{rest, defs}.eval());
+    } else if (word == "ifdef" || word == "ifndef") {
+      Cond c{rest, defs};
+      const bool d = defs.count(c.ident()) > 0;
+      open((word == "ifdef") == d ? Tri::kTrue : Tri::kFalse);
+    } else if (word == "elif" && !stack.empty()) {
+      Level& l = stack.back();
+      const Tri c = l.taken ? Tri::kFalse : Cond{rest, defs}.eval();
+      l.active = l.outer && c != Tri::kFalse;
+      l.taken = l.taken || c == Tri::kTrue;
+    } else if (word == "else" && !stack.empty()) {
+      Level& l = stack.back();
+      l.active = l.outer && !l.taken;
+      l.taken = true;
+    } else if (word == "endif" && !stack.empty()) {
+      stack.pop_back();
+    } else if (active && (word == "define" || word == "undef")) {
+      Cond c{rest, defs};
+      const std::string name = c.ident();
+      if (word == "define") defs.insert(name); else defs.erase(name);
+      (out[file] += line) += '\n';
+    } else if (active) {
+      (out[file] += line) += '\n';
+    }
+  }
+  return out;
+}
+
+TEST(OpenclSources, VisibleCodeFollowsTheOpenclBranches) {
+  const std::string src =
+      "#line 1 \"a.h\"\n#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)\n#define OCL_\n#endif\n"
+      "#ifdef OCL_\nfloat x;\n#elif defined(__CUDA_ARCH__)\ndouble c;\n#else\ndouble h;\n#endif\n"
+      "#if !defined(OCL_) || defined(WANTED)\ndouble g;\n#endif\n#if FOO > 1\ndouble u;\n#else\nint v;\n#endif\n";
+  const auto v = opencl_visible(src);
+  ASSERT_EQ(v.size(), 1u);
+  const std::string& a = v.at("a.h");
+  EXPECT_NE(a.find("float x;"), std::string::npos);
+  EXPECT_EQ(a.find("double c;"), std::string::npos);
+  EXPECT_EQ(a.find("double h;"), std::string::npos);
+  EXPECT_EQ(a.find("double g;"), std::string::npos);
+  EXPECT_NE(a.find("double u;"), std::string::npos);  // undecided: both branches kept
+  EXPECT_NE(a.find("int v;"), std::string::npos);
+}
+
 TEST(OpenclSources, NoDoublePrecisionAnywhere) {
   int checked = 0;
   for (const std::string& cl : ocl::kernel_files()) {
     const std::string text(embedded(cl));
     EXPECT_NE(text.find("#pragma OPENCL FP_CONTRACT OFF"), std::string::npos) << cl << " leaves contraction on";
+    const auto visible = opencl_visible(ocl::assemble_source(cl));
     for (const std::string& f : ocl::source_closure(cl)) {
-      const std::string code = code_only(embedded(f));
+      const auto it = visible.find(f);
+      if (it == visible.end()) continue;  // wholly outside what OpenCL C compiles
+      const std::string& code = it->second;
       EXPECT_FALSE(has_word(code, "double")) << f << " (included by " << cl << ") uses double";
       EXPECT_EQ(code.find("cl_khr_fp64"), std::string::npos) << f << " mentions cl_khr_fp64";
       EXPECT_FALSE(has_word(code, "mul_hi")) << f << " uses mul_hi";
