@@ -110,7 +110,10 @@ struct Cond {
       ++i;
       const Tri t = any();
       ws();
-      if (i < s.size() && s[i] == ')') ++i; else bad = true;
+      if (i < s.size() && s[i] == ')')
+        ++i;
+      else
+        bad = true;
       return t;
     }
     if (ident() != "defined") {
@@ -122,7 +125,10 @@ struct Cond {
     if (paren) ++i;
     const std::string name = ident();
     ws();
-    if (paren && i < s.size() && s[i] == ')') ++i; else if (paren) bad = true;
+    if (paren && i < s.size() && s[i] == ')')
+      ++i;
+    else if (paren)
+      bad = true;
     return defs.count(name) ? Tri::kTrue : Tri::kFalse;
   }
   Tri all() {
@@ -131,7 +137,8 @@ struct Cond {
       i += 2;
       const Tri u = primary();
       t = (t == Tri::kFalse || u == Tri::kFalse) ? Tri::kFalse
-          : (t == Tri::kTrue && u == Tri::kTrue) ? Tri::kTrue : Tri::kUnknown;
+          : (t == Tri::kTrue && u == Tri::kTrue) ? Tri::kTrue
+                                                 : Tri::kUnknown;
     }
     return t;
   }
@@ -140,8 +147,9 @@ struct Cond {
     for (ws(); s.substr(i).starts_with("||"); ws()) {
       i += 2;
       const Tri u = all();
-      t = (t == Tri::kTrue || u == Tri::kTrue) ? Tri::kTrue
-          : (t == Tri::kFalse && u == Tri::kFalse) ? Tri::kFalse : Tri::kUnknown;
+      t = (t == Tri::kTrue || u == Tri::kTrue)     ? Tri::kTrue
+          : (t == Tri::kFalse && u == Tri::kFalse) ? Tri::kFalse
+                                                   : Tri::kUnknown;
     }
     return t;
   }
@@ -204,9 +212,7 @@ std::map<std::string, std::string> opencl_visible(const std::string& assembled) 
     const std::string_view word = t.substr(0, e);
     std::string_view rest = t.substr(e);
     while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r')) rest.remove_suffix(1);
-    auto open = [&](Tri c) {
-      stack.push_back({active, c == Tri::kTrue, active && c != Tri::kFalse});
-    };
+    auto open = [&](Tri c) { stack.push_back({active, c == Tri::kTrue, active && c != Tri::kFalse}); };
     if (word == "if") {
       open(Cond{rest, defs}.eval());
     } else if (word == "ifdef" || word == "ifndef") {
@@ -227,7 +233,10 @@ std::map<std::string, std::string> opencl_visible(const std::string& assembled) 
     } else if (active && (word == "define" || word == "undef")) {
       Cond c{rest, defs};
       const std::string name = c.ident();
-      if (word == "define") defs.insert(name); else defs.erase(name);
+      if (word == "define")
+        defs.insert(name);
+      else
+        defs.erase(name);
       (out[file] += line) += '\n';
     } else if (active) {
       (out[file] += line) += '\n';
