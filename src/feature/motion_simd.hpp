@@ -15,7 +15,7 @@
 // sad() must not be called.
 #include <cstdint>
 
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx::motion::simd {
 

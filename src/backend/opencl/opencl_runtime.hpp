@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx::ocl {
 
