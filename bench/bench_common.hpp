@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx::bench {
 

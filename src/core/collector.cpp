@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/collector.hpp"
+#include "vmaf_exact/collector.hpp"
 
 #include "core/error.hpp"
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "core/backend.hpp"
-#include "core/collector.hpp"
+#include "vmaf_exact/collector.hpp"
 #include "core/feature.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/options.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 #include <cstdlib>
 #include <new>

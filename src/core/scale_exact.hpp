@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx::sws {
 

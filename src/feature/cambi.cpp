@@ -219,6 +219,55 @@ unsigned layout_sample(const Picture& pic, long long x, long long y) {
   return pic.bpc() == 8 ? layout_sample<std::uint8_t>(pic, x, y) : layout_sample<std::uint16_t>(pic, x, y);
 }
 
+TwinSide twin_side(const Settings& st, int in_w, int in_h, bool is_src) {
+  TwinSide s;
+  s.is_src = is_src;
+  s.w = int(is_src ? st.src_width : st.enc_width);
+  s.h = int(is_src ? st.src_height : st.enc_height);
+  s.window = is_src ? st.src_window : st.window;
+  s.d = scale_dims(s.w, s.h, st.speedup);
+  for (int k = 0; k < kScales; ++k) {
+    s.off[k] = s.total;
+    s.total += std::size_t(s.d.w[k]) * std::size_t(s.d.h[k]);
+  }
+  const bool same = s.w == in_w && s.h == in_h;  // the reference converts without resizing
+  auto axis = [same](int in_n, int out_n, std::vector<int>& map, std::vector<unsigned>& bad) {
+    map.resize(std::size_t(out_n));
+    if (same) {
+      for (int j = 0; j < out_n; ++j) map[std::size_t(j)] = j;
+      return;
+    }
+    const std::vector<unsigned> pos = resize_positions(unsigned(in_n), unsigned(out_n));
+    for (int j = 0; j < out_n; ++j) {
+      const unsigned p = pos[std::size_t(j)];
+      if (p < unsigned(in_n)) {
+        map[std::size_t(j)] = int(p);
+      } else {
+        map[std::size_t(j)] = -1 - int(bad.size());
+        bad.push_back(p);
+      }
+    }
+  };
+  axis(in_w, s.w, s.xmap, s.bad_x);
+  axis(in_h, s.h, s.ymap, s.bad_y);
+  return s;
+}
+
+void TwinSide::fill_patch(const Picture& samples, std::uint16_t* patch) const {
+  std::size_t at = 0;
+  for (unsigned y : bad_y)
+    for (int j = 0; j < w; ++j) {
+      const int x = xmap[std::size_t(j)];
+      const unsigned px = x >= 0 ? unsigned(x) : bad_x[std::size_t(-1 - x)];
+      patch[at++] = std::uint16_t(layout_sample(samples, px, y));
+    }
+  for (unsigned x : bad_x)
+    for (int i = 0; i < h; ++i) {
+      const int y = ymap[std::size_t(i)];
+      patch[at++] = y >= 0 ? std::uint16_t(layout_sample(samples, x, y)) : 0;
+    }
+}
+
 void check_luma(const Picture& pic, bool is_src, unsigned index) {
   const int bpc = pic.bpc();
   if (bpc == 8 || bpc == 16) return;

@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "core/feature.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx {
 
@@ -151,6 +151,25 @@ double combine_scales(const double scores[kScales], int window);
 // Writes a frame's outputs (the score; with full_ref the source score and the
 // difference), clipped at cambi_max_val. `src` is unused without full_ref.
 void put_scores(const Settings& st, unsigned index, double dist, double src, FeatureSink& out);
+
+// What the device twins (CUDA, OpenCL) keep of one picture scored per frame:
+// the distorted one at the encode size, or, with full_ref, the reference at
+// the source size; each scale's c-values at off[scale] in the twin's buffers.
+struct TwinSide {
+  int w = 0, h = 0, window = 0;
+  bool is_src = false;
+  ScaleDims d{};
+  std::size_t off[kScales] = {};
+  std::size_t total = 0;
+  std::vector<int> xmap, ymap;         // input positions; -1 - k: patch column / row k
+  std::vector<unsigned> bad_x, bad_y;  // the input positions of the patched columns / rows
+  // The samples where libvmaf's resize steps outside the picture, which the
+  // host reads (layout_sample): the patched rows, then the patched columns.
+  std::size_t patch_size() const { return bad_y.size() * std::size_t(w) + bad_x.size() * std::size_t(h); }
+  void fill_patch(const Picture& samples, std::uint16_t* patch) const;
+};
+// The side of a twin with settings st whose input is in_w x in_h.
+TwinSide twin_side(const Settings& st, int in_w, int in_h, bool is_src);
 
 // libvmaf's 16-bit heat maps, one file per scale, opened (and the directory
 // made) on construction. write() may be called from several threads, for

@@ -20,7 +20,7 @@
 #include <cstring>
 
 #include "core/feature.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx {
 

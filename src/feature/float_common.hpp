@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/libvmaf_cpu.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx::flt {
 

@@ -5,7 +5,7 @@
 // clip_db / scale options. Writes float_ssim, and float_ssim_l/_c/_s with
 // enable_lcs (plain names: none of the options is a feature parameter).
 #include "core/feature.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx {
 

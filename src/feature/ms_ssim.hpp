@@ -5,7 +5,7 @@
 // enable_db / clip_db options. Writes float_ms_ssim, and with enable_lcs
 // float_ms_ssim_{l,c,s}_scale0..4 (plain names).
 #include "core/feature.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "core/feature.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx {
 

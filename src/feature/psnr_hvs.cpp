@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "exact/psnr_hvs_block.h"
-#include "feature/psnr_hvs_tables.h"
+#include "exact/psnr_hvs_tables.h"
 
 namespace vmafx {
 namespace psnr_hvs {

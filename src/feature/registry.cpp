@@ -22,20 +22,39 @@ extern const ExtractorDescriptor kFloatVifExtractor, kFloatAdmExtractor, kFloatM
     kFloatAnsnrExtractor, kFloatMomentExtractor;
 extern const ExtractorDescriptor kSpeedChromaExtractor, kSpeedTemporalExtractor;
 
-// Twin factories, defined in feature/cuda/<f>_cuda.cpp and
-// feature/opencl/<f>_opencl.cpp when the backend is built.
-#define VMAFX_TWINS(X) \
-  X(motion)            \
-  X(vif) X(adm) X(psnr) X(ssim) X(float_ssim) X(float_ms_ssim) X(cambi) X(float_vif) X(float_adm) X(float_motion)
-#define VMAFX_TWINS_MISC(X) X(float_psnr) X(float_moment) X(float_ansnr) X(psnr_hvs) X(ciede)
-#define VMAFX_TWINS_SPEED(X) X(speed_chroma) X(speed_temporal)
+// The feature table, one row per extractor in libvmaf's order of lookup by
+// feature name (which matters only where two extractors would provide one
+// name: none do, a test checks it):
+//   X(twin, .desc = &descriptor[, .opencl_source = "<file>.cl"][, .checks = k<...>Checks])
+// `twin` names the twin factories, make_<twin>_twin in feature/cuda/<f>_cuda.cpp
+// and feature/opencl/<f>_opencl.cpp. The optional fields default (Row): the
+// kernel file <twin>.cl, the checks kDefaults (the default options), and a
+// CUDA and an OpenCL twin.
+#define VMAFX_FEATURES(X)                                                                                          \
+  X(float_psnr, .desc = &kFloatPsnrExtractor)                                                                      \
+  X(float_ansnr, .desc = &kFloatAnsnrExtractor)                                                                    \
+  X(float_adm, .desc = &kFloatAdmExtractor, .checks = kFloatAdmChecks)                                             \
+  X(float_vif, .desc = &kFloatVifExtractor, .checks = kFloatVifChecks)                                             \
+  X(float_motion, .desc = &kFloatMotionExtractor, .checks = kFloatMotionChecks)                                    \
+  X(float_moment, .desc = &kFloatMomentExtractor)                                                                  \
+  X(speed_chroma, .desc = &kSpeedChromaExtractor, .opencl_source = "speed.cl", .checks = kSpeedChromaChecks)       \
+  X(speed_temporal, .desc = &kSpeedTemporalExtractor, .opencl_source = "speed.cl", .checks = kSpeedTemporalChecks) \
+  X(float_ms_ssim, .desc = &kFloatMsSsimExtractor, .opencl_source = "float_ssim.cl", .checks = kMsSsimChecks)      \
+  X(float_ssim, .desc = &kFloatSsimExtractor, .checks = kFloatSsimChecks)                                          \
+  X(ssim, .desc = &kSsimExtractor)                                                                                 \
+  X(ciede, .desc = &kCiedeExtractor)                                                                               \
+  X(psnr, .desc = &kPsnrExtractor, .checks = kPsnrChecks)                                                          \
+  X(psnr_hvs, .desc = &kPsnrHvsExtractor)                                                                          \
+  X(adm, .desc = &kAdmExtractor, .checks = kAdmChecks)                                                             \
+  X(motion, .desc = &kMotionExtractor)                                                                             \
+  X(vif, .desc = &kVifExtractor, .checks = kVifChecks)                                                             \
+  X(cambi, .desc = &kCambiExtractor, .checks = kCambiChecks)
+
 #ifdef VMAFX_HAVE_CUDA
 namespace cuda {
-#define VMAFX_DECLARE(f) \
+#define VMAFX_DECLARE(f, ...) \
   std::unique_ptr<Extractor> make_##f##_twin(CudaBackend&, const OptionSet&, const PictureFormat&);
-VMAFX_TWINS(VMAFX_DECLARE)
-VMAFX_TWINS_MISC(VMAFX_DECLARE)
-VMAFX_TWINS_SPEED(VMAFX_DECLARE)
+VMAFX_FEATURES(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace cuda
 #define CUDA(f) &cuda::make_##f##_twin
@@ -44,20 +63,15 @@ VMAFX_TWINS_SPEED(VMAFX_DECLARE)
 #endif
 #ifdef VMAFX_HAVE_OPENCL
 namespace ocl {
-#define VMAFX_DECLARE(f) \
+#define VMAFX_DECLARE(f, ...) \
   std::unique_ptr<Extractor> make_##f##_twin(std::shared_ptr<FrameGroup>, const OptionSet&, const PictureFormat&);
-VMAFX_TWINS(VMAFX_DECLARE)
-VMAFX_TWINS_MISC(VMAFX_DECLARE)
-VMAFX_TWINS_SPEED(VMAFX_DECLARE)
+VMAFX_FEATURES(VMAFX_DECLARE)
 #undef VMAFX_DECLARE
 }  // namespace ocl
 #define OPENCL(f) &ocl::make_##f##_twin
 #else
 #define OPENCL(f) nullptr
 #endif
-#undef VMAFX_TWINS
-#undef VMAFX_TWINS_MISC
-#undef VMAFX_TWINS_SPEED
 
 namespace {
 
@@ -136,136 +150,31 @@ constexpr std::string_view kSpeedTemporalChecks[] = {
     "speed_prescale=0.75:speed_prescale_method=bicubic:speed_use_ref_diff=true",
     "speed_prescale=0.5:speed_prescale_method=lanczos4:speed_kernelscale=0.5"};
 
-// In libvmaf's order of lookup by feature name (which matters only where two
-// extractors would provide one name: none do, a test checks it).
-const FeatureEntry kTable[] = {
-    {.desc = &kFloatPsnrExtractor,
-     .cuda = CUDA(float_psnr),
-     .opencl = OPENCL(float_psnr),
-     .opencl_source = "float_psnr.cl",
-     .checks = kDefaults,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kFloatAnsnrExtractor,
-     .cuda = CUDA(float_ansnr),
-     .opencl = OPENCL(float_ansnr),
-     .opencl_source = "float_ansnr.cl",
-     .checks = kDefaults,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kFloatAdmExtractor,
-     .cuda = CUDA(float_adm),
-     .opencl = OPENCL(float_adm),
-     .opencl_source = "float_adm.cl",
-     .checks = kFloatAdmChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kFloatVifExtractor,
-     .cuda = CUDA(float_vif),
-     .opencl = OPENCL(float_vif),
-     .opencl_source = "float_vif.cl",
-     .checks = kFloatVifChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kFloatMotionExtractor,
-     .cuda = CUDA(float_motion),
-     .opencl = OPENCL(float_motion),
-     .opencl_source = "float_motion.cl",
-     .checks = kFloatMotionChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kFloatMomentExtractor,
-     .cuda = CUDA(float_moment),
-     .opencl = OPENCL(float_moment),
-     .opencl_source = "float_moment.cl",
-     .checks = kDefaults,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kSpeedChromaExtractor,
-     .cuda = CUDA(speed_chroma),
-     .opencl = OPENCL(speed_chroma),
-     .opencl_source = "speed.cl",
-     .checks = kSpeedChromaChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kSpeedTemporalExtractor,
-     .cuda = CUDA(speed_temporal),
-     .opencl = OPENCL(speed_temporal),
-     .opencl_source = "speed.cl",
-     .checks = kSpeedTemporalChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kFloatMsSsimExtractor,
-     .cuda = CUDA(float_ms_ssim),
-     .opencl = OPENCL(float_ms_ssim),
-     .opencl_source = "float_ssim.cl",
-     .checks = kMsSsimChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kFloatSsimExtractor,
-     .cuda = CUDA(float_ssim),
-     .opencl = OPENCL(float_ssim),
-     .opencl_source = "float_ssim.cl",
-     .checks = kFloatSsimChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kSsimExtractor,
-     .cuda = CUDA(ssim),
-     .opencl = OPENCL(ssim),
-     .opencl_source = "ssim.cl",
-     .checks = kDefaults,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kCiedeExtractor,
-     .cuda = CUDA(ciede),
-     .opencl = OPENCL(ciede),
-     .opencl_source = "ciede.cl",
-     .checks = kDefaults,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kPsnrExtractor,
-     .cuda = CUDA(psnr),
-     .opencl = OPENCL(psnr),
-     .opencl_source = "motion.cl",
-     .checks = kPsnrChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kPsnrHvsExtractor,
-     .cuda = CUDA(psnr_hvs),
-     .opencl = OPENCL(psnr_hvs),
-     .opencl_source = "psnr_hvs.cl",
-     .checks = kDefaults,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kAdmExtractor,
-     .cuda = CUDA(adm),
-     .opencl = OPENCL(adm),
-     .opencl_source = "adm.cl",
-     .checks = kAdmChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kMotionExtractor,
-     .cuda = CUDA(motion),
-     .opencl = OPENCL(motion),
-     .opencl_source = "motion.cl",
-     .checks = kDefaults,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kVifExtractor,
-     .cuda = CUDA(vif),
-     .opencl = OPENCL(vif),
-     .opencl_source = "vif.cl",
-     .checks = kVifChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
-    {.desc = &kCambiExtractor,
-     .cuda = CUDA(cambi),
-     .opencl = OPENCL(cambi),
-     .opencl_source = "cambi.cl",
-     .checks = kCambiChecks,
-     .has_cuda_twin = true,
-     .has_opencl_twin = true},
+// A row of VMAFX_FEATURES, the fields it may leave out at their defaults.
+struct Row {
+  const ExtractorDescriptor* desc;
+  std::string_view opencl_source;  // empty: <twin>.cl
+  Checks checks = kDefaults;
+  bool has_cuda_twin = true, has_opencl_twin = true;
 };
+
+constexpr FeatureEntry entry(const Row& r, std::string_view twin_source, CudaTwinFactory cuda,
+                             OpenclTwinFactory opencl) {
+  return {.desc = r.desc,
+          .cuda = r.has_cuda_twin ? cuda : nullptr,
+          .opencl = r.has_opencl_twin ? opencl : nullptr,
+          .opencl_source = !r.has_opencl_twin        ? std::string_view()
+                           : r.opencl_source.empty() ? twin_source
+                                                     : r.opencl_source,
+          .checks = r.checks,
+          .has_cuda_twin = r.has_cuda_twin,
+          .has_opencl_twin = r.has_opencl_twin};
+}
+
+#define VMAFX_ENTRY(f, ...) entry(Row{__VA_ARGS__}, #f ".cl", CUDA(f), OPENCL(f)),
+const FeatureEntry kTable[] = {VMAFX_FEATURES(VMAFX_ENTRY)};
+#undef VMAFX_ENTRY
+#undef VMAFX_FEATURES
 #undef CUDA
 #undef OPENCL
 

@@ -9,7 +9,7 @@
 // of window weights. Where libvmaf forms tap * sample^2 (and max^2) in `int`,
 // which overflows at 16 bit, we use 64 bit: equal up to 12 bit, correct above.
 #include "core/feature.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx::ssim {
 

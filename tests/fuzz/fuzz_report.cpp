@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/collector.hpp"
+#include "vmaf_exact/collector.hpp"
 #include "output/report.hpp"
 
 using namespace vmafx;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/collector.hpp"
+#include "vmaf_exact/collector.hpp"
 #include "core/engine.hpp"
 #include "io/video_reader.hpp"
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/collector.hpp"
+#include "vmaf_exact/collector.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
 

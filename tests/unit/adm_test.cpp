@@ -15,7 +15,7 @@
 #include "core/error.hpp"
 #include "core/feature.hpp"
 #include "core/options.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 #include "feature/adm.hpp"
 #include "exact/adm_tables.h"
 #include "support/pictures.hpp"

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/collector.hpp"
+#include "vmaf_exact/collector.hpp"
 #include "output/report.hpp"
 
 namespace vmafx {

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/collector.hpp"
+#include "vmaf_exact/collector.hpp"
 #include "core/error.hpp"
 #include "output/report.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "core/collector.hpp"
+#include "vmaf_exact/collector.hpp"
 #include "output/report.hpp"
 
 namespace vmafx {

@@ -196,6 +196,14 @@ void* ThreadContext::pinned(const void* owner, int slot, std::size_t bytes) {
 
 void ThreadContext::sync(std::string_view what) { check(cudaStreamSynchronize(stream_), what); }
 
+void ThreadContext::read_back(void* host, const void* dev, std::size_t bytes, std::string_view what) {
+  const cudaError_t launched = cudaGetLastError();
+  if (launched != cudaSuccess) check(launched, std::string(what) + ": kernel launch");
+  const cudaError_t copied = cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, stream_);
+  if (copied != cudaSuccess) check(copied, std::string(what) + ": readback");
+  sync(what);
+}
+
 const Picture& ThreadContext::host_view(const Picture& pic, int slot, int planes) {
   const Picture::DeviceCopy* dc = pic.device_copy();
   if (!dc) return pic;

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 #include "vmaf_exact/input.hpp"
 
 namespace vmafx::cuda {
@@ -92,6 +92,11 @@ class ThreadContext {
 
   // Waits for this thread's stream; throws on an asynchronous failure.
   void sync(std::string_view what);
+
+  // The end of most twins' frame: checks the kernels' launch, copies `bytes`
+  // of device memory `dev` into host memory `host` on this thread's
+  // stream, and waits for it. `what` names the twin in the errors.
+  void read_back(void* host, const void* dev, std::size_t bytes, std::string_view what);
 
   // For the few host-side reads a twin makes (a replayed pixel, a range
   // check): `pic` itself, or, when its frame is only in device memory

@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/picture.hpp"
+#include "vmaf_exact/picture.hpp"
 
 namespace vmafx::ocl {
 

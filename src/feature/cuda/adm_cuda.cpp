@@ -176,9 +176,7 @@ class AdmTwin final : public Extractor {
         adm::stage123(ref32, dis32, work32, sp[scale], acc + 9 * scale, s);
       }
     }
-    check(cudaGetLastError(), "adm: kernel launch");
-    check(cudaMemcpyAsync(host, acc, 36 * sizeof(long long), cudaMemcpyDeviceToHost, s), "adm: readback");
-    ctx.sync("adm");
+    ctx.read_back(host, acc, 36 * sizeof(long long), "adm");
 
     // As compute_impl's per-scale loop and tail.
     vmafx::adm::Scores o;

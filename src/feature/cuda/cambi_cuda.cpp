@@ -19,56 +19,14 @@
 namespace vmafx::cuda {
 namespace {
 
-struct Side {
-  int w = 0, h = 0, window = 0;
-  bool is_src = false;
-  vmafx::cambi::ScaleDims d{};
-  std::size_t off[vmafx::cambi::kScales] = {};
-  std::size_t total = 0;
-  std::vector<int> xmap, ymap;         // input positions; -1 - k: patch column / row k
-  std::vector<unsigned> bad_x, bad_y;  // the input positions of the patched columns / rows
-};
-
-Side make_side(const vmafx::cambi::Settings& st, int in_w, int in_h, bool is_src) {
-  Side s;
-  s.is_src = is_src;
-  s.w = int(is_src ? st.src_width : st.enc_width);
-  s.h = int(is_src ? st.src_height : st.enc_height);
-  s.window = is_src ? st.src_window : st.window;
-  s.d = vmafx::cambi::scale_dims(s.w, s.h, st.speedup);
-  for (int k = 0; k < vmafx::cambi::kScales; ++k) {
-    s.off[k] = s.total;
-    s.total += std::size_t(s.d.w[k]) * std::size_t(s.d.h[k]);
-  }
-  const bool same = s.w == in_w && s.h == in_h;  // the reference converts without resizing
-  auto axis = [same](int in_n, int out_n, std::vector<int>& map, std::vector<unsigned>& bad) {
-    map.resize(std::size_t(out_n));
-    if (same) {
-      for (int j = 0; j < out_n; ++j) map[std::size_t(j)] = j;
-      return;
-    }
-    const std::vector<unsigned> pos = vmafx::cambi::resize_positions(unsigned(in_n), unsigned(out_n));
-    for (int j = 0; j < out_n; ++j) {
-      const unsigned p = pos[std::size_t(j)];
-      if (p < unsigned(in_n)) {
-        map[std::size_t(j)] = int(p);
-      } else {
-        map[std::size_t(j)] = -1 - int(bad.size());
-        bad.push_back(p);
-      }
-    }
-  };
-  axis(in_w, s.w, s.xmap, s.bad_x);
-  axis(in_h, s.h, s.ymap, s.bad_y);
-  return s;
-}
+using Side = vmafx::cambi::TwinSide;
 
 class CambiTwin final : public Extractor {
  public:
   CambiTwin(CudaBackend& b, const OptionSet& o, const PictureFormat& f)
       : b_(b), fmt_(f), st_(vmafx::cambi::resolve(o, f)) {
-    sides_.push_back(make_side(st_, f.width, f.height, false));
-    if (st_.full_ref) sides_.push_back(make_side(st_, f.width, f.height, true));
+    sides_.push_back(vmafx::cambi::twin_side(st_, f.width, f.height, false));
+    if (st_.full_ref) sides_.push_back(vmafx::cambi::twin_side(st_, f.width, f.height, true));
     for (int d = 0; d < 32; ++d) {
       params_.tvi[d] = st_.tvi[d];
       params_.weight[d] = st_.diff_weights[d];
@@ -108,23 +66,11 @@ class CambiTwin final : public Extractor {
         t.maps[k] = true;
       }
       // Samples where libvmaf's resize steps outside the picture: from the host.
-      const std::size_t patched = side.bad_y.size() * std::size_t(w) + side.bad_x.size() * std::size_t(h);
+      const std::size_t patched = side.patch_size();
       auto* patch = static_cast<std::uint16_t*>(ctx.device(this, slot + 3, (patched ? patched : 1) * 2));
       if (patched) {
         auto* hp = static_cast<std::uint16_t*>(ctx.pinned(this, 1 + int(k), patched * 2));
-        const Picture& samples = ctx.host_view(pic, 0);
-        std::size_t at = 0;
-        for (unsigned y : side.bad_y)
-          for (int j = 0; j < w; ++j) {
-            const int x = side.xmap[std::size_t(j)];
-            const unsigned px = x >= 0 ? unsigned(x) : side.bad_x[std::size_t(-1 - x)];
-            hp[at++] = std::uint16_t(vmafx::cambi::layout_sample(samples, px, y));
-          }
-        for (unsigned x : side.bad_x)
-          for (int i = 0; i < h; ++i) {
-            const int y = side.ymap[std::size_t(i)];
-            hp[at++] = y >= 0 ? std::uint16_t(vmafx::cambi::layout_sample(samples, x, y)) : 0;
-          }
+        side.fill_patch(ctx.host_view(pic, 0), hp);
         check(cudaMemcpyAsync(patch, hp, patched * 2, cudaMemcpyHostToDevice, q), "cambi: patch");
       }
       const void* in = ctx.plane(pic, index, 0);
@@ -149,9 +95,7 @@ class CambiTwin final : public Extractor {
       }
       base += side.total;
     }
-    check(cudaGetLastError(), "cambi: kernel launch");
-    check(cudaMemcpyAsync(host, cvals, all_ * sizeof(float), cudaMemcpyDeviceToHost, q), "cambi: readback");
-    ctx.sync("cambi");
+    ctx.read_back(host, cvals, all_ * sizeof(float), "cambi");
     // The reference's checks and order: the distorted picture first.
     double score[2] = {0.0, 0.0};
     base = 0;

@@ -41,9 +41,7 @@ class CiedeTwin final : public Extractor {
                           dis.stride(0) / bps, dis.stride(1) / bps};
     const int fmt = fmt_.chroma == ChromaFormat::k420 ? 0 : fmt_.chroma == ChromaFormat::k422 ? 1 : 2;
     ciede::launch_pixels(r, d, w, h, fmt_.plane_width(1), fmt_.plane_height(1), fmt, fmt_.bpc, dev, s);
-    check(cudaGetLastError(), "ciede: kernel launch");
-    check(cudaMemcpyAsync(host, dev, 2 * n * 4, cudaMemcpyDeviceToHost, s), "ciede: readback");
-    ctx.sync("ciede");
+    ctx.read_back(host, dev, 2 * n * 4, "ciede");
     const std::uint32_t* ok = host + n;
     long long replayed = 0;
     // A frame only in device memory (NVDEC) is read back for the replay, once,

@@ -96,15 +96,10 @@ class FloatAdmTwin final : public Extractor {
         const std::size_t m = 9 * std::size_t(rw) * rh;
         terms_off[scale] = host_terms.size();
         host_terms.resize(host_terms.size() + m);
-        check(
-            cudaMemcpyAsync(host_terms.data() + terms_off[scale], terms, m * sizeof(float), cudaMemcpyDeviceToHost, s),
-            "float_adm: readback");
-        ctx.sync("float_adm");
+        ctx.read_back(host_terms.data() + terms_off[scale], terms, m * sizeof(float), "float_adm");
       }
     }
-    check(cudaGetLastError(), "float_adm: kernel launch");
-    check(cudaMemcpyAsync(host_rows, rows, off * sizeof(float), cudaMemcpyDeviceToHost, s), "float_adm: readback");
-    ctx.sync("float_adm");
+    ctx.read_back(host_rows, rows, off * sizeof(float), "float_adm");
     float num_s[4] = {0, 0, 0, 0}, den_s[4] = {0, 0, 0, 0}, aim_s[4] = {0, 0, 0, 0};
     for (int scale = 0; scale < 4; ++scale) {
       if (scale == 0 && c_.p.skip_scale0) {

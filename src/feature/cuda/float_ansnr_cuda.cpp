@@ -33,9 +33,7 @@ class FloatAnsnrTwin final : public Extractor {
     auto* rows = static_cast<float*>(ctx.device(this, 2, std::size_t(h) * 8));
     auto* host = static_cast<float*>(ctx.pinned(this, 0, std::size_t(h) * 8));
     fansnr::launch(r, d, ref.stride(0) / bps, w, h, fmt_.bpc, taps_, rf, df, rows, s);
-    check(cudaGetLastError(), "float_ansnr: kernel launch");
-    check(cudaMemcpyAsync(host, rows, std::size_t(h) * 8, cudaMemcpyDeviceToHost, s), "float_ansnr: readback");
-    ctx.sync("float_ansnr");
+    ctx.read_back(host, rows, std::size_t(h) * 8, "float_ansnr");
     float sig = 0, noise = 0;  // as fansnr::compute: the rows in order, in float
     for (int y = 0; y < h; ++y) {
       sig += host[2 * y];

@@ -47,19 +47,13 @@ class FloatMotionTwin final : public vmafx::fmotion::Motion {
         auto* rows = static_cast<float*>(ctx.device(this, 4, std::size_t(h) * sizeof(float)));
         auto* host = static_cast<float*>(ctx.pinned(this, 0, std::size_t(h) * sizeof(float)));
         fmotion::abs_diff_rows(blurred, blurred + n, w, h, rows, s);
-        check(cudaGetLastError(), "float_motion: kernel launch");
-        check(cudaMemcpyAsync(host, rows, std::size_t(h) * sizeof(float), cudaMemcpyDeviceToHost, s),
-              "float_motion: readback");
-        ctx.sync("float_motion");
+        ctx.read_back(host, rows, std::size_t(h) * sizeof(float), "float_motion");
         float acc = 0.0f;
         for (int i = 0; i < h; ++i) acc += host[i];
         v = acc / static_cast<float>(w * h);
       } else {
         auto* host = static_cast<float*>(ctx.pinned(this, 1, 2 * n * sizeof(float)));
-        check(cudaGetLastError(), "float_motion: kernel launch");
-        check(cudaMemcpyAsync(host, blurred, 2 * n * sizeof(float), cudaMemcpyDeviceToHost, s),
-              "float_motion: readback");
-        ctx.sync("float_motion");
+        ctx.read_back(host, blurred, 2 * n * sizeof(float), "float_motion");
         v = vmafx::fmotion::sad(host, host + n, w, h, true, c_.dims[0][0]);
       }
       total = p == 0 ? v : total + v;

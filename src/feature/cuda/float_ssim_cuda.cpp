@@ -47,9 +47,7 @@ class FloatSsimTwin final : public Extractor {
     auto* dev = static_cast<double*>(ctx.device(this, 5, k * n * sizeof(double)));
     auto* host = static_cast<double*>(ctx.pinned(this, 0, k * n * sizeof(double)));
     fssim::terms(sr, sd, w, h, mom, dev, dev + n, dev + 2 * n, dev + 3 * n, lcs_, s);
-    check(cudaGetLastError(), "float_ssim: kernel launch");
-    check(cudaMemcpyAsync(host, dev, k * n * sizeof(double), cudaMemcpyDeviceToHost, s), "float_ssim: readback");
-    ctx.sync("float_ssim");
+    ctx.read_back(host, dev, k * n * sizeof(double), "float_ssim");
     const vmafx::ssim::SsimMeans m = lcs_ ? fssim::sum_means(host, host + n, host + 2 * n, host + 3 * n, n)
                                           : fssim::sum_means(host, nullptr, nullptr, nullptr, n);
     // As FloatSsim::extract.

@@ -82,9 +82,7 @@ class FloatVifTwin final : public Extractor {
       fvif::statistic(f, fw, cur_r, cur_d, w, h, k_, mom, terms, rows + off, s);
       off += 2 * std::size_t(h);
     }
-    check(cudaGetLastError(), "float_vif: kernel launch");
-    check(cudaMemcpyAsync(host_rows, rows, off * sizeof(float), cudaMemcpyDeviceToHost, s), "float_vif: readback");
-    ctx.sync("float_vif");
+    ctx.read_back(host_rows, rows, off * sizeof(float), "float_vif");
     vmafx::fvif::Scores sc;
     for (int scale = c_.p.skip_scale0 ? 1 : 0; scale < 4; ++scale) {
       const float* rn = host_rows + row_off[scale];

@@ -60,9 +60,7 @@ class MsSsimTwin final : public Extractor {
       const std::size_t n = toff_[i + 1] - toff_[i];
       fssim::terms(fr + off_[i], fd + off_[i], lw_[i], lh_[i], mom, nullptr, base, base + n, base + 2 * n, true, s);
     }
-    check(cudaGetLastError(), "float_ms_ssim: kernel launch");
-    check(cudaMemcpyAsync(host, dev, 3 * nt * sizeof(double), cudaMemcpyDeviceToHost, s), "float_ms_ssim: readback");
-    ctx.sync("float_ms_ssim");
+    ctx.read_back(host, dev, 3 * nt * sizeof(double), "float_ms_ssim");
 
     // As ssim::ms_ssim_frame.
     vmafx::ssim::MsSsimScores v;

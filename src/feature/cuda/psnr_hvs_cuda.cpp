@@ -39,9 +39,7 @@ class PsnrHvsTwin final : public Extractor {
         hvs::launch_blocks(r, d, ref.stride(p) / bps, nbx_[p], nby_[p], fmt_.bpc, tables_[p], vmafx::psnr_hvs::kVar63,
                            vmafx::psnr_hvs::kVar15, dev + offset_[p], s);
       }
-      check(cudaGetLastError(), "psnr_hvs: kernel launch");
-      check(cudaMemcpyAsync(host, dev, n * 4, cudaMemcpyDeviceToHost, s), "psnr_hvs: readback");
-      ctx.sync("psnr_hvs");
+      ctx.read_back(host, dev, n * 4, "psnr_hvs");
     }
     double e[3];
     for (int p = 0; p < 3; ++p) {

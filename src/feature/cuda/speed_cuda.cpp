@@ -112,9 +112,7 @@ class SpeedChromaTwin final : public Extractor {
       dec_.enqueue(ctx, this, 1, r, r, ref.stride(c + 1) / bps, bpc_, false, dev + 2 * c * n);
       dec_.enqueue(ctx, this, 1, d, d, dis.stride(c + 1) / bps, bpc_, false, dev + (2 * c + 1) * n);
     }
-    check(cudaMemcpyAsync(host, dev, 4 * n * sizeof(float), cudaMemcpyDeviceToHost, ctx.stream()),
-          "speed_chroma: readback");
-    ctx.sync("speed_chroma");
+    ctx.read_back(host, dev, 4 * n * sizeof(float), "speed_chroma");
     // The host copy is this thread's: score_decimated may overwrite it.
     float sc[2];
     bool err[2];
@@ -167,9 +165,7 @@ class SpeedTemporalTwin final : public Extractor {
     const std::ptrdiff_t stride = ref.stride(0) / bps;
     dec_.enqueue(ctx, this, 1, er, cr, stride, bpc_, true, dev);
     dec_.enqueue(ctx, this, 1, ed, cd, stride, bpc_, true, dev + n);
-    check(cudaMemcpyAsync(host, dev, 2 * n * sizeof(float), cudaMemcpyDeviceToHost, ctx.stream()),
-          "speed_temporal: readback");
-    ctx.sync("speed_temporal");
+    ctx.read_back(host, dev, 2 * n * sizeof(float), "speed_temporal");
     float sc;
     vmafx::speed::score_decimated(t_.p, t_.d, host, host + n, &sc);
     vmafx::speed::put_temporal(sc, index, out);

@@ -42,9 +42,7 @@ class SsimTwin final : public Extractor {
     auto* host = static_cast<double*>(ctx.pinned(this, 0, n * sizeof(double)));
     const int bps = bpc_ > 8 ? 2 : 1;
     cuda::ssim::launch_terms(r, d, ref.stride(0) / bps, w_, h_, bpc_, terms, ctx.stream());
-    check(cudaGetLastError(), "ssim: kernel launch");
-    check(cudaMemcpyAsync(host, terms, n * sizeof(double), cudaMemcpyDeviceToHost, ctx.stream()), "ssim: readback");
-    ctx.sync("ssim");
+    ctx.read_back(host, terms, n * sizeof(double), "ssim");
     // As frame_ssim: ssim += term, ssimw += window weight, in raster order.
     double ssim = 0.0, ssimw = 0.0;
     for (int y = 0; y < h_; ++y) {

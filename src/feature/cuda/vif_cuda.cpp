@@ -38,9 +38,7 @@ class VifTwin final : public Extractor {
     const int bps = bpc_ > 8 ? 2 : 1;
     cuda::vif::launch(r, d, ref.stride(0) / bps, w_, h_, bpc_, gain_limit_, skip_scale0_, vmafx_vif_filter, levels, acc,
                       int_gain_, ctx.stream());
-    check(cudaGetLastError(), "vif: kernel launch");
-    check(cudaMemcpyAsync(host, acc, 16 * sizeof(long long), cudaMemcpyDeviceToHost, ctx.stream()), "vif: readback");
-    ctx.sync("vif");
+    ctx.read_back(host, acc, 16 * sizeof(long long), "vif");
 
     std::array<vmafx::vif::ScaleResult, 4> s{};
     for (int k = 0; k < 4; ++k) {

@@ -27,16 +27,15 @@ using adm::Region;
 using adm::score_region;
 using adm::to_u32;
 
-std::uint32_t f32_bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
+// One thread's frame in flight: what it is, and the device's totals once read.
+struct Pending : FrameState {
+  std::int64_t sum[12][3] = {};
+};
 
-class AdmTwin final : public Twin {
+class AdmTwin final : public FrameTwin<Pending> {
  public:
   AdmTwin(std::shared_ptr<FrameGroup> g, const adm::Params& p, bool debug, const PictureFormat& f)
-      : Twin(std::move(g)), p_(p), f_(adm::csf_factors(p)), debug_(debug), fmt_(f) {
+      : FrameTwin(std::move(g)), p_(p), f_(adm::csf_factors(p)), debug_(debug), fmt_(f) {
     std::memcpy(&egl_bits_, &p_.enhn_gain_limit, 8);
     // an integer limit (the option lies in [1, 100]) takes adm.cl's int64 path
     const double lim = p_.enhn_gain_limit;
@@ -44,17 +43,8 @@ class AdmTwin final : public Twin {
     cos_bits_ = f32_bits(adm::kCos1DegSq);
   }
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    enqueue(s, ref, dis, index, st);
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     adm::write_scores(finish(st), debug_, index, out);
   }
 
@@ -79,16 +69,8 @@ class AdmTwin final : public Twin {
     run(s.queue(), k, std::size_t(rows) * lx, lx);
   }
 
-  // One thread's frame in flight: what it is, and the device's totals once read.
-  struct Pending : Slot::State {
-    FrameKey frame;
-    std::int64_t sum[12][3] = {};
-    PendingRead read;
-  };
-
   // Every kernel of the frame and the (non-blocking) read of the totals.
-  void enqueue(Slot& s, const Picture& refp, const Picture& disp, unsigned index, Pending& st) {
-    st.read.finish();  // an earlier read into st.sum, never waited for
+  void enqueue(Slot& s, const Picture& refp, const Picture& disp, unsigned index, Pending& st) override {
     cl_command_queue q = s.queue();
     const Slot::Planes pl = s.planes(refp, disp, index, 0);
     int w = fmt_.width, h = fmt_.height;
@@ -211,7 +193,6 @@ class AdmTwin final : public Twin {
     set_args(kt, rows_mem, cl_int(h0), nrows, dadd, dsh, cadd, csh, totals);
     const std::size_t lt = pow2_group(kt, kMaxGroup);
     run(q, kt, 12 * lt, lt);
-    st.frame = {&refp, &disp, index};
     st.read.start(q, totals, st.sum, sizeof st.sum);
   }
 

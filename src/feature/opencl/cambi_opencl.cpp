@@ -21,63 +21,20 @@ namespace {
 constexpr const char* kFile = "cambi.cl";
 constexpr std::size_t kTx = 32, kTy = 8;  // cambi_cvalues' work-group (CAMBI_TX x CAMBI_TY)
 
-// One picture scored per frame: the distorted one at the encode size, or,
-// with full_ref, the reference at the source size.
-struct Side {
-  int w = 0, h = 0, window = 0;
-  bool is_src = false;
-  cambi::ScaleDims d{};
-  std::size_t off[cambi::kScales] = {};  // each scale's c-values (and mode-filtered picture) in the buffers
-  std::size_t total = 0;
-  std::vector<cl_int> xmap, ymap;      // input positions; -1 - k: patch column / row k
-  std::vector<unsigned> bad_x, bad_y;  // the input positions of the patched columns / rows
+using Side = cambi::TwinSide;
+
+struct Pending : FrameState {
+  std::vector<float> cvals;
+  std::vector<std::uint16_t> patch, row;
+  bool constants = false;  // maps and parameters written to this slot's buffers
 };
 
-Side make_side(const cambi::Settings& st, int in_w, int in_h, bool is_src) {
-  Side s;
-  s.is_src = is_src;
-  s.w = int(is_src ? st.src_width : st.enc_width);
-  s.h = int(is_src ? st.src_height : st.enc_height);
-  s.window = is_src ? st.src_window : st.window;
-  s.d = cambi::scale_dims(s.w, s.h, st.speedup);
-  for (int k = 0; k < cambi::kScales; ++k) {
-    s.off[k] = s.total;
-    s.total += std::size_t(s.d.w[k]) * std::size_t(s.d.h[k]);
-  }
-  auto axis = [](int in_n, int out_n, std::vector<cl_int>& map, std::vector<unsigned>& bad) {
-    map.resize(std::size_t(out_n));
-    if (in_n == out_n) {  // the reference converts without resizing
-      for (int j = 0; j < out_n; ++j) map[std::size_t(j)] = j;
-      return;
-    }
-    const std::vector<unsigned> pos = cambi::resize_positions(unsigned(in_n), unsigned(out_n));
-    for (int j = 0; j < out_n; ++j) {
-      const unsigned p = pos[std::size_t(j)];
-      if (p < unsigned(in_n)) {
-        map[std::size_t(j)] = cl_int(p);
-      } else {
-        map[std::size_t(j)] = -1 - cl_int(bad.size());
-        bad.push_back(p);
-      }
-    }
-  };
-  // The reference resizes unless the whole size is the input's.
-  if (s.w == in_w && s.h == in_h) {
-    axis(in_w, in_w, s.xmap, s.bad_x);
-    axis(in_h, in_h, s.ymap, s.bad_y);
-  } else {
-    axis(in_w, s.w, s.xmap, s.bad_x);
-    axis(in_h, s.h, s.ymap, s.bad_y);
-  }
-  return s;
-}
-
-class CambiTwin final : public Twin {
+class CambiTwin final : public FrameTwin<Pending> {
  public:
   CambiTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
-      : Twin(std::move(g)), fmt_(f), st_(cambi::resolve(o, f)) {
-    sides_.push_back(make_side(st_, f.width, f.height, false));
-    if (st_.full_ref) sides_.push_back(make_side(st_, f.width, f.height, true));
+      : FrameTwin(std::move(g)), fmt_(f), st_(cambi::resolve(o, f)) {
+    sides_.push_back(cambi::twin_side(st_, f.width, f.height, false));
+    if (st_.full_ref) sides_.push_back(cambi::twin_side(st_, f.width, f.height, true));
     for (int d = 0; d < 32; ++d) {
       params_[d] = st_.tvi[d];
       params_[32 + d] = st_.diff_weights[d];
@@ -88,16 +45,8 @@ class CambiTwin final : public Twin {
     (void)group_->device().program(kFile);
   }
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     // The reference's checks and order: the distorted picture first.
     double score[2] = {0.0, 0.0};
     std::size_t base = 0;
@@ -118,21 +67,11 @@ class CambiTwin final : public Twin {
     cambi::put_scores(st_, index, score[0], score[1], out);
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    std::vector<float> cvals;
-    std::vector<std::uint16_t> patch, row;
-    bool constants = false;  // maps and parameters written to this slot's buffers
-    PendingRead read;
-  };
-
   // Scratch buffers of side k.
   enum Buf { kImg, kRows, kMask, kMode, kXmap, kYmap, kPatch, kCount };
   cl_mem buf(Slot& s, std::size_t k, Buf b, std::size_t bytes) { return s.scratch(id_, int(k * kCount + b), bytes); }
 
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
-    st.read.finish();  // an earlier read into st.cvals, never waited for
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     cl_command_queue q = s.queue();
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     std::size_t all = 0;
@@ -157,22 +96,11 @@ class CambiTwin final : public Twin {
       const int w = side.w, h = side.h;
       const std::size_t n = std::size_t(w) * std::size_t(h);
       // Samples where libvmaf's resize steps outside the picture: from the host.
-      const std::size_t patched = side.bad_y.size() * std::size_t(w) + side.bad_x.size() * std::size_t(h);
+      const std::size_t patched = side.patch_size();
       cl_mem patch = buf(s, k, kPatch, (patched ? patched : 1) * 2);
       if (patched) {
         st.patch.resize(patched);
-        std::size_t at = 0;
-        for (unsigned y : side.bad_y)
-          for (int j = 0; j < w; ++j) {
-            const cl_int x = side.xmap[std::size_t(j)];
-            const unsigned px = x >= 0 ? unsigned(x) : side.bad_x[std::size_t(-1 - x)];
-            st.patch[at++] = std::uint16_t(cambi::layout_sample(pic, px, y));
-          }
-        for (unsigned x : side.bad_x)
-          for (int i = 0; i < h; ++i) {
-            const cl_int y = side.ymap[std::size_t(i)];
-            st.patch[at++] = y >= 0 ? std::uint16_t(cambi::layout_sample(pic, x, y)) : 0;
-          }
+        side.fill_patch(pic, st.patch.data());
         write(q, patch, st.patch.data(), patched * 2);  // blocking: st.patch is reused
       }
       cl_mem img = buf(s, k, kImg, n * 2);
@@ -229,7 +157,6 @@ class CambiTwin final : public Twin {
     }
     st.cvals.resize(all);
     st.read.start(q, cvals, st.cvals.data(), all * sizeof(float));
-    st.frame = {&ref, &dis, index};
   }
 
   PictureFormat fmt_;

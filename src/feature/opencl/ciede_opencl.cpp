@@ -20,25 +20,21 @@ constexpr const char* kFile = "ciede.cl";
 
 int chroma_code(ChromaFormat c) { return c == ChromaFormat::k420 ? 0 : c == ChromaFormat::k422 ? 1 : 2; }
 
-class CiedeTwin final : public Twin {
+struct Pending : FrameState {
+  std::vector<std::uint32_t> out;
+};
+
+class CiedeTwin final : public FrameTwin<Pending> {
  public:
-  CiedeTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f) : Twin(std::move(g)), fmt_(f) {}
+  CiedeTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f) : FrameTwin(std::move(g)), fmt_(f) {}
   ~CiedeTwin() override {
     if (env::stats() && pixels_ > 0)
       std::fprintf(stderr, "ciede (opencl): %lld of %lld pixels replayed on the host\n", replayed_.load(),
                    pixels_.load());
   }
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    if (st.read.active()) st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     const int w = fmt_.width, h = fmt_.height;
     const std::size_t n = std::size_t(w) * h;
     const std::uint32_t* bits = st.out.data();
@@ -51,18 +47,9 @@ class CiedeTwin final : public Twin {
     out.put_plain("ciede2000", index, ciede::frame_score(total, unsigned(w), unsigned(h)));
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    std::vector<std::uint32_t> out;
-    PendingRead read;
-  };
-
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
-    if (st.read.active()) st.read.finish();
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     const std::size_t n = std::size_t(fmt_.width) * fmt_.height;
     st.out.resize(2 * n);
-    st.frame = {&ref, &dis, index};
     cl_mem out = s.scratch(id_, 0, 2 * n * 4);
     cl_kernel k = s.kernel(kFile, "ciede_pixels");
     const Slot::Planes y = s.planes(ref, dis, index, 0);

@@ -32,24 +32,23 @@ auto bits(T v) {
   }
 }
 
-class FloatAdmTwin final : public Twin {
+struct Pending : FrameState {
+  std::vector<float> rows;
+  std::vector<float> terms;  // p != 3: the bases of every scale
+  std::size_t term_off[4] = {0, 0, 0, 0};
+  int row_off[4] = {0, 0, 0, 0}, rw[4] = {0, 0, 0, 0}, rh[4] = {0, 0, 0, 0};
+};
+
+class FloatAdmTwin final : public FrameTwin<Pending> {
  public:
-  FloatAdmTwin(std::shared_ptr<FrameGroup> g, const fadm::Config& c) : Twin(std::move(g)), c_(c) {
+  FloatAdmTwin(std::shared_ptr<FrameGroup> g, const fadm::Config& c) : FrameTwin(std::move(g)), c_(c) {
     for (const float* f : {vmafx_fadm_db2_lo, vmafx_fadm_db2_hi})
       for (int k = 0; k < 4; ++k) table_.push_back(bits(f[k]));
     for (int s = 0; s < 4; ++s) fac_[s] = fadm::csf_factors(s, c.p);
   }
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     const bool cube = c_.p.p_norm == 3.0;
     float num_s[4] = {0, 0, 0, 0}, den_s[4] = {0, 0, 0, 0}, aim_s[4] = {0, 0, 0, 0};
     for (int scale = 0; scale < 4; ++scale) {
@@ -81,18 +80,7 @@ class FloatAdmTwin final : public Twin {
     fadm::put_scores(c_, fadm::finish(num_s, den_s, aim_s, c_.w, c_.h, c_.p), index, out);
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    PendingRead read;
-    std::vector<float> rows;
-    std::vector<float> terms;  // p != 3: the bases of every scale
-    std::size_t term_off[4] = {0, 0, 0, 0};
-    int row_off[4] = {0, 0, 0, 0}, rw[4] = {0, 0, 0, 0}, rh[4] = {0, 0, 0, 0};
-  };
-
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
-    st.read.finish();  // an earlier read into st.rows, never waited for
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     cl_command_queue q = s.queue();
     const cl_mem tab = s.device().table("float_adm", table_.data(), table_.size() * 4);
     const int W = c_.w, H = c_.h;
@@ -194,7 +182,6 @@ class FloatAdmTwin final : public Twin {
     }
     st.rows.resize(std::size_t(off > 0 ? off : 1));
     if (off > 0) st.read.start(q, rows, st.rows.data(), std::size_t(off) * 4);
-    st.frame = {&ref, &dis, index};
   }
 
   fadm::Config c_;

@@ -13,21 +13,17 @@ namespace {
 
 constexpr const char* kFile = "float_ansnr.cl";
 
-class FloatAnsnrTwin final : public Twin {
+struct Pending : FrameState {
+  std::vector<float> rows;
+};
+
+class FloatAnsnrTwin final : public FrameTwin<Pending> {
  public:
   FloatAnsnrTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f)
-      : Twin(std::move(g)), fmt_(f), pk_(fpsnr::peak_for(f.bpc)) {}
+      : FrameTwin(std::move(g)), fmt_(f), pk_(fpsnr::peak_for(f.bpc)) {}
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     float sig = 0, noise = 0;  // as fansnr::compute: the rows in order, in float
     for (int y = 0; y < fmt_.height; ++y) {
       sig += st.rows[2 * std::size_t(y)];
@@ -38,15 +34,7 @@ class FloatAnsnrTwin final : public Twin {
     out.put_plain("float_anpsnr", index, sc.anpsnr);
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    std::vector<float> rows;
-    PendingRead read;
-  };
-
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
-    st.read.finish();  // an earlier read into st.rows, never waited for
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     const int w = fmt_.width, h = fmt_.height;
     const std::size_t n = std::size_t(w) * h;
@@ -66,7 +54,6 @@ class FloatAnsnrTwin final : public Twin {
     run(s.queue(), kr, std::size_t(h), pow2_group(kr, 64));
     st.rows.resize(2 * std::size_t(h));
     st.read.start(s.queue(), rows, st.rows.data(), st.rows.size() * 4);
-    st.frame = {&ref, &dis, index};
   }
 
   PictureFormat fmt_;

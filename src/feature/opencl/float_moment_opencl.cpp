@@ -8,39 +8,26 @@
 namespace vmafx::ocl {
 namespace {
 
-class FloatMomentTwin final : public Twin {
+class FloatMomentTwin final : public TermSumsTwin {
  public:
   FloatMomentTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f)
-      : Twin(std::move(g)),
-        sums_("float_moment.cl",
-              {{VMAFX_FTERM_SAMPLE, false},
-               {VMAFX_FTERM_SAMPLE, true},
-               {VMAFX_FTERM_SQUARE, false},
-               {VMAFX_FTERM_SQUARE, true}},
-              f),
+      : TermSumsTwin(std::move(g), TermSums("float_moment.cl",
+                                            {{VMAFX_FTERM_SAMPLE, false},
+                                             {VMAFX_FTERM_SAMPLE, true},
+                                             {VMAFX_FTERM_SQUARE, false},
+                                             {VMAFX_FTERM_SQUARE, true}},
+                                            f)),
         w_(f.width),
         h_(f.height) {}
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    sums_.enqueue(s, id_, ref, dis, index, s.state<TermSums::Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    TermSums::Pending& st = s.state<TermSums::Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) sums_.enqueue(s, id_, ref, dis, index, st);
-    st.read.finish();
+ private:
+  void emit(Slot& s, Pending& st, const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     static constexpr std::string_view kNames[4] = {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
                                                    "float_moment_dis2nd"};
-    for (std::size_t i = 0; i < 4; ++i) {
-      const double cum = sums_.finish(s, id_, ref, dis, index, st, i);
-      out.put_plain(kNames[i], index, cum / (w_ * h_));  // fmoment::moment's mean
-    }
+    for (std::size_t i = 0; i < 4; ++i)
+      out.put_plain(kNames[i], index, sum(s, st, ref, dis, index, i) / (w_ * h_));  // fmoment::moment's mean
   }
 
- private:
-  TermSums sums_;
   int w_, h_;
 };
 

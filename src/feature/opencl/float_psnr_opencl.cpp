@@ -8,30 +8,19 @@
 namespace vmafx::ocl {
 namespace {
 
-class FloatPsnrTwin final : public Twin {
+class FloatPsnrTwin final : public TermSumsTwin {
  public:
   FloatPsnrTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f)
-      : Twin(std::move(g)),
-        sums_("float_psnr.cl", {{VMAFX_FTERM_ERROR, false}}, f),
+      : TermSumsTwin(std::move(g), TermSums("float_psnr.cl", {{VMAFX_FTERM_ERROR, false}}, f)),
         fmt_(f),
         pk_(fpsnr::peak_for(f.bpc)) {}
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    sums_.enqueue(s, id_, ref, dis, index, s.state<TermSums::Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    TermSums::Pending& st = s.state<TermSums::Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) sums_.enqueue(s, id_, ref, dis, index, st);
-    st.read.finish();
-    const double noise = sums_.finish(s, id_, ref, dis, index, st, 0);
+ private:
+  void emit(Slot& s, Pending& st, const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
+    const double noise = sum(s, st, ref, dis, index, 0);
     out.put_plain("float_psnr", index, fpsnr::from_noise(noise, fmt_.width, fmt_.height, pk_));
   }
 
- private:
-  TermSums sums_;
   PictureFormat fmt_;
   fpsnr::Peak pk_;
 };

@@ -16,12 +16,6 @@ namespace vmafx::ocl {
 
 namespace {
 
-std::uint32_t f32_bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-
 struct Consts {
   std::uint32_t c1, c2, c3;
 };
@@ -79,36 +73,30 @@ ssim::SsimMeans gaussian_ssim_finish(GaussianTerms& g) {
 
 namespace {
 
-class FloatSsimTwin final : public Twin {
+// One read (gaussian_ssim_enqueue's), which gaussian_ssim_finish waits for.
+struct Pending : Slot::State {
+  FrameKey frame;
+  GaussianTerms g;
+  const PendingRead& last_read() const { return g.read; }
+};
+
+class FloatSsimTwin final : public FrameTwin<Pending> {
  public:
   FloatSsimTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
-      : Twin(std::move(g)),
+      : FrameTwin(std::move(g)),
         fmt_(f),
         scale_(ssim::float_ssim_scale(f.width, f.height, o.get_int("scale"))),
         lcs_(o.get_bool("enable_lcs")),
         db_(o.get_bool("enable_db")),
         max_db_(ssim::max_db(o.get_bool("clip_db"), f.bpc, f.width, f.height)) {}
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.g.read)) enqueue(s, ref, dis, index, st);
+ private:
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     const ssim::SsimMeans m = gaussian_ssim_finish(st.g);
     ssim::write_float_ssim({m.ssim, m.l, m.c, m.s}, lcs_, db_, max_db_, index, out);
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    GaussianTerms g;
-  };
-
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     int w = fmt_.width, h = fmt_.height;
     const cl_int wide = fmt_.bpc > 8 ? 1 : 0;
@@ -135,7 +123,6 @@ class FloatSsimTwin final : public Twin {
       run2d(s.queue(), k, std::size_t(w), std::size_t(h), 16, 8);
     }
     gaussian_ssim_enqueue(s, id_, 2, r, d, w, h, lcs_, st.g);
-    st.frame = {&ref, &dis, index};
   }
 
   PictureFormat fmt_;

@@ -25,15 +25,13 @@ class TermSums {
   TermSums(const char* cl_file, std::vector<TermSum> sums, const PictureFormat& f)
       : file_(cl_file), sums_(std::move(sums)), w_(f.width), h_(f.height), bpc_(f.bpc) {}
 
-  struct Pending : Slot::State {
-    FrameKey frame;
+  struct Pending : FrameState {
     std::vector<std::uint64_t> rows;
-    PendingRead read;
   };
 
-  // Enqueues the row sums of every sum, ending with a non-blocking read.
+  // Enqueues the row sums of every sum, ending with a non-blocking read
+  // (once an earlier read into st has finished: FrameTwin sees to it).
   void enqueue(Slot& s, int owner, const Picture& ref, const Picture& dis, unsigned index, Pending& st) const {
-    st.read.finish();  // an earlier read into st.rows, never waited for
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     const std::size_t h = std::size_t(h_);
     cl_mem rows = s.scratch(owner, 0, sums_.size() * h * 8);
@@ -48,7 +46,6 @@ class TermSums {
     }
     st.rows.resize(sums_.size() * h);
     st.read.start(s.queue(), rows, st.rows.data(), st.rows.size() * 8);
-    st.frame = {&ref, &dis, index};
   }
 
   // The reference's double sum number i, once enqueue()'s read has finished.
@@ -79,6 +76,22 @@ class TermSums {
   const char* file_;
   std::vector<TermSum> sums_;
   int w_, h_, bpc_;
+};
+
+// A twin whose device work is one TermSums: it emits from sum(i).
+class TermSumsTwin : public FrameTwin<TermSums::Pending> {
+ protected:
+  TermSumsTwin(std::shared_ptr<FrameGroup> g, TermSums sums) : FrameTwin(std::move(g)), sums_(std::move(sums)) {}
+
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) final {
+    sums_.enqueue(s, id_, ref, dis, index, st);
+  }
+  double sum(Slot& s, const Pending& st, const Picture& ref, const Picture& dis, unsigned index, std::size_t i) const {
+    return sums_.finish(s, id_, ref, dis, index, st, i);
+  }
+
+ private:
+  TermSums sums_;
 };
 
 }  // namespace vmafx::ocl

@@ -17,20 +17,15 @@ namespace {
 
 constexpr const char* kFile = "float_vif.cl";
 
-std::uint32_t f32_bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-std::uint64_t f64_bits(double f) {
-  std::uint64_t b;
-  std::memcpy(&b, &f, 8);
-  return b;
-}
+struct Pending : FrameState {
+  std::vector<float> rows;
+  std::vector<float> input;  // the host's prescaled images
+  int row_off[4] = {0, 0, 0, 0}, heights[4] = {0, 0, 0, 0};
+};
 
-class FloatVifTwin final : public Twin {
+class FloatVifTwin final : public FrameTwin<Pending> {
  public:
-  FloatVifTwin(std::shared_ptr<FrameGroup> g, const fvif::Config& c) : Twin(std::move(g)), c_(c) {
+  FloatVifTwin(std::shared_ptr<FrameGroup> g, const fvif::Config& c) : FrameTwin(std::move(g)), c_(c) {
     for (int i = 0; i < VMAFX_FVIF_LOG2_TERMS; ++i) tab_.push_back(vmafx_fvif_log2_poly[i]);
     for (int s = 0; s < 4; ++s) {
       const std::vector<float> f = fvif::gaussian_kernel(s, c.p.kernelscale);
@@ -41,16 +36,8 @@ class FloatVifTwin final : public Twin {
     tab_name_ = "float_vif:" + std::to_string(f64_bits(c.p.kernelscale));
   }
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     fvif::Scores sc;
     for (int scale = c_.p.skip_scale0 ? 1 : 0; scale < 4; ++scale) {
       const float* rn = st.rows.data() + st.row_off[scale];
@@ -66,17 +53,7 @@ class FloatVifTwin final : public Twin {
     fvif::put_scores(c_, sc, index, out);
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    PendingRead read;
-    std::vector<float> rows;
-    std::vector<float> input;  // the host's prescaled images
-    int row_off[4] = {0, 0, 0, 0}, heights[4] = {0, 0, 0, 0};
-  };
-
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
-    st.read.finish();  // an earlier read into st.rows, never waited for
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     cl_command_queue q = s.queue();
     const cl_mem tab = s.device().table(tab_name_, tab_.data(), tab_.size() * sizeof(float));
     const int W = c_.sw, H = c_.sh;
@@ -145,7 +122,6 @@ class FloatVifTwin final : public Twin {
     }
     st.rows.resize(std::size_t(off));
     st.read.start(q, rows, st.rows.data(), std::size_t(off) * 4);
-    st.frame = {&ref, &dis, index};
   }
 
   void run_rows(Slot& s, cl_kernel kr, cl_mem terms, int w, int h, cl_mem rows, cl_int off) {

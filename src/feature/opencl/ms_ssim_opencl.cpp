@@ -14,25 +14,26 @@ namespace {
 
 constexpr int kScales = VMAFX_MS_SSIM_SCALES;
 
-class MsSsimTwin final : public Twin {
+// A read per level, each waited for by its gaussian_ssim_finish; the last
+// level's is the last the frame enqueues.
+struct Pending : Slot::State {
+  FrameKey frame;
+  GaussianTerms level[kScales];
+  const PendingRead& last_read() const { return level[kScales - 1].read; }
+};
+
+class MsSsimTwin final : public FrameTwin<Pending> {
  public:
   MsSsimTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
-      : Twin(std::move(g)),
+      : FrameTwin(std::move(g)),
         fmt_(f),
         lcs_(o.get_bool("enable_lcs")),
         db_(o.get_bool("enable_db")),
         max_db_(ssim::max_db(o.get_bool("clip_db"), f.bpc, f.width, f.height)) {}
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
+ private:
   // Each level's sums are added while the device computes the next levels.
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.level[kScales - 1].read)) enqueue(s, ref, dis, index, st);
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     ssim::MsSsimScores v;
     double msssim = 1.0;
     for (int i = 0; i < kScales; ++i) ssim::ms_ssim_add_scale(i, gaussian_ssim_finish(st.level[i]), msssim, v);
@@ -40,13 +41,7 @@ class MsSsimTwin final : public Twin {
     ssim::write_ms_ssim(v, lcs_, db_, max_db_, index, out);
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    GaussianTerms level[kScales];
-  };
-
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     int lw[kScales], lh[kScales];
     lw[0] = fmt_.width;
@@ -76,7 +71,6 @@ class MsSsimTwin final : public Twin {
     // every level its own scratch pair, so all five can be in flight
     for (int i = 0; i < kScales; ++i)
       gaussian_ssim_enqueue(s, id_, 2 * kScales + 2 * i, r[i], d[i], lw[i], lh[i], true, st.level[i]);
-    st.frame = {&ref, &dis, index};
   }
 
   PictureFormat fmt_;

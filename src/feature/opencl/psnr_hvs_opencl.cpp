@@ -14,9 +14,13 @@ namespace {
 constexpr const char* kFile = "psnr_hvs.cl";
 constexpr std::string_view kNames[4] = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"};
 
-class PsnrHvsTwin final : public Twin {
+struct Pending : FrameState {
+  std::vector<float> terms;
+};
+
+class PsnrHvsTwin final : public FrameTwin<Pending> {
  public:
-  PsnrHvsTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f) : Twin(std::move(g)), fmt_(f) {
+  PsnrHvsTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f) : FrameTwin(std::move(g)), fmt_(f) {
     for (int p = 0; p < 3; ++p) {
       nbx_[p] = psnr_hvs::blocks_along(f.plane_width(p));
       nby_[p] = psnr_hvs::blocks_along(f.plane_height(p));
@@ -24,16 +28,8 @@ class PsnrHvsTwin final : public Twin {
     }
   }
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    if (st.read.active()) st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     double e[3];
     for (int p = 0; p < 3; ++p) {
       e[p] = psnr_hvs::error_from_terms(st.terms.data() + offset_[p], std::size_t(nbx_[p]) * nby_[p], fmt_.bpc);
@@ -43,17 +39,8 @@ class PsnrHvsTwin final : public Twin {
     out.put_plain(kNames[3], index, psnr_hvs::to_db(combined));
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    std::vector<float> terms;
-    PendingRead read;
-  };
-
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
-    if (st.read.active()) st.read.finish();  // an earlier read into st.terms, never waited for
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     st.terms.resize(offset_[3]);
-    st.frame = {&ref, &dis, index};
     if (offset_[3] == 0) return;  // no plane has a block: nothing to read
     cl_mem terms = s.scratch(id_, 0, offset_[3] * 4);
     cl_kernel k = s.kernel(kFile, "hvs_blocks");

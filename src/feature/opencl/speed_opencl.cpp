@@ -100,21 +100,17 @@ class Decimator {
   std::vector<float> wx_, wy_;
 };
 
-class SpeedChromaTwin final : public Twin {
+struct ChromaPending : FrameState {
+  std::vector<float> host;  // U ref, U dis, V ref, V dis
+};
+
+class SpeedChromaTwin final : public FrameTwin<ChromaPending> {
  public:
   SpeedChromaTwin(std::shared_ptr<FrameGroup> g, const speed::ChromaSetup& c, const PictureFormat& f)
-      : Twin(std::move(g)), c_(c), fmt_(f), dec_(c.p, c.d) {}
+      : FrameTwin(std::move(g)), c_(c), fmt_(f), dec_(c.p, c.d) {}
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     const std::size_t n = dec_.image();
     float sc[2];
     bool err[2];
@@ -123,15 +119,7 @@ class SpeedChromaTwin final : public Twin {
     speed::put_chroma(sc, err, c_.max_val, index, out);
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    PendingRead read;
-    std::vector<float> host;  // U ref, U dis, V ref, V dis
-  };
-
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
-    st.read.finish();  // an earlier read into st.host, never waited for
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     const std::size_t n = dec_.image();
     cl_mem out = s.scratch(id_, 0, 4 * n * 4);
     for (int c = 0; c < 2; ++c) {
@@ -142,7 +130,6 @@ class SpeedChromaTwin final : public Twin {
     }
     st.host.resize(4 * n);
     st.read.start(s.queue(), out, st.host.data(), 4 * n * 4);
-    st.frame = {&ref, &dis, index};
   }
 
   speed::ChromaSetup c_;

@@ -14,9 +14,13 @@ namespace {
 
 constexpr const char* kFile = "ssim.cl";
 
-class SsimTwin final : public Twin {
+struct Pending : FrameState {
+  std::vector<double> terms;
+};
+
+class SsimTwin final : public FrameTwin<Pending> {
  public:
-  SsimTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f) : Twin(std::move(g)), fmt_(f) {
+  SsimTwin(std::shared_ptr<FrameGroup> g, const PictureFormat& f) : FrameTwin(std::move(g)), fmt_(f) {
     // The reference's max^2 * K in double (max^2 formed in 64 bits).
     const std::int64_t sm = (std::int64_t(1) << f.bpc) - 1;
     const double max2 = static_cast<double>(sm * sm);
@@ -26,16 +30,8 @@ class SsimTwin final : public Twin {
     std::memcpy(&k2f_, &k2f, 8);
   }
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     // The reference's sum, in its order: raster order, one double each; the
     // window weights' sum depends on the size only and is formed once.
     double ssim = 0.0;
@@ -43,15 +39,7 @@ class SsimTwin final : public Twin {
     out.put_plain("ssim", index, ssim / weight_sum());
   }
 
- private:
-  struct Pending : Slot::State {
-    FrameKey frame;
-    std::vector<double> terms;
-    PendingRead read;
-  };
-
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
-    st.read.finish();  // an earlier read into st.terms, never waited for
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     const int w = fmt_.width, h = fmt_.height;
     const std::size_t n = std::size_t(w) * h;
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
@@ -67,7 +55,6 @@ class SsimTwin final : public Twin {
     run2d(s.queue(), kt, std::size_t(w), std::size_t(h), 16, 8);
     st.terms.resize(n);
     st.read.start(s.queue(), term, st.terms.data(), n * 8);
-    st.frame = {&ref, &dis, index};
   }
 
   // The sum of the window weights over the picture, added in raster order in

@@ -48,10 +48,17 @@ VtKernel vt_kernel(int scale) {
 }
 constexpr std::size_t kVtTileH = 16;  // VT_TY
 
-class VifTwin final : public Twin {
+// One thread's frame in flight: what it is, where its sums are read back
+// to (per scale: the first group and the number of groups in `sums`).
+struct Pending : FrameState {
+  std::vector<std::int64_t> sums;
+  std::size_t first[4] = {}, groups[4] = {};
+};
+
+class VifTwin final : public FrameTwin<Pending> {
  public:
   VifTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
-      : Twin(std::move(g)),
+      : FrameTwin(std::move(g)),
         fmt_(f),
         gain_limit_(o.get_double("vif_enhn_gain_limit")),
         debug_(o.get_bool("debug")),
@@ -61,32 +68,13 @@ class VifTwin final : public Twin {
       if (!symmetric(f)) throw std::logic_error("vif (opencl): the tiled kernels need symmetric filters");
   }
 
-  void submit(const Picture& ref, const Picture& dis, unsigned index) override {
-    Slot& s = slot();
-    enqueue(s, ref, dis, index, s.state<Pending>(id_));
-  }
-
-  void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    Slot& s = slot();
-    Pending& st = s.state<Pending>(id_);
-    if (!st.frame.matches(ref, dis, index, st.read)) enqueue(s, ref, dis, index, st);
-    st.read.finish();
+ private:
+  void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
     vif::write_scores(finish(st), debug_, skip_scale0_, index, out);
   }
 
- private:
-  // One thread's frame in flight: what it is, where its sums are read back
-  // to (per scale: the first group and the number of groups in `sums`).
-  struct Pending : Slot::State {
-    FrameKey frame;
-    std::vector<std::int64_t> sums;
-    std::size_t first[4] = {}, groups[4] = {};
-    PendingRead read;
-  };
-
   // Every kernel of the frame and the (non-blocking) read of the sums.
-  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) {
-    st.read.finish();  // an earlier read into st.sums, never waited for
+  void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
     cl_command_queue q = s.queue();
     const Slot::Planes pl = s.planes(ref, dis, index, 0);
     cl_mem log2 = s.device().table("vif_log2", vmafx_vif_log2_table, sizeof vmafx_vif_log2_table);
@@ -178,7 +166,6 @@ class VifTwin final : public Twin {
         kind = 1;
       }
     }
-    st.frame = {&ref, &dis, index};
     // the groups' sums added on the device, one work-group per scale: 128 bytes read back
     cl_kernel kr = s.kernel(kFile, "vif_reduce_v2");
     cl_mem out = s.scratch(id_, 12, 16 * 8);

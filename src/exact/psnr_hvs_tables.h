@@ -1,13 +1,28 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Contrast sensitivity tables of the PSNR-HVS metric (8x8 DCT, normalised
  * inverse quantisation at the point of transparency), as the float values
- * that libvmaf 3.2.0's psnr_hvs extractor uses (xiph psnr_hvs). Plain C. */
-#ifndef VMAFX_FEATURE_PSNR_HVS_TABLES_H_
-#define VMAFX_FEATURE_PSNR_HVS_TABLES_H_
+ * that libvmaf 3.2.0's psnr_hvs extractor uses (xiph psnr_hvs), defined once
+ * for host, CUDA and OpenCL code (the twins get them from the host today:
+ * feature/psnr_hvs.cpp's tables). Storage class VMAFX_HVS_CSF_TABLE:
+ * __constant in OpenCL C, "static const" elsewhere, unless the includer
+ * defines it (a CUDA file reading them on the device: "static __device__
+ * const"). */
+#ifndef VMAFX_EXACT_PSNR_HVS_TABLES_H
+#define VMAFX_EXACT_PSNR_HVS_TABLES_H
+
+#include "compat.h"
+
+#ifndef VMAFX_HVS_CSF_TABLE
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define VMAFX_HVS_CSF_TABLE __constant
+#else
+#define VMAFX_HVS_CSF_TABLE static const
+#endif
+#endif
 
 /* Each value is the float nearest to the published decimal constant. */
 /* luma */
-static const float vmafx_psnr_hvs_csf_y[8][8] = {
+VMAFX_HVS_CSF_TABLE float vmafx_psnr_hvs_csf_y[8][8] = {
     {1.61938727f, 2.29015946f, 2.08509755f, 1.48366094f, 1.00227511f, 0.678296983f, 0.466224909f, 0.326509148f},
     {2.29015946f, 1.94321811f, 2.04793072f, 1.68731105f, 1.23056674f, 0.868920326f, 0.612809896f, 0.436405808f},
     {2.08509755f, 2.04793072f, 1.34329021f, 1.09205639f, 0.875748813f, 0.67088294f, 0.501731932f, 0.372504264f},
@@ -19,7 +34,7 @@ static const float vmafx_psnr_hvs_csf_y[8][8] = {
 };
 
 /* Cb (used for every chroma layout) */
-static const float vmafx_psnr_hvs_csf_cb[8][8] = {
+VMAFX_HVS_CSF_TABLE float vmafx_psnr_hvs_csf_cb[8][8] = {
     {1.91113102f, 2.460742f, 1.1828419f, 1.14982569f, 1.05017078f, 0.898018837f, 0.747253895f, 0.615105569f},
     {2.460742f, 1.58529305f, 1.21363246f, 1.38190031f, 1.33100188f, 1.17428553f, 0.99640435f, 0.830890417f},
     {1.1828419f, 1.21363246f, 0.97871244f, 1.02624512f, 1.03145146f, 0.960060358f, 0.849823415f, 0.731221259f},
@@ -31,7 +46,7 @@ static const float vmafx_psnr_hvs_csf_cb[8][8] = {
 };
 
 /* Cr (used for every chroma layout) */
-static const float vmafx_psnr_hvs_csf_cr[8][8] = {
+VMAFX_HVS_CSF_TABLE float vmafx_psnr_hvs_csf_cr[8][8] = {
     {2.03871989f, 2.62502337f, 1.26180947f, 1.1101979f, 1.01397753f, 0.867069364f, 0.721500456f, 0.593906522f},
     {2.62502337f, 1.69112861f, 1.17180574f, 1.33427429f, 1.28513002f, 1.13381469f, 0.962064147f, 0.802254498f},
     {1.26180947f, 1.17180574f, 0.944981933f, 0.990876377f, 0.995903373f, 0.926972747f, 0.820535004f, 0.706020296f},
@@ -42,4 +57,4 @@ static const float vmafx_psnr_hvs_csf_cr[8][8] = {
     {0.593906522f, 0.802254498f, 0.706020296f, 0.587716639f, 0.478717059f, 0.393021673f, 0.330555052f, 0.285345405f},
 };
 
-#endif /* VMAFX_FEATURE_PSNR_HVS_TABLES_H_ */
+#endif /* VMAFX_EXACT_PSNR_HVS_TABLES_H */
