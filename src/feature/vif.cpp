@@ -28,6 +28,7 @@
 #include "core/error.hpp"
 #include "core/simd.hpp"
 #include "feature/vif_simd.hpp"
+#include "exact/vif_fp64.h"
 #include "exact/vif_tables.h"
 
 namespace vmafx {
@@ -36,14 +37,6 @@ namespace vif {
 namespace {
 
 constexpr int kPad = VMAFX_VIF_MAX_TAPS / 2;  // widest filter half-width
-
-// x86's cvttsd2si, which is what libvmaf's double -> int32_t assignment
-// compiles to: truncation toward zero, and INT32_MIN for anything out of
-// range. Spelled out because the C++ conversion is undefined out of range.
-inline std::int32_t trunc_to_int32(double x) {
-  if (x > -2147483649.0 && x < 2147483648.0) return static_cast<std::int32_t>(x);
-  return INT32_MIN;
-}
 
 // A plane of samples with a byte stride.
 template <class T>
@@ -344,16 +337,8 @@ std::int32_t log2_q11(std::uint64_t v) {
 //    term g*g*sigma1_sq (enhancement gain), the noise estimate keeps the true g.
 //  - g*g*sigma1_sq is evaluated left to right in double and truncated to int64.
 GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12, double gain_limit) {
-  const double eps = 65536 * 1.0e-10;
-  double g = double(sigma12) / (double(sigma1_sq) + eps);
-  std::int32_t sv_sq = trunc_to_int32(double(sigma2_sq) - g * double(sigma12));
-  if (sv_sq < 0) sv_sq = 0;
-  g = g < gain_limit ? g : gain_limit;
-  // sv_sq + kSigmaNsq as uint32 (libvmaf adds in int32, which can pass
-  // INT32_MAX for sv_sq near it; the uint32 sum is the value it wraps to).
-  const std::uint32_t noise = std::uint32_t(sv_sq) + std::uint32_t(kSigmaNsq);
-  const std::int64_t total = std::int64_t(g * g * double(sigma1_sq)) + noise;
-  return {noise, total};
+  const vmafx_vif_terms_fp64 t = vmafx_vif_gain_fp64(sigma1_sq, sigma2_sq, sigma12, gain_limit);
+  return {t.noise, t.total};
 }
 
 void accumulate(Accum& acc, std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12, double gain_limit) {

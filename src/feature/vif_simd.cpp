@@ -654,7 +654,7 @@ void SubHT(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::ui
 //   vif.cpp passes to log2_q11).
 //   g = s12 / (s1 + eps): the same eps (the same constant expression), the
 //   same Add and Div. x = s2 - g * s12: the same Mul, the same Sub.
-//   sv = trunc_to_int32(x), then max(sv, 0): x >= 2^31 gives INT32_MIN there,
+//   sv = vmafx_vif_trunc_i32(x), then max(sv, 0): x >= 2^31 gives INT32_MIN there,
 //   then 0; x <= -2^31 - 1 gives INT32_MIN, then 0, and so does
 //   max(Trunc(x), 0); in between it is Trunc(x) (an integer-valued double),
 //   then max(., 0). So sv = x < 2^31 ? max(Trunc(x), 0) : 0 (x is never NaN

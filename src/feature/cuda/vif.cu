@@ -13,6 +13,7 @@
 
 #define VMAFX_VIF_CONST static __device__ const
 #include "exact/vif_tables.h"
+#include "exact/vif_fp64.h"
 
 // The integer-exact gain terms (design record 003) for GPUs with slow fp64.
 // In a namespace of their own (the gain helpers have generic names).
@@ -55,11 +56,6 @@ __device__ __forceinline__ std::int32_t log2_q11(unsigned long long v) {
   return std::int32_t(vmafx_vif_log2_table[(v >> k) - VMAFX_VIF_LOG2_BASE]) + 2048 * k;
 }
 
-__device__ __forceinline__ std::int32_t trunc_to_int32(double x) {
-  if (x > -2147483649.0 && x < 2147483648.0) return std::int32_t(x);
-  return INT_MIN;
-}
-
 struct Acc {
   long long num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
 };
@@ -78,15 +74,8 @@ __device__ __forceinline__ void accumulate(Acc& a, std::int32_t s1, std::int32_t
       const long long total = (long long)t.gg + noise;
       a.num_log += log2_q11((unsigned long long)total) - log2_q11(noise);
     } else if (s12 > 0 && s2 > 0) {
-      const double gain_limit = p.gain_limit;
-      const double eps = 65536 * 1.0e-10;
-      double g = double(s12) / (double(s1) + eps);
-      std::int32_t sv_sq = trunc_to_int32(double(s2) - g * double(s12));
-      if (sv_sq < 0) sv_sq = 0;
-      g = g < gain_limit ? g : gain_limit;
-      const std::uint32_t noise = std::uint32_t(sv_sq) + std::uint32_t(kSigmaNsq);
-      const long long total = (long long)(g * g * double(s1)) + noise;
-      a.num_log += log2_q11((unsigned long long)total) - log2_q11(noise);
+      const vmafx_vif_terms_fp64 t = vmafx_vif_gain_fp64(s1, s2, s12, p.gain_limit);
+      a.num_log += log2_q11((unsigned long long)t.total) - log2_q11(t.noise);
     }
   } else {
     a.num_non_log += s2;
