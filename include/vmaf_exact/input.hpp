@@ -186,7 +186,8 @@ class FrameSource {
   struct Options {
     unsigned skip_ref = 0, skip_dis = 0;  // frames to drop first
     unsigned max_frames = 0;              // pairs to deliver at most (0: all)
-    unsigned depth = 4;                   // frames each side reads ahead
+    // Frames each side reads ahead: 0 chooses (auto_depth).
+    unsigned depth = 0;
     // Pairing: by index (the default, as libvmaf), or by presentation time:
     // each distorted frame with the reference frame nearest to it, times
     // counted from each clip's first frame (after the skips), in any time base.
@@ -205,6 +206,11 @@ class FrameSource {
   // VMAFX_READERS when set; else 1 for the CPU backend, whose scoring is far
   // slower than one reader, and 4 for a GPU backend.
   static unsigned auto_readers(const Session& session);
+  // 1 for the CPU backend: its workers already hold threads + 2 frames in
+  // flight, so one frame queued per side keeps them fed and every deeper
+  // frame is only memory (3 MB a 1080p 8-bit picture); 4 for a GPU backend,
+  // which takes frames in bursts.
+  static unsigned auto_depth(const Session& session);
   // Reserves the pictures it reads ahead in `session` (construct it before
   // anything acquires from the session). The readers and the session must
   // outlive this object.

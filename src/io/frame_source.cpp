@@ -65,10 +65,12 @@ unsigned FrameSource::auto_readers(const Session& session) {
   return session.backend_description().empty() ? 1 : 4;
 }
 
+unsigned FrameSource::auto_depth(const Session& session) { return session.backend_description().empty() ? 1 : 4; }
+
 FrameSource::FrameSource(VideoReader& ref, VideoReader& dis, Session& session, Options opts)
     : impl_(std::make_unique<Impl>(session, opts)) {
   Impl& m = *impl_;
-  if (m.opts.depth == 0) m.opts.depth = 1;
+  if (m.opts.depth == 0) m.opts.depth = auto_depth(session);
   const bool by_pts = m.opts.sync == Options::Sync::kPts;
   const unsigned readers = m.opts.readers ? m.opts.readers : auto_readers(session);
   m.readers[0] = &ref;

@@ -464,6 +464,16 @@ TEST_F(Files, DecodeOnlyDecodesAndNothingIsOfferedTheCpu) {
   }
 }
 
+// The CPU backend reads one frame ahead per side: its workers' own frames in
+// flight are the queue.
+TEST(FrameSourceAuto, CpuBackendReadsOneFrameAhead) {
+  SessionConfig cfg;
+  cfg.no_prediction = true;
+  cfg.backend = "cpu";
+  Session session({16, 8, 8, ChromaFormat::k420}, cfg);
+  EXPECT_EQ(FrameSource::auto_depth(session), 1u);
+}
+
 // A pool picture that held a frame on a GPU comes back as host memory.
 TEST(Pool, PicturesComeBackWithoutDeviceCopies) {
   SessionConfig cfg;
