@@ -365,6 +365,45 @@ TEST_F(Files, PositionalReadsOfRawClipsAndTheirErrors) {
     const Outcome run = read_all(*c, *d, {.skip_ref = 6, .skip_dis = 6, .readers = readers});
     EXPECT_EQ(run.error, p + ": frame 5: sample value 1024 exceeds 10-bit range") << "skipped frames are read";
   }
+  // Frames larger than one positional read (the bits are gathered read by
+  // read): a stray bit past the first 256 KiB of luma, one in chroma, and a
+  // frame with a stray bit whose file ends inside it (the truncation wins).
+  {
+    const std::string q = path("big10.yuv");
+    const int w = 1024, hgt = 512;
+    const std::size_t samples = std::size_t(w) * hgt * 3 / 2;
+    std::vector<std::uint16_t> f(samples);
+    for (std::size_t k = 0; k < samples; ++k) f[k] = std::uint16_t((k * 13) & 1023);
+    {
+      std::ofstream o(q, std::ios::binary);
+      auto put = [&] { o.write(reinterpret_cast<const char*>(f.data()), std::streamsize(samples * 2)); };
+      put();
+      f[300000] = 2048;  // luma, in the third read
+      put();
+      f[300000] = 5;
+      f[samples - 1] = 4096;  // the last chroma sample
+      put();
+      f[samples - 1] = 7;
+      f[10] = 1500;
+      o.write(reinterpret_cast<const char*>(f.data()), std::streamsize(samples));  // half a frame
+    }
+    auto big = open_video(q, RawFormat{w, hgt, ChromaFormat::k420, 10});
+    ASSERT_TRUE(big->positional());
+    Picture bp(big->format());
+    EXPECT_EQ(big->read_at(0, bp), VideoReader::At::kFrame);
+    EXPECT_EQ(bp.row<std::uint16_t>(0, 300)[7], std::uint16_t(((300 * 1024 + 7) * 13) & 1023));
+    auto big_message = [&](std::uint64_t i) {
+      try {
+        big->read_at(i, bp);
+      } catch (const Error& e) {
+        return std::string(e.what());
+      }
+      return std::string("no error");
+    };
+    EXPECT_EQ(big_message(1), q + ": frame 1: sample value 2048 exceeds 10-bit range");
+    EXPECT_EQ(big_message(2), q + ": frame 2: sample value 4096 exceeds 10-bit range");
+    EXPECT_EQ(big_message(3), q + ": frame 3: truncated frame data (file size is not a multiple of the frame size)");
+  }
   // After positional reads, read() goes on from where resume_at() puts it.
   r->resume_at(3);
   ASSERT_TRUE(r->read(pic));
