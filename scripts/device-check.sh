@@ -30,7 +30,8 @@
 #   fadm     float_adm's intel/amd/generic divisions: tables vs RCPSS, twins, golden
 #   scale    the exact scaler's CUDA and OpenCL twins (ScaleTwins)
 #   limits   page cache, input, scoring per bit depth and backend with 1 and 4
-#            readers, start-up and concurrent processes (issue 24)
+#            readers, start-up and concurrent processes, and OpenCL beside 4
+#            CUDA processes (fails under a quarter of its rate alone) (issue 24)
 #
 # A section fails when any of its checks fails (every golden shard counts);
 # the script's exit status is 1 when any section failed. Logs go to $OUT/
@@ -571,11 +572,11 @@ PY
   for be in cuda opencl; do
     for bt in 8 10 12 16; do
       for r in 1 4; do
-        out=$OUT/limits-$be-$bt-r$r.json
+        out=$C/limits-$be-$bt-r$r.json
         VMAFX_READERS=$r timeout 120 "$B/vmaf" -r "$C/2160p$bt.ref.y4m" -d "$C/2160p$bt.dis.y4m" --backend "$be" -q \
           --json --precision max -o "$out" || rc=1
         echo "  2160p$bt $be readers $r: $(grep -o '"fps": [0-9.]*' "$out")"
-        first=$OUT/limits-cuda-$bt-r1.json
+        first=$C/limits-cuda-$bt-r1.json
         if ! cmp -s <(grep -v '"fps"' "$first") <(grep -v '"fps"' "$out"); then
           echo "!! 2160p$bt $be readers $r: report differs from cuda readers 1"; rc=1
         fi
@@ -598,13 +599,33 @@ PY
     local t0 t1
     t0=$(date +%s%N)
     for f in $(seq "$n"); do
-      timeout 300 "$B/vmaf" -r "$C/1080p8.ref.y4m" -d "$C/1080p8.dis.y4m" --backend cuda -q --json -o "$OUT/conc-$f.json" &
+      timeout 300 "$B/vmaf" -r "$C/1080p8.ref.y4m" -d "$C/1080p8.dis.y4m" --backend cuda -q --json -o "$C/conc-$f.json" &
     done
     wait
     t1=$(date +%s%N)
     python3 -c "print(f'  {$n} processes: {$n * 300 / (($t1 - $t0) / 1e9):.0f} pairs/s together (wall {($t1 - $t0) / 1e9:.2f} s)')"
   done
-  rm -f "$C"/2160p16.*
+  # The OpenCL collapse issue 24 saw (4K 10-bit at 5 fps right after 8
+  # concurrent CUDA processes): OpenCL 4K 10-bit again, now beside 4 CUDA
+  # processes; a rate under a quarter of its own alone fails the section.
+  echo "== OpenCL beside 4 CUDA processes: 4K 10-bit fps (alone earlier in this section)"
+  for f in 1 2 3 4; do
+    timeout 300 "$B/vmaf" -r "$C/1080p8.ref.y4m" -d "$C/1080p8.dis.y4m" --backend cuda -q --json -o "$C/conc-$f.json" &
+  done
+  timeout 300 "$B/vmaf" -r "$C/2160p10.ref.y4m" -d "$C/2160p10.dis.y4m" --backend opencl -q --json --precision max \
+    -o "$C/limits-opencl-busy.json" || rc=1
+  wait
+  local alone busy
+  alone=$(grep -o '"fps": [0-9.]*' "$C/limits-opencl-10-r4.json" | grep -o '[0-9.]*$')
+  busy=$(grep -o '"fps": [0-9.]*' "$C/limits-opencl-busy.json" | grep -o '[0-9.]*$')
+  echo "  opencl 2160p10: alone ${alone:-?} fps, beside 4 CUDA processes ${busy:-?} fps"
+  if ! python3 -c "import sys; sys.exit(0 if float('${busy:-0}') * 4 >= float('${alone:-0}') > 0 else 1)"; then
+    echo "!! opencl collapsed beside CUDA processes"; rc=1
+  fi
+  if ! cmp -s <(grep -v '"fps"' "$C/limits-cuda-10-r1.json") <(grep -v '"fps"' "$C/limits-opencl-busy.json"); then
+    echo "!! opencl beside CUDA processes: report differs from cuda readers 1"; rc=1
+  fi
+  rm -f "$C"/2160p16.* "$C"/limits-*.json "$C"/conc-*.json
   return "$rc"
 }
 # --- end limits ---
