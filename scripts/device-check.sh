@@ -576,6 +576,14 @@ PY
         VMAFX_READERS=$r timeout 120 "$B/vmaf" -r "$C/2160p$bt.ref.y4m" -d "$C/2160p$bt.dis.y4m" --backend "$be" -q \
           --json --precision max -o "$out" || rc=1
         echo "  2160p$bt $be readers $r: $(grep -o '"fps": [0-9.]*' "$out")"
+        if [ "$be" = opencl ]; then  # a collapse: OpenCL under a quarter of CUDA's rate on the same row
+          local cu oc
+          cu=$(grep -o '"fps": [0-9.]*' "$C/limits-cuda-$bt-r$r.json" | grep -o '[0-9.]*$')
+          oc=$(grep -o '"fps": [0-9.]*' "$out" | grep -o '[0-9.]*$')
+          if ! python3 -c "import sys; sys.exit(0 if float('${oc:-0}') * 4 >= float('${cu:-0}') else 1)"; then
+            echo "!! 2160p$bt opencl readers $r: ${oc:-?} fps, under a quarter of cuda's ${cu:-?} (collapse)"; rc=1
+          fi
+        fi
         first=$C/limits-cuda-$bt-r1.json
         if ! cmp -s <(grep -v '"fps"' "$first") <(grep -v '"fps"' "$out"); then
           echo "!! 2160p$bt $be readers $r: report differs from cuda readers 1"; rc=1
