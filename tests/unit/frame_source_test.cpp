@@ -20,6 +20,16 @@
 namespace vmafx {
 namespace {
 
+// The message of read_at(i)'s error, or "no error".
+std::string read_at_error(VideoReader& r, std::uint64_t i, Picture& pic) {
+  try {
+    r.read_at(i, pic);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 namespace fs = std::filesystem;
 
 class Files : public ::testing::Test {
@@ -347,14 +357,7 @@ TEST_F(Files, PositionalReadsOfRawClipsAndTheirErrors) {
   EXPECT_EQ(r->read_at(2, pic), VideoReader::At::kFrame);
   EXPECT_EQ(pic.row<std::uint16_t>(0, 1)[3], 2 * 7 + 11);
   EXPECT_EQ(r->read_at(8, pic), VideoReader::At::kEnd);
-  auto message = [&](std::uint64_t i) {
-    try {
-      r->read_at(i, pic);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [&](std::uint64_t i) { return read_at_error(*r, i, pic); };
   EXPECT_EQ(message(5), p + ": frame 5: sample value 1024 exceeds 10-bit range");
   EXPECT_EQ(message(7), p + ": frame 7: truncated frame data (file size is not a multiple of the frame size)");
   // The same through FrameSource with one and with four threads.
@@ -392,14 +395,7 @@ TEST_F(Files, PositionalReadsOfRawClipsAndTheirErrors) {
     Picture bp(big->format());
     EXPECT_EQ(big->read_at(0, bp), VideoReader::At::kFrame);
     EXPECT_EQ(bp.row<std::uint16_t>(0, 300)[7], std::uint16_t(((300 * 1024 + 7) * 13) & 1023));
-    auto big_message = [&](std::uint64_t i) {
-      try {
-        big->read_at(i, bp);
-      } catch (const Error& e) {
-        return std::string(e.what());
-      }
-      return std::string("no error");
-    };
+    auto big_message = [&](std::uint64_t i) { return read_at_error(*big, i, bp); };
     EXPECT_EQ(big_message(1), q + ": frame 1: sample value 2048 exceeds 10-bit range");
     EXPECT_EQ(big_message(2), q + ": frame 2: sample value 4096 exceeds 10-bit range");
     EXPECT_EQ(big_message(3), q + ": frame 3: truncated frame data (file size is not a multiple of the frame size)");
