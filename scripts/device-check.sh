@@ -573,9 +573,11 @@ PY
     for bt in 8 10 12 16; do
       for r in 1 4; do
         out=$C/limits-$be-$bt-r$r.json
-        VMAFX_READERS=$r timeout 120 "$B/vmaf" -r "$C/2160p$bt.ref.y4m" -d "$C/2160p$bt.dis.y4m" --backend "$be" -q \
-          --json --precision max -o "$out" || rc=1
-        echo "  2160p$bt $be readers $r: $(grep -o '"fps": [0-9.]*' "$out")"
+        VMAFX_STATS=1 VMAFX_READERS=$r timeout 120 "$B/vmaf" -r "$C/2160p$bt.ref.y4m" -d "$C/2160p$bt.dis.y4m" \
+          --backend "$be" -q --json --precision max -o "$out" 2> "$C/stats.txt" || rc=1
+        echo "  2160p$bt $be readers $r: $(grep -o '"fps": [0-9.]*' "$out");" \
+          "$(grep -o 'first frame scored.*' "$C/stats.txt" | tr -s ' ');" \
+          "$(grep -o 'process CPU time.*' "$C/stats.txt" | tr -s ' ')"
         if [ "$be" = opencl ]; then  # a collapse: OpenCL under a quarter of CUDA's rate on the same row
           local cu oc
           cu=$(grep -o '"fps": [0-9.]*' "$C/limits-cuda-$bt-r$r.json" | grep -o '[0-9.]*$')
@@ -589,6 +591,23 @@ PY
           echo "!! 2160p$bt $be readers $r: report differs from cuda readers 1"; rc=1
         fi
       done
+    done
+  done
+  # The suspect for the collapse: NVIDIA's clWaitForEvents spins a core per
+  # waiting worker. The same rows waiting that way (VMAFX_OPENCL_SPIN=1)
+  # beside the default (sleeping on a completion callback): fps and the
+  # process's CPU time.
+  echo "== OpenCL waits: VMAFX_OPENCL_SPIN=1 (the driver's wait) against the default, 4K 8-bit and 10-bit"
+  for bt in 8 10; do
+    for f in 0 1; do
+      out=$C/limits-spin$f-$bt.json
+      VMAFX_OPENCL_SPIN=$f VMAFX_STATS=1 timeout 120 "$B/vmaf" -r "$C/2160p$bt.ref.y4m" -d "$C/2160p$bt.dis.y4m" \
+        --backend opencl -q --json --precision max -o "$out" 2> "$C/stats.txt" || rc=1
+      echo "  2160p$bt opencl spin=$f: $(grep -o '"fps": [0-9.]*' "$out");" \
+        "$(grep -o 'process CPU time.*' "$C/stats.txt" | tr -s ' ')"
+      if ! cmp -s <(grep -v '"fps"' "$C/limits-cuda-$bt-r1.json") <(grep -v '"fps"' "$out"); then
+        echo "!! 2160p$bt opencl spin=$f: report differs from cuda readers 1"; rc=1
+      fi
     done
   done
   echo "== start-up: exec to the first frame scored (VMAFX_STATS=1), 1080p8, 10 frames"

@@ -20,6 +20,7 @@ constexpr Variable kVariables[] = {
     {"VMAFX_OPENCL_GROUP_CAP", "N: at most N work items per OpenCL work group (tests)"},
     {"VMAFX_READERS", "1..64: threads reading each Y4M or raw YUV file (default 1 on the CPU, 4 with a GPU backend)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
+    {"VMAFX_OPENCL_SPIN", "1: wait for OpenCL commands in the driver's clWaitForEvents (which may spin a core)"},
     {"VMAFX_LIBVMAF_CPU",
      "auto, intel, amd or generic: the libvmaf whose float_adm libvmaf.so equals (as the CLI's --libvmaf-cpu)"},
     {"VMAFX_LIBVMAF_PRECISION",
@@ -78,6 +79,10 @@ bool opencl_profile() {
   static const bool v = flag("VMAFX_OPENCL_PROFILE");
   return v;
 }
+bool opencl_spin() {
+  static const bool v = flag("VMAFX_OPENCL_SPIN");
+  return v;
+}
 
 namespace {
 // "max" or 1..17 as digits; 0 for anything else.
@@ -117,6 +122,7 @@ void check() {
   one_of("VMAFX_OPENCL_PAGEABLE", {"0", "1"});
   one_of("VMAFX_HWDEC_HOST", {"0", "1"});
   one_of("VMAFX_OPENCL_PROFILE", {"0", "1"});
+  one_of("VMAFX_OPENCL_SPIN", {"0", "1"});
   one_of("VMAFX_LIBVMAF_CPU", {"auto", "intel", "amd", "generic"});
   const std::string prec = value("VMAFX_LIBVMAF_PRECISION");
   if (!prec.empty() && parse_precision(prec) == 0)

@@ -38,6 +38,10 @@ unsigned readers();
 // VMAFX_OPENCL_PROFILE=1: record every OpenCL command's device time (the
 // OpenCL bench prints it).
 bool opencl_profile();
+// VMAFX_OPENCL_SPIN=1: wait for OpenCL commands in the driver's
+// clWaitForEvents and blocking transfers (NVIDIA's spin a core each) instead
+// of sleeping on a completion callback; for measuring the difference.
+bool opencl_spin();
 
 // VMAFX_LIBVMAF_PRECISION=max (or 1..17): libvmaf.so's vmaf_write_output
 // prints scores with %.17g (%.<N>g), as the CLI's --precision; 0 when unset

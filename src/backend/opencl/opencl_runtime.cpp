@@ -2,6 +2,7 @@
 #include "backend/opencl/opencl_runtime.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -490,15 +491,18 @@ cl_mem Slot::publish_ref(const Picture& ref, const Picture& dis, unsigned index)
   cl_mem m = group_->mirror(ref, row * rows);
   const PlaneView v = ref.plane(0);
   if (std::size_t(v.stride) == row) {
-    ProfEvent ev("upload (reference mirror)");
-    check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, row * rows, v.data, 0, nullptr, ev.out()), "upload");
+    enqueue_wait(
+        [&](cl_event* e) { return clEnqueueWriteBuffer(queue_, m, CL_FALSE, 0, row * rows, v.data, 0, nullptr, e); },
+        "upload (reference mirror)", "upload");
   } else {
-    ProfEvent ev("upload (reference mirror, rect)");
     const std::size_t buf_origin[3] = {0, 0, 0}, host_origin[3] = {0, 0, 0};
     const std::size_t region[3] = {row, rows, 1};
-    check(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, buf_origin, host_origin, region, row, 0, std::size_t(v.stride),
-                                   0, v.data, 0, nullptr, ev.out()),
-          "upload");
+    enqueue_wait(
+        [&](cl_event* e) {
+          return clEnqueueWriteBufferRect(queue_, m, CL_FALSE, buf_origin, host_origin, region, row, 0,
+                                          std::size_t(v.stride), 0, v.data, 0, nullptr, e);
+        },
+        "upload (reference mirror, rect)", "upload");
   }
   group_->publish(ref, index);
   ref_luma_ = m;
@@ -573,21 +577,69 @@ void run2d(cl_command_queue q, cl_kernel k, std::size_t gx, std::size_t gy, std:
   check(clEnqueueNDRangeKernel(q, k, 2, nullptr, g, l, 0, nullptr, ev.out()), "clEnqueueNDRangeKernel");
 }
 
+namespace {
+// The state a completion callback shares with its waiter; the callback owns
+// one reference, so the waiter may return as soon as `done` is set.
+struct Waiter {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  cl_int status = CL_COMPLETE;
+};
+void CL_CALLBACK on_event_end(cl_event, cl_int status, void* user) {
+  auto* held = static_cast<std::shared_ptr<Waiter>*>(user);
+  {
+    Waiter& w = **held;
+    std::lock_guard lk(w.mu);
+    w.done = true;
+    w.status = status;
+    w.cv.notify_all();
+  }
+  delete held;
+}
+}  // namespace
+
+cl_int wait_event(cl_event e) {
+  cl_int status = CL_QUEUED;
+  cl_int err = clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+  if (err != CL_SUCCESS) return err;
+  if (status <= CL_COMPLETE) return status;
+  if (!env::opencl_spin()) {
+    // A callback only fires for commands the device was given: flush first
+    // (clWaitForEvents does that itself).
+    cl_command_queue q = nullptr;
+    if (clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS && q) clFlush(q);
+    auto w = std::make_shared<Waiter>();
+    auto* held = new std::shared_ptr<Waiter>(w);
+    if (clSetEventCallback(e, CL_COMPLETE, on_event_end, held) == CL_SUCCESS) {
+      std::unique_lock lk(w->mu);
+      w->cv.wait(lk, [&] { return w->done; });
+      return w->status;
+    }
+    delete held;  // no callbacks: the driver's wait below
+  }
+  err = clWaitForEvents(1, &e);
+  if (err != CL_SUCCESS && err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) return err;
+  status = CL_COMPLETE;
+  clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+  return status < 0 ? status : (err != CL_SUCCESS ? err : CL_COMPLETE);
+}
+
 void read(cl_command_queue q, cl_mem mem, void* dst, std::size_t bytes) {
   if (bytes == 0) return;
-  ProfEvent ev("read back");
-  check(clEnqueueReadBuffer(q, mem, CL_TRUE, 0, bytes, dst, 0, nullptr, ev.out()), "read back");
+  enqueue_wait([&](cl_event* e) { return clEnqueueReadBuffer(q, mem, CL_FALSE, 0, bytes, dst, 0, nullptr, e); },
+               "read back", "read back");
 }
 
 void write(cl_command_queue q, cl_mem mem, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
-  ProfEvent ev("write");
-  check(clEnqueueWriteBuffer(q, mem, CL_TRUE, 0, bytes, src, 0, nullptr, ev.out()), "upload");
+  enqueue_wait([&](cl_event* e) { return clEnqueueWriteBuffer(q, mem, CL_FALSE, 0, bytes, src, 0, nullptr, e); },
+               "write", "upload");
 }
 
 PendingRead::~PendingRead() {
   if (event_) {
-    clWaitForEvents(1, &event_);
+    wait_event(event_);
     clReleaseEvent(event_);
   }
 }
@@ -596,20 +648,14 @@ void PendingRead::start(cl_command_queue q, cl_mem mem, void* dst, std::size_t b
   if (event_) finish();
   ProfEvent pe("read back");
   check(clEnqueueReadBuffer(q, mem, CL_FALSE, 0, bytes, dst, 0, nullptr, &event_), "read back");
-  if (cl_event* prof = pe.out()) {
-    clRetainEvent(event_);
-    *prof = event_;
-  }
+  pe.keep(event_);
 }
 
 void PendingRead::finish() {
   if (!event_) return;
-  const cl_int err = clWaitForEvents(1, &event_);
-  cl_int status = CL_COMPLETE;
-  if (err == CL_SUCCESS) clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+  const cl_int status = wait_event(event_);
   clReleaseEvent(event_);
   event_ = nullptr;
-  check(err, "read back");
   if (status < 0) check(status, "read back");
 }
 

@@ -262,6 +262,14 @@ class ProfEvent {
   ~ProfEvent();
   // The event argument of the enqueue call: nullptr unless profiling.
   cl_event* out() { return profiling() ? &event_ : nullptr; }
+  // Records `e` (retained) when profiling: for commands whose event the
+  // caller needs itself.
+  void keep(cl_event e) {
+    if (cl_event* o = out()) {
+      clRetainEvent(e);
+      *o = e;
+    }
+  }
 
  private:
   const char* label_ = nullptr;
@@ -269,6 +277,28 @@ class ProfEvent {
   cl_event event_ = nullptr;
 };
 std::string profile_report();
+
+// Waits for `e` to end and returns its final status (CL_COMPLETE, or the
+// negative error of the command). It sleeps on a completion callback instead
+// of calling clWaitForEvents: NVIDIA's OpenCL spins a core in that call (and
+// in blocking transfers), so sixteen workers waiting at once can leave no
+// core to the readers and the driver's own threads (the suspect for the
+// OpenCL collapse of issue 24, docs/perf.md). VMAFX_OPENCL_SPIN=1 goes back
+// to clWaitForEvents, for measuring.
+cl_int wait_event(cl_event e);
+// Enqueues with `enqueue(&event)` and waits (wait_event) for the command,
+// throwing Error(`what`) if it failed: the blocking transfers of the runtime
+// and the twins. The command is profiled under `label`.
+template <class F>
+void enqueue_wait(F&& enqueue, const char* label, std::string_view what) {
+  ProfEvent pe(label);
+  cl_event e = nullptr;
+  check(enqueue(&e), what);
+  pe.keep(e);
+  const cl_int status = wait_event(e);
+  clReleaseEvent(e);
+  check(status < 0 ? status : CL_SUCCESS, what);
+}
 
 // Blocking read of `bytes` from `mem` into `dst`.
 void read(cl_command_queue q, cl_mem mem, void* dst, std::size_t bytes);

@@ -43,8 +43,7 @@ Scaler::Scaler(int gpu, const sws::Plan& plan) : dev_(Device::get(gpu)), plan_(p
       const std::vector<std::int32_t>& a = plan_.filter_array(c, i);
       const std::size_t bytes = a.size() * sizeof(std::int32_t);
       cl_mem m = filter_[c][i].get(dev_.context(), bytes);
-      check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, bytes, a.data(), 0, nullptr, nullptr),
-            "clEnqueueWriteBuffer (scale filters)");
+      write(queue_, m, a.data(), bytes);
     }
   }
 }
@@ -119,9 +118,12 @@ void Scaler::scale(const Picture& in, Picture& out) {
     }
     const std::size_t orow = std::size_t(g.dst_w) * db;
     const std::size_t oregion[3] = {orow, std::size_t(g.dst_h), 1};
-    check(clEnqueueReadBufferRect(queue_, dst, CL_TRUE, src_origin, src_origin, oregion, orow, 0,
-                                  std::size_t(out.stride(p)), 0, out.plane_data(p), 0, nullptr, nullptr),
-          "clEnqueueReadBufferRect (scale output)");
+    enqueue_wait(
+        [&](cl_event* e) {
+          return clEnqueueReadBufferRect(queue_, dst, CL_FALSE, src_origin, src_origin, oregion, orow, 0,
+                                         std::size_t(out.stride(p)), 0, out.plane_data(p), 0, nullptr, e);
+        },
+        "read back (scale output)", "clEnqueueReadBufferRect (scale output)");
   }
 }
 

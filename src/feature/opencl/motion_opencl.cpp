@@ -75,7 +75,7 @@ class MotionTwin final : public Twin {
 
   ~MotionTwin() override {
     if (pending_) {
-      clWaitForEvents(1, &pending_);
+      wait_event(pending_);
       clReleaseEvent(pending_);
     }
   }
@@ -90,9 +90,9 @@ class MotionTwin final : public Twin {
     if (!pending_) return;
     cl_event ev = pending_;
     pending_ = nullptr;
-    const cl_int err = clWaitForEvents(1, &ev);
+    const cl_int status = wait_event(ev);
     clReleaseEvent(ev);
-    check(err, "read back");
+    if (status < 0) check(status, "read back");
     std::uint64_t total = 0;
     for (std::uint32_t r : row_host_[pending_index_ & 1]) total += r;
     record(out, pending_index_,
