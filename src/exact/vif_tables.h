@@ -42,10 +42,13 @@ VMAFX_FN int vmafx_vif_filter_tap(int scale, int i)
     return f3[i];
 }
 
+/* The log2 table's first mantissa and its length (vmafx_vif_log2_table). */
+#define VMAFX_VIF_LOG2_BASE 32768
+#define VMAFX_VIF_LOG2_SIZE 32768
+
 /* Host C++ and CUDA: the same numbers as arrays, and the log2 table (OpenCL
- * programs build their own __constant copies from the _INIT macros above and
- * get the log2 table as a buffer from the host: 64 KiB is a device's whole
- * constant space). Storage class VMAFX_VIF_CONST: "static const" unless the
+ * programs take the taps from vmafx_vif_filter_tap and the log2 table as a
+ * buffer from the host: 64 KiB is a device's whole constant space). Storage class VMAFX_VIF_CONST: "static const" unless the
  * includer defines it (a CUDA file: "static __device__ const"). */
 #if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__)
 #ifndef VMAFX_VIF_CONST
@@ -68,9 +71,6 @@ VMAFX_VIF_CONST uint16_t vmafx_vif_filter[VMAFX_VIF_SCALES][VMAFX_VIF_MAX_TAPS] 
  * computes at start-up with the C library's log2f (float) and round (fp64).
  * Stored rather than recomputed because a device's log2f need not round like
  * glibc's; values run from 30720 (log2 32768 = 15) to 32768 (16, rounded up). */
-#define VMAFX_VIF_LOG2_BASE 32768
-#define VMAFX_VIF_LOG2_SIZE 32768
-
 VMAFX_VIF_CONST uint16_t vmafx_vif_log2_table[VMAFX_VIF_LOG2_SIZE] = {
     30720, 30720, 30720, 30720, 30720, 30720, 30721, 30721, 30721, 30721, 30721, 30721, 30721, 30721, 30721, 30721,
     30721, 30722, 30722, 30722, 30722, 30722, 30722, 30722, 30722, 30722, 30722, 30722, 30723, 30723, 30723, 30723,

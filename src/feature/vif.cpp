@@ -19,7 +19,6 @@
 #include "feature/vif.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -28,7 +27,7 @@
 #include "core/error.hpp"
 #include "core/simd.hpp"
 #include "feature/vif_simd.hpp"
-#include "exact/vif_fp64.h"
+#include "exact/vif.h"
 #include "exact/vif_tables.h"
 
 namespace vmafx {
@@ -188,16 +187,10 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
         yy += std::uint64_t{c[k]} * t_yy[x];
         xy += std::uint64_t{c[k]} * t_xy[x];
       }
-      // mu in Q16, products rounded back to Q0; moments rounded from Q16.
-      const auto sq = [](std::uint32_t a, std::uint32_t b) {
-        return std::uint32_t((std::uint64_t{a} * b + 0x80000000u) >> 32);
-      };
-      const std::uint32_t xx_f = std::uint32_t((xx + 32768) >> 16);
-      const std::uint32_t yy_f = std::uint32_t((yy + 32768) >> 16);
-      const std::uint32_t xy_f = std::uint32_t((xy + 32768) >> 16);
-      // The differences wrap in 32 bits and are read as signed, as in libvmaf.
-      accumulate(acc, std::int32_t(xx_f - sq(mu1, mu1)), std::int32_t(yy_f - sq(mu2, mu2)),
-                 std::int32_t(xy_f - sq(mu1, mu2)), gain_limit);
+      // mu in Q16, products rounded back to Q0; moments rounded from Q16; the
+      // differences wrap in 32 bits and are read as signed (vmafx_vif_sigma).
+      accumulate(acc, vmafx_vif_sigma(xx, mu1, mu1), vmafx_vif_sigma(yy, mu2, mu2), vmafx_vif_sigma(xy, mu1, mu2),
+                 gain_limit);
     }
   }
   acc.num_log += row_acc[0];
@@ -315,14 +308,8 @@ std::array<ScaleResult, 4> compute(const PlaneView& r, const PlaneView& d, int b
 
 }  // namespace
 
-std::int32_t log2_q11(std::uint64_t v) {
-  // Keep the top 16 significant bits (a mantissa in [2^15, 2^16)); k is the
-  // number of bits dropped, worth k whole units of log2. Every caller passes
-  // v >= 2^17 (the noise variance is added); the mask only keeps the table
-  // index in range for any v, and changes nothing for those.
-  const int k = std::max(int(std::bit_width(v)), 17) - 16;
-  return std::int32_t(vmafx_vif_log2_table[((v >> k) - VMAFX_VIF_LOG2_BASE) & 0x7FFF]) + 2048 * k;
-}
+// vmafx_vif_log2_q11 (src/exact/vif.h, the twins' too).
+std::int32_t log2_q11(std::uint64_t v) { return vmafx_vif_log2_q11(v, vmafx_vif_log2_table); }
 
 // The only floating point of the per-pixel path, and the part a GPU twin must
 // replay exactly (the two integers feed a table lookup, so an off-by-one here
@@ -341,22 +328,15 @@ GainTerms gain_terms(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_
   return {t.noise, t.total};
 }
 
+// vmafx_vif_accumulate (src/exact/vif.h, the twins' too) with the gain from
+// vif_fp64.h (gain_terms). Flat areas sum sigma2_sq and the pixel count: the
+// float VIF's 1 - sigma2_sq * 4 / 255^2 is the count minus the sigma sum
+// scaled once in finish(), 255 at every bit depth because the sigmas are in
+// 8-bit units (see vertical_shift).
 void accumulate(Accum& acc, std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12, double gain_limit) {
-  if (sigma2_sq < 0) sigma2_sq = 0;
-  if (sigma1_sq >= kSigmaNsq) {
-    // log2(1 + sigma1_sq / sigma_nsq) = log2(sigma_nsq + sigma1_sq) - 17, in Q11.
-    acc.den_log += log2_q11(std::uint32_t(kSigmaNsq) + std::uint32_t(sigma1_sq)) - 2048 * 17;
-    if (sigma12 > 0 && sigma2_sq > 0) {
-      const GainTerms t = gain_terms(sigma1_sq, sigma2_sq, sigma12, gain_limit);
-      acc.num_log += log2_q11(std::uint64_t(t.total)) - log2_q11(t.noise);
-    }
-  } else {
-    // Flat area: the float VIF's 1 - sigma2_sq * 4 / 255^2, summed as the
-    // pixel count minus the sigma sum scaled once in finish(). 255 holds at
-    // every bit depth because the sigmas are in 8-bit units (see vertical_shift).
-    acc.num_non_log += sigma2_sq;
-    acc.den_non_log++;
-  }
+  vmafx_vif_sums s{acc.num_log, acc.den_log, acc.num_non_log, acc.den_non_log};
+  vmafx_vif_accumulate(&s, sigma1_sq, sigma2_sq, sigma12, vmafx_vif_log2_table, vmafx_vif_limit{}, 1, gain_limit);
+  acc = {s.num_log, s.den_log, s.num_non_log, s.den_non_log};
 }
 
 // The int64 sums go through double and are stored as float: libvmaf keeps a

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The tiling of the CUDA VIF scale-0 "v2" kernel (src/feature/cuda/vif_tile.cuh),
-// run on the host: the same load / vertical / horizontal functions and the
-// same tile and thread index arithmetic as stat17_v2_kernel, one block and one
-// thread after another, must give the CPU's scale-0 accumulators bit for bit.
-// Checked two ways: the int64 sums equal those of a plain per-pixel copy of
-// vif.cpp's statistic loop, and finish() of them equals scale 0 of
+// The tiling of the VIF scale-0 "v2" kernels (src/exact/vif_tile.h, run by
+// CUDA's stat17_v2_kernel and OpenCL's vif_statistic0_v2), on the host: the
+// same vertical and horizontal item functions and the same tile and item
+// index arithmetic as the CUDA kernel, one block and one thread after
+// another, must give the CPU's scale-0 accumulators bit for bit. Checked two
+// ways: the int64 sums equal those of a plain per-pixel copy of vif.cpp's
+// statistic loop, and finish() of them equals scale 0 of
 // vif::compute_scales (the reference itself).
 #include <gtest/gtest.h>
 
@@ -14,20 +15,20 @@
 #include <random>
 #include <vector>
 
-#include "feature/cuda/vif_tile.cuh"
 #include "feature/vif.hpp"
 #include "exact/vif_tables.h"
+#include "exact/vif_tile.h"
 
 namespace {
 
-namespace tile = vmafx::cuda::vif::tile;
 using vmafx::vif::Accum;
 
 // stat17_v2_kernel on the host (blocks and threads in turn; the kernel's
 // __syncthreads separate exactly these phases).
 Accum tiled(const std::uint8_t* ref, const std::uint8_t* dis, std::ptrdiff_t stride, int w, int h, bool vector_loads,
             double limit) {
-  using namespace tile;
+  constexpr int kIW = VMAFX_VIF_V2_IW, kIH = VMAFX_VIF_V2_IH, kTX = VMAFX_VIF_V2_TX, kTY = VMAFX_VIF_TILE_TY;
+  constexpr int kVS = VMAFX_VIF_V2_VS, kH = VMAFX_VIF_V2_H, kXS = VMAFX_VIF_V2_XS, kXG = VMAFX_VIF_TILE_XG;
   std::vector<std::uint8_t> sr(kIH * kIW), sd(kIH * kIW);
   std::vector<std::uint16_t> vm1(kTY * kVS), vm2(kTY * kVS);
   std::vector<std::uint32_t> vxx(kTY * kVS), vyy(kTY * kVS), vxy(kTY * kVS);
@@ -47,20 +48,17 @@ Accum tiled(const std::uint8_t* ref, const std::uint8_t* dis, std::ptrdiff_t str
       } else {
         for (int q = 0; q < kIH * kIW; ++q) {
           const int r = q / kIW, c = q % kIW;
-          const long long off = (long long)tile::mirror(ys + r, h) * stride + tile::mirror(xs + c, w);
+          const long long off = (long long)vmafx_vif_mirror(ys + r, h) * stride + vmafx_vif_mirror(xs + c, w);
           sr[q] = ref[off];
           sd[q] = dis[off];
         }
       }
-      for (int tid = 0; tid < kThreads; ++tid) {
-        const int c = tid % kIW, g = tid / kIW;
-        const int i = g * kRows * kIW + c, o = g * kRows * kVS + c;
-        vertical(&sr[i], &sd[i], kIW, &vm1[o], &vm2[o], &vxx[o], &vyy[o], &vxy[o], kVS);
-      }
-      for (int tid = 0; tid < kThreads; ++tid) {
+      for (int tid = 0; tid < VMAFX_VIF_TILE_ITEMS; ++tid)
+        vmafx_vif_v2_vertical(tid, sr.data(), sd.data(), vm1.data(), vm2.data(), vxx.data(), vyy.data(), vxy.data());
+      for (int tid = 0; tid < VMAFX_VIF_TILE_ITEMS; ++tid) {
         const int ty = tid / kXG, xb = (tid % kXG) * kXS, o = ty * kVS + xb;
         std::int32_t s1[kXS], s2[kXS], s12[kXS];
-        horizontal(&vm1[o], &vm2[o], &vxx[o], &vyy[o], &vxy[o], s1, s2, s12);
+        vmafx_vif_tile_horizontal(&vm1[o], &vm2[o], &vxx[o], &vyy[o], &vxy[o], 0, kH, kXS, s1, s2, s12);
         for (int j = 0; j < kXS; ++j)
           if (x0 + xb + j < w && y0 + ty < h) vmafx::vif::accumulate(acc, s1[j], s2[j], s12[j], limit);
       }
@@ -166,7 +164,7 @@ void check(int w, int h, int pad, Fill fill, unsigned seed) {
 }
 
 TEST(VifTiling, TapsAreFilterZero) {
-  for (int k = 0; k < 17; ++k) EXPECT_EQ(tile::tap(k), vmafx_vif_filter[0][k]) << k;
+  for (int k = 0; k < 17; ++k) EXPECT_EQ(vmafx_vif_tap(0, k), vmafx_vif_filter[0][k]) << k;
 }
 
 TEST(VifTiling, EqualsCpuScale0) {

@@ -1,26 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Integer VIF on the device. Every step is integer arithmetic except the
 // log-branch gain terms, which are the CPU's double operations in the same
-// order (IEEE division, no contraction: --fmad=false); the per-pixel shares
-// are integers and their sums are order-independent, so the accumulators equal
-// the CPU's. The log2 table is the CPU's (feature/vif_tables.h).
+// order (IEEE division, no contraction: --fmad=false) or, for GPUs with slow
+// fp64, the integer path of design record 003; the per-pixel shares are
+// integers and their sums are order-independent, so the accumulators equal
+// the CPU's. The per-pixel and tile arithmetic is src/exact's (vif.h,
+// vif_tile.h), shared with the CPU and the OpenCL twin.
 #include <climits>
 #include <cstring>
 #include <type_traits>
 
 #include "feature/cuda/vif_cuda.hpp"
-#include "feature/cuda/vif_tile.cuh"
 
 #define VMAFX_VIF_CONST static __device__ const
 #include "exact/vif_tables.h"
-#include "exact/vif_fp64.h"
-
-// The integer-exact gain terms (design record 003) for GPUs with slow fp64.
-// In a namespace of their own (the gain helpers have generic names).
-#include <stdint.h>
-namespace vmafx_exact {
-#include "exact/vif_gain.h"
-}
+#include "exact/vif_tile.h"
 
 namespace vmafx::cuda::vif {
 namespace {
@@ -28,7 +22,6 @@ namespace {
 constexpr int TX = 32;  // outputs per tile, x
 constexpr int TY = 8;   // outputs per tile, y
 constexpr int kThreads = TX * TY;
-constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
 struct Params {
   int w, h;
@@ -38,49 +31,16 @@ struct Params {
   unsigned long long sq_round;
   int sq_shift;
   double gain_limit;
-  vmafx_exact::vmafx_vif_limit limit;  // the same limit, for the integer path
+  vmafx_vif_limit limit;  // the same limit, for the integer path
   unsigned short c[VMAFX_VIF_MAX_TAPS];
 };
 
-// Mirror without repeating the edge; the filters never reach past one
-// reflection (every scale is at least 2x its filter's half width). Positions
-// past that belong to outputs outside the picture and are only clamped.
-__device__ __forceinline__ int mirror(int i, int n) {
-  if (i < 0) i = -i;
-  if (i >= n) i = 2 * (n - 1) - i;
-  return i < 0 ? 0 : (i >= n ? n - 1 : i);
-}
-
-__device__ __forceinline__ std::int32_t log2_q11(unsigned long long v) {
-  const int k = (64 - __clzll((long long)v)) - 16;
-  return std::int32_t(vmafx_vif_log2_table[(v >> k) - VMAFX_VIF_LOG2_BASE]) + 2048 * k;
-}
-
-struct Acc {
-  long long num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
-};
-
-// One pixel's share, operation for operation as vif::accumulate / gain_terms.
-// kInt: the two gain integers from the integer path of src/exact (no fp64).
+// One pixel's share (vif.cpp accumulate). kInt: the gain's two integers from
+// the integer path of src/exact (no fp64).
 template <bool kInt>
-__device__ __forceinline__ void accumulate(Acc& a, std::int32_t s1, std::int32_t s2, std::int32_t s12,
+__device__ __forceinline__ void accumulate(vmafx_vif_sums& a, std::int32_t s1, std::int32_t s2, std::int32_t s12,
                                            const Params& p) {
-  if (s2 < 0) s2 = 0;
-  if (s1 >= kSigmaNsq) {
-    a.den_log += log2_q11(std::uint32_t(kSigmaNsq) + std::uint32_t(s1)) - 2048 * 17;
-    if (kInt && s12 > 0 && s2 > 0) {
-      const vmafx_exact::vmafx_vif_gain t = vmafx_exact::vmafx_vif_gain_terms(s1, s12, s2, p.limit);
-      const std::uint32_t noise = std::uint32_t(t.sv_sq) + std::uint32_t(kSigmaNsq);
-      const long long total = (long long)t.gg + noise;
-      a.num_log += log2_q11((unsigned long long)total) - log2_q11(noise);
-    } else if (s12 > 0 && s2 > 0) {
-      const vmafx_vif_terms_fp64 t = vmafx_vif_gain_fp64(s1, s2, s12, p.gain_limit);
-      a.num_log += log2_q11((unsigned long long)t.total) - log2_q11(t.noise);
-    }
-  } else {
-    a.num_non_log += s2;
-    a.den_non_log++;
-  }
+  vmafx_vif_accumulate(&a, s1, s2, s12, vmafx_vif_log2_table, p.limit, !kInt, p.gain_limit);
 }
 
 __device__ __forceinline__ long long block_sum(long long v, long long* sh) {
@@ -94,6 +54,20 @@ __device__ __forceinline__ long long block_sum(long long v, long long* sh) {
   if (threadIdx.x == 0)
     for (int k = 0; k < kThreads / 32; ++k) t += sh[k];
   return t;
+}
+
+// The block's four sums into acc (thread 0; integers, so in any order).
+__device__ __forceinline__ void block_add(const vmafx_vif_sums& a, long long* red, long long* __restrict__ acc) {
+  const long long s0 = block_sum(a.num_log, red);
+  const long long s1 = block_sum(a.den_log, red);
+  const long long s2 = block_sum(a.num_non_log, red);
+  const long long s3 = block_sum(a.den_non_log, red);
+  if (threadIdx.x == 0) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 0), (unsigned long long)s0);
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 1), (unsigned long long)s1);
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 2), (unsigned long long)s2);
+    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 3), (unsigned long long)s3);
+  }
 }
 
 // Statistic of one scale: a TX x TY tile of outputs per block.
@@ -110,7 +84,7 @@ __global__ void __launch_bounds__(kThreads)
 
   for (int q = tid; q < IH * IW; q += kThreads) {
     const int r = q / IW, c = q % IW;
-    const long long off = (long long)mirror(y0 - H + r, p.h) * p.stride + mirror(x0 - H + c, p.w);
+    const long long off = (long long)vmafx_vif_mirror(y0 - H + r, p.h) * p.stride + vmafx_vif_mirror(x0 - H + c, p.w);
     sr[r][c] = ref[off];
     sd[r][c] = dis[off];
   }
@@ -141,7 +115,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
 
-  Acc a;
+  vmafx_vif_sums a = {0, 0, 0, 0};
   const int tx = tid % TX, ty = tid / TX;
   if (x0 + tx < p.w && y0 + ty < p.h) {
     std::uint32_t mu1 = 0, mu2 = 0;
@@ -155,25 +129,9 @@ __global__ void __launch_bounds__(kThreads)
       yy += (unsigned long long)ck * vyy[ty][tx + k];
       xy += (unsigned long long)ck * vxy[ty][tx + k];
     }
-    const auto sq = [](std::uint32_t u, std::uint32_t v) {
-      return std::uint32_t(((unsigned long long)u * v + 0x80000000ull) >> 32);
-    };
-    const std::uint32_t xx_f = std::uint32_t((xx + 32768) >> 16);
-    const std::uint32_t yy_f = std::uint32_t((yy + 32768) >> 16);
-    const std::uint32_t xy_f = std::uint32_t((xy + 32768) >> 16);
-    accumulate<kInt>(a, std::int32_t(xx_f - sq(mu1, mu1)), std::int32_t(yy_f - sq(mu2, mu2)),
-                     std::int32_t(xy_f - sq(mu1, mu2)), p);
+    accumulate<kInt>(a, vmafx_vif_sigma(xx, mu1, mu1), vmafx_vif_sigma(yy, mu2, mu2), vmafx_vif_sigma(xy, mu1, mu2), p);
   }
-  const long long s0 = block_sum(a.num_log, red);
-  const long long s1 = block_sum(a.den_log, red);
-  const long long s2 = block_sum(a.num_non_log, red);
-  const long long s3 = block_sum(a.den_non_log, red);
-  if (tid == 0) {
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 0), (unsigned long long)s0);
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 1), (unsigned long long)s1);
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 2), (unsigned long long)s2);
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 3), (unsigned long long)s3);
-  }
+  block_add(a, red, acc);
 }
 
 // Scale 0 (17 taps), the bulk of the work: the same arithmetic as
@@ -200,7 +158,8 @@ __global__ void __launch_bounds__(kThreads)
 
   for (int q = tid; q < S0_IH * S0_IW; q += kThreads) {
     const int r = q / S0_IW, c = q % S0_IW;
-    const long long off = (long long)mirror(y0 - S0_H + r, p.h) * p.stride + mirror(x0 - S0_H + c, p.w);
+    const long long off =
+        (long long)vmafx_vif_mirror(y0 - S0_H + r, p.h) * p.stride + vmafx_vif_mirror(x0 - S0_H + c, p.w);
     sr[r][c] = ref[off];
     sd[r][c] = dis[off];
   }
@@ -282,94 +241,66 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int k = 0; k < 2 * S0_H + 1; ++k) xy[j] += (unsigned long long)p.c[k] * v[j + k];
   }
-  Acc a;
-  const auto sq = [](std::uint32_t u, std::uint32_t v) {
-    return std::uint32_t(((unsigned long long)u * v + 0x80000000ull) >> 32);
-  };
+  vmafx_vif_sums a = {0, 0, 0, 0};
 #pragma unroll
-  for (int j = 0; j < S0_XS; ++j) {
-    if (x0 + xb + j < p.w && y0 + ty < p.h) {
-      const std::uint32_t xx_f = std::uint32_t((xx[j] + 32768) >> 16);
-      const std::uint32_t yy_f = std::uint32_t((yy[j] + 32768) >> 16);
-      const std::uint32_t xy_f = std::uint32_t((xy[j] + 32768) >> 16);
-      accumulate<kInt>(a, std::int32_t(xx_f - sq(mu1[j], mu1[j])), std::int32_t(yy_f - sq(mu2[j], mu2[j])),
-                       std::int32_t(xy_f - sq(mu1[j], mu2[j])), p);
-    }
-  }
-  const long long s0 = block_sum(a.num_log, red);
-  const long long s1 = block_sum(a.den_log, red);
-  const long long s2 = block_sum(a.num_non_log, red);
-  const long long s3 = block_sum(a.den_non_log, red);
-  if (tid == 0) {
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 0), (unsigned long long)s0);
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 1), (unsigned long long)s1);
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 2), (unsigned long long)s2);
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 3), (unsigned long long)s3);
-  }
+  for (int j = 0; j < S0_XS; ++j)
+    if (x0 + xb + j < p.w && y0 + ty < p.h)
+      accumulate<kInt>(a, vmafx_vif_sigma(xx[j], mu1[j], mu1[j]), vmafx_vif_sigma(yy[j], mu2[j], mu2[j]),
+                       vmafx_vif_sigma(xy[j], mu1[j], mu2[j]), p);
+  block_add(a, red, acc);
 }
 
 // Scale 0, 8-bit, the tiled "v2" kernel: a 112 x 16 tile per block
 // (vertical sums over 128 columns for 112 outputs instead of 48 for 32), the
 // symmetric taps paired, 8-byte loads of interior tiles. The tile arithmetic
-// lives in vif_tile.cuh (shared with a host test); its header says why every
-// integer equals the CPU's. The per-pixel share is accumulate(), as above.
+// is src/exact/vif_tile.h's (shared with OpenCL and a host test of this
+// tiling), which says why every integer equals the CPU's.
 template <bool kInt>
-__global__ void __launch_bounds__(tile::kThreads)
+__global__ void __launch_bounds__(VMAFX_VIF_TILE_ITEMS)
     stat17_v2_kernel(const std::uint8_t* __restrict__ ref, const std::uint8_t* __restrict__ dis, Params p,
                      int vector_loads, long long* __restrict__ acc) {
-  using namespace tile;
-  __shared__ __align__(16) std::uint8_t sr[kIH][kIW];
-  __shared__ __align__(16) std::uint8_t sd[kIH][kIW];
-  __shared__ std::uint16_t vm1[kTY][kVS], vm2[kTY][kVS];
-  __shared__ std::uint32_t vxx[kTY][kVS], vyy[kTY][kVS], vxy[kTY][kVS];
+  constexpr int IW = VMAFX_VIF_V2_IW, IH = VMAFX_VIF_V2_IH, TY = VMAFX_VIF_TILE_TY, VS = VMAFX_VIF_V2_VS;
+  constexpr int XS = VMAFX_VIF_V2_XS;
+  static_assert(VMAFX_VIF_TILE_ITEMS == kThreads, "one item per thread");
+  __shared__ __align__(16) std::uint8_t sr[IH][IW];
+  __shared__ __align__(16) std::uint8_t sd[IH][IW];
+  __shared__ std::uint16_t vm1[TY][VS], vm2[TY][VS];
+  __shared__ std::uint32_t vxx[TY][VS], vyy[TY][VS], vxy[TY][VS];
   __shared__ long long red[kThreads / 32];
   const int tid = threadIdx.x;
-  const int x0 = blockIdx.x * kTX, y0 = blockIdx.y * kTY;
-  const int xs = x0 - kH, ys = y0 - kH;  // input tile origin (xs: a multiple of 8)
+  const int x0 = blockIdx.x * VMAFX_VIF_V2_TX, y0 = blockIdx.y * TY;
+  const int xs = x0 - VMAFX_VIF_V2_H, ys = y0 - VMAFX_VIF_V2_H;  // input tile origin (xs: a multiple of 8)
 
-  if (vector_loads && xs >= 0 && xs + kIW <= p.w && ys >= 0 && ys + kIH <= p.h) {
+  if (vector_loads && xs >= 0 && xs + IW <= p.w && ys >= 0 && ys + IH <= p.h) {
     // Interior: no mirroring; 16 eight-byte words per row and plane.
-    constexpr int kWords = kIW / 8;
-    for (int q = tid; q < kIH * kWords; q += kThreads) {
+    constexpr int kWords = IW / 8;
+    for (int q = tid; q < IH * kWords; q += kThreads) {
       const int r = q / kWords, c8 = q % kWords;
       const long long off = (long long)(ys + r) * p.stride + xs + 8 * c8;
       reinterpret_cast<uint2*>(&sr[r][0])[c8] = *reinterpret_cast<const uint2*>(ref + off);
       reinterpret_cast<uint2*>(&sd[r][0])[c8] = *reinterpret_cast<const uint2*>(dis + off);
     }
   } else {
-    for (int q = tid; q < kIH * kIW; q += kThreads) {
-      const int r = q / kIW, c = q % kIW;
-      const long long off = (long long)tile::mirror(ys + r, p.h) * p.stride + tile::mirror(xs + c, p.w);
+    for (int q = tid; q < IH * IW; q += kThreads) {
+      const int r = q / IW, c = q % IW;
+      const long long off = (long long)vmafx_vif_mirror(ys + r, p.h) * p.stride + vmafx_vif_mirror(xs + c, p.w);
       sr[r][c] = ref[off];
       sd[r][c] = dis[off];
     }
   }
   __syncthreads();
-
-  {
-    const int c = tid % kIW, g = tid / kIW;
-    vertical(&sr[g * kRows][c], &sd[g * kRows][c], kIW, &vm1[g * kRows][c], &vm2[g * kRows][c], &vxx[g * kRows][c],
-             &vyy[g * kRows][c], &vxy[g * kRows][c], kVS);
-  }
+  vmafx_vif_v2_vertical(tid, sr[0], sd[0], vm1[0], vm2[0], vxx[0], vyy[0], vxy[0]);
   __syncthreads();
 
-  const int ty = tid / kXG, xb = (tid % kXG) * kXS;
-  std::int32_t s1[kXS], s2[kXS], s12[kXS];
-  horizontal(&vm1[ty][xb], &vm2[ty][xb], &vxx[ty][xb], &vyy[ty][xb], &vxy[ty][xb], s1, s2, s12);
-  Acc a;
+  const int ty = tid / VMAFX_VIF_TILE_XG, xb = (tid % VMAFX_VIF_TILE_XG) * XS;
+  std::int32_t s1[XS], s2[XS], s12[XS];
+  vmafx_vif_tile_horizontal(&vm1[ty][xb], &vm2[ty][xb], &vxx[ty][xb], &vyy[ty][xb], &vxy[ty][xb], 0, VMAFX_VIF_V2_H, XS,
+                            s1, s2, s12);
+  vmafx_vif_sums a = {0, 0, 0, 0};
 #pragma unroll
-  for (int o = 0; o < kXS; ++o)
+  for (int o = 0; o < XS; ++o)
     if (x0 + xb + o < p.w && y0 + ty < p.h) accumulate<kInt>(a, s1[o], s2[o], s12[o], p);
-  const long long t0 = block_sum(a.num_log, red);
-  const long long t1 = block_sum(a.den_log, red);
-  const long long t2 = block_sum(a.num_non_log, red);
-  const long long t3 = block_sum(a.den_non_log, red);
-  if (tid == 0) {
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 0), (unsigned long long)t0);
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 1), (unsigned long long)t1);
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 2), (unsigned long long)t2);
-    atomicAdd(reinterpret_cast<unsigned long long*>(acc + 3), (unsigned long long)t3);
-  }
+  block_add(a, red, acc);
 }
 
 // Low-pass with the next scale's filter and keep even rows and columns: a
@@ -388,7 +319,8 @@ __global__ void __launch_bounds__(kThreads)
 
   for (int q = tid; q < IH * IW; q += kThreads) {
     const int r = q / IW, c = q % IW;
-    const long long off = (long long)mirror(2 * oy0 - H + r, p.h) * p.stride + mirror(2 * ox0 - H + c, p.w);
+    const long long off =
+        (long long)vmafx_vif_mirror(2 * oy0 - H + r, p.h) * p.stride + vmafx_vif_mirror(2 * ox0 - H + c, p.w);
     sr[r][c] = ref[off];
     sd[r][c] = dis[off];
   }
@@ -441,7 +373,7 @@ Params params(int scale_filter, int shift_scale, int bpc, int w, int h, long lon
   std::uint64_t bits;
   static_assert(sizeof bits == sizeof gain_limit);
   std::memcpy(&bits, &gain_limit, sizeof bits);
-  p.limit = vmafx_exact::vmafx_vif_limit_make(bits);
+  p.limit = vmafx_vif_limit_make(bits);
   for (int k = 0; k < VMAFX_VIF_MAX_TAPS; ++k) p.c[k] = filters[scale_filter][k];
   return p;
 }
@@ -480,25 +412,25 @@ void subsample(const T* r, const T* d, const Params& p, int from, std::uint16_t*
 }
 
 // Whether the v2 scale-0 kernel applies: 8-bit samples and filter 0 equal to
-// the taps compiled into vif_tile.cuh (otherwise the original kernel runs).
+// the taps compiled into vif_tile.h's (otherwise the original kernel runs).
 bool v2_applies(int bpc, const std::uint16_t (*filters)[17]) {
   if (bpc != 8) return false;
   for (int k = 0; k < 17; ++k)
-    if (filters[0][k] != tile::tap(k)) return false;
+    if (filters[0][k] != vmafx_vif_tap(0, k)) return false;
   return true;
 }
 
 void stat0_v2(const std::uint8_t* r, const std::uint8_t* d, const Params& p, long long* acc, bool int_gain,
               cudaStream_t s) {
-  const dim3 grid((p.w + tile::kTX - 1) / tile::kTX, (p.h + tile::kTY - 1) / tile::kTY);
+  const dim3 grid((p.w + VMAFX_VIF_V2_TX - 1) / VMAFX_VIF_V2_TX, (p.h + VMAFX_VIF_TILE_TY - 1) / VMAFX_VIF_TILE_TY);
   // Eight-byte loads need 8-byte aligned rows (the tile origin is a multiple of 8).
   const int vec = ((reinterpret_cast<std::uintptr_t>(r) | reinterpret_cast<std::uintptr_t>(d) |
                     static_cast<std::uintptr_t>(p.stride)) %
                    8) == 0;
   if (int_gain)
-    stat17_v2_kernel<true><<<grid, tile::kThreads, 0, s>>>(r, d, p, vec, acc);
+    stat17_v2_kernel<true><<<grid, kThreads, 0, s>>>(r, d, p, vec, acc);
   else
-    stat17_v2_kernel<false><<<grid, tile::kThreads, 0, s>>>(r, d, p, vec, acc);
+    stat17_v2_kernel<false><<<grid, kThreads, 0, s>>>(r, d, p, vec, acc);
 }
 
 template <class T>

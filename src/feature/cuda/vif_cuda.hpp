@@ -15,7 +15,7 @@ namespace vmafx::cuda::vif {
 // int_gain: the log branch's gain terms from the integer path of src/exact
 // (vif_gain.h: integers, soft fp64 only where undecided) instead of native
 // fp64; both give the CPU's integers. Asynchronous on `s`.
-// v2: scale 0 of 8-bit pictures through the tiled kernel of vif_tile.cuh
+// v2: scale 0 of 8-bit pictures through the tiled kernel of exact/vif_tile.h
 // (faster on the H200: docs/journal/2026-11-30-gpu-backends-speed.md; the
 // same integers); false, the generic kernel that every other scale and bit
 // depth uses (benchmarks compare them).
