@@ -3,7 +3,6 @@
 #ifndef VMAFX_EXACT_COMPAT_CUDA_H
 #define VMAFX_EXACT_COMPAT_CUDA_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #define VMAFX_FN __host__ __device__ static inline
@@ -13,12 +12,6 @@ typedef uint64_t vmafx_u64;
 typedef int64_t vmafx_i64;
 typedef uint32_t vmafx_u32;
 typedef int32_t vmafx_i32;
-typedef uint16_t vmafx_u16;
-typedef uint8_t vmafx_u8;
-
-/* Buffers are plain pointers (OpenCL C's __global and __local spaces). */
-#define VMAFX_GLOBAL
-#define VMAFX_LOCAL
 
 VMAFX_FN int vmafx_clz64(vmafx_u64 x)
 {
