@@ -9,10 +9,19 @@
 
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 #include "compat_opencl.h"
-#elif defined(__CUDACC__)
+#else
+#include <stddef.h>
+#include <stdint.h>
+typedef uint16_t vmafx_u16;
+typedef uint8_t vmafx_u8;
+/* Buffers are plain pointers (OpenCL C's __global and __local spaces). */
+#define VMAFX_GLOBAL
+#define VMAFX_LOCAL
+#if defined(__CUDACC__)
 #include "compat_cuda.h"
 #else
 #include "compat_host.h"
+#endif
 #endif
 
 #define VMAFX_U64_ONE ((vmafx_u64)1)

@@ -123,6 +123,86 @@ void finish(Scores& s, double num, double den, double aim_num, int width, int he
   s.adm3 = adm3 > p.min_val ? adm3 : p.min_val;
 }
 
+ScaleConsts scale_consts(int scale, int w, int h) {
+  ScaleConsts c{};
+  c.score = score_region(w, h);
+  const Region& g = c.score;
+  c.area = (g.bottom - g.top) * (g.right - g.left);
+  if (scale == 0) {
+    std::int32_t shift_accum =
+        ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) - VMAFX_ADM_S0_DEN_AREA_BIAS;
+    shift_accum = shift_accum > 0 ? shift_accum : 0;
+    c.den_shift = shift_accum;
+    c.den_add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
+    c.den_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - shift_accum));
+    for (int t = 0; t < 3; ++t) {
+      c.cm_shift[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);  // w >= 17: >= 1
+      c.cm_add[t] = to_u32(std::pow(2.0, static_cast<double>(c.cm_shift[t] - 1u)));
+    }
+  } else {
+    c.den_sq_shift = vmafx_adm_s123_den_sq_shift[scale - 1];
+    const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
+    c.den_cub_shift = static_cast<int>(shift_cub);
+    c.den_cub_add = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
+    const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
+    c.den_shift = static_cast<int>(shift_accum);
+    c.den_add = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
+    // Unsigned exponent, as in libvmaf.
+    const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
+    c.den_csf = std::pow(2.0, static_cast<double>(e));
+    const std::uint32_t cm_cub = static_cast<std::uint32_t>(ceil_log2(w));
+    for (int t = 0; t < 3; ++t) {
+      c.cm_shift[t] = cm_cub;
+      c.cm_add[t] = to_u32(std::pow(2.0, static_cast<double>(cm_cub - 1u)));
+    }
+  }
+  c.row_shift = static_cast<std::uint32_t>(ceil_log2(h));
+  c.row_add = to_u32(std::pow(2.0, static_cast<double>(c.row_shift - 1u)));
+  if (scale > 0)
+    c.cm_final_shift = static_cast<float>(
+        std::pow(2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) -
+                                          c.cm_shift[0] - c.row_shift)));
+  return c;
+}
+
+float den_scale(const ScaleConsts& c, const std::uint64_t acc[3], const float rf[3], double noise_weight) {
+  return den_from_sums(acc, c.den_csf, rf, c.area, noise_weight);
+}
+
+float cm_scale(int scale, const ScaleConsts& c, const std::int64_t acc[3], double noise_weight) {
+  if (scale == 0) return cm_from_sums_s0(acc, c.cm_shift, c.row_shift, c.area, noise_weight);
+  return cm_from_sums_s123(acc, c.cm_final_shift, c.area, noise_weight);
+}
+
+Scores scores_from_totals(const Params& p, const Factors& f, int width, int height, const std::int64_t totals[36]) {
+  Scores out;
+  double num = 0, den = 0, aim_num = 0;
+  int w = width, h = height;
+  for (int scale = 0; scale < 4; ++scale) {
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+    float num_scale = 0.0f, den_scale_v = 0.0f, aim_scale = 0.0f;
+    if (scale == 0 && p.skip_scale0) {
+      den_scale_v = 1e-10f;
+    } else {
+      const ScaleConsts c = scale_consts(scale, w, h);
+      const std::int64_t* a = totals + 9 * scale;
+      const std::uint64_t dacc[3] = {static_cast<std::uint64_t>(a[0]), static_cast<std::uint64_t>(a[1]),
+                                     static_cast<std::uint64_t>(a[2])};
+      den_scale_v = den_scale(c, dacc, f.rfactor[scale], p.noise_weight);
+      num_scale = cm_scale(scale, c, a + 3, p.noise_weight);
+      if (!p.skip_aim) aim_scale = cm_scale(scale, c, a + 6, 0.0);
+    }
+    num += num_scale;
+    den += den_scale_v;
+    aim_num += aim_scale;
+    out.num_scale[scale] = num_scale;
+    out.den_scale[scale] = den_scale_v;
+  }
+  finish(out, num, den, aim_num, width, height, p);
+  return out;
+}
+
 // cos(1 degree)^2, computed in double and stored as float.
 const float kCos1DegSq = static_cast<float>(std::cos(1.0 * kPi / 180.0) * std::cos(1.0 * kPi / 180.0));
 
@@ -508,35 +588,22 @@ void den_rows(const Bands<T>& ref, const Region& g, int stride, std::uint64_t ad
 
 float den_s0(const Rows& R, const Bands<std::int16_t>& ref, int w, int h, int stride, const float rf[3],
              double noise_weight) {
-  const Region g = score_region(w, h);
-  std::int32_t shift_accum =
-      ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) - VMAFX_ADM_S0_DEN_AREA_BIAS;
-  shift_accum = shift_accum > 0 ? shift_accum : 0;
-  const std::uint64_t add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
+  const ScaleConsts c = scale_consts(0, w, h);
   std::uint64_t acc[3] = {0, 0, 0};
-  den_rows(ref, g, stride, add, shift_accum, acc,
+  den_rows(ref, c.score, stride, c.den_add, c.den_shift, acc,
            [&](const std::int16_t* const b3[3], int n, std::uint64_t inner[3]) { R.den_s0(b3, n, inner); });
-  const double shift_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - shift_accum));
-  return den_from_sums(acc, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+  return den_scale(c, acc, rf, noise_weight);
 }
 
 float den_s123(const Rows& R, const Bands<std::int32_t>& ref, int scale, int w, int h, int stride, const float rf[3],
                double noise_weight) {
-  const Region g = score_region(w, h);
-  const int sq_shift = vmafx_adm_s123_den_sq_shift[scale - 1];
-  const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
-  const std::uint64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
-  const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
-  const std::uint64_t add_accum = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
+  const ScaleConsts c = scale_consts(scale, w, h);
   std::uint64_t acc[3] = {0, 0, 0};
-  den_rows(ref, g, stride, add_accum, static_cast<int>(shift_accum), acc,
+  den_rows(ref, c.score, stride, c.den_add, c.den_shift, acc,
            [&](const std::int32_t* const b3[3], int n, std::uint64_t inner[3]) {
-             R.den_s123(b3, n, sq_shift, add_cub, static_cast<int>(shift_cub), inner);
+             R.den_s123(b3, n, c.den_sq_shift, c.den_cub_add, c.den_cub_shift, inner);
            });
-  // Unsigned exponent, as in libvmaf.
-  const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
-  const double shift_csf = std::pow(2.0, static_cast<double>(e));
-  return den_from_sums(acc, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+  return den_scale(c, acc, rf, noise_weight);
 }
 
 // ---------------------------------------------------------------------------
@@ -654,52 +721,37 @@ void cm_sums(const Rows& R, const Bands<T>& src, const Bands<T>& msk, const Band
   }
 }
 
-// The per-row rounding of the masking sums of an h-row band.
-struct RowRound {
-  std::uint32_t shift;
-  std::int64_t add;
-  explicit RowRound(int h)
-      : shift(static_cast<std::uint32_t>(ceil_log2(h))), add(to_u32(std::pow(2.0, static_cast<double>(shift - 1u)))) {}
-};
-
 float cm_s0(const Rows& R, const Bands<std::int16_t>& src, const Bands<std::int16_t>& msk,
             const Bands<std::int16_t>& dst, const Bands<std::int16_t>& flt, int w, int h, int stride,
             const std::uint16_t rf[3], double noise_weight) {
-  const Region g = score_region(w, h);
-  std::uint32_t shift_cub[3];
+  const ScaleConsts c = scale_consts(0, w, h);
   CmS0 k{};
   for (int t = 0; t < 3; ++t) {
-    shift_cub[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
     k.factor[t] = rf[t];
     k.csf_add[t] = vmafx_adm_s0_csf_round[t];
     k.csf_shift[t] = vmafx_adm_s0_csf_shift[t];
     k.thr_shift[t] = vmafx_adm_s0_thr_shift[t];
     k.sq_round[t] = vmafx_adm_s0_sq_round[t];
     k.sq_shift[t] = vmafx_adm_s0_sq_shift[t];
-    k.add_cub[t] = to_u32(std::pow(2.0, static_cast<double>(shift_cub[t] - 1u)));
-    k.shift_cub[t] = static_cast<int>(shift_cub[t]);  // w >= 17: >= 1
+    k.add_cub[t] = c.cm_add[t];
+    k.shift_cub[t] = static_cast<int>(c.cm_shift[t]);
   }
-  const RowRound rr(h);
   std::int64_t acc[3] = {0, 0, 0};
-  cm_sums(R, src, msk, dst, flt, w, h, stride, k, rr.add, static_cast<int>(rr.shift), acc);
-  return cm_from_sums_s0(acc, shift_cub, rr.shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+  cm_sums(R, src, msk, dst, flt, w, h, stride, k, c.row_add, static_cast<int>(c.row_shift), acc);
+  return cm_scale(0, c, acc, noise_weight);
 }
 
 float cm_s123(const Rows& R, const Bands<std::int32_t>& src, const Bands<std::int32_t>& msk,
               const Bands<std::int32_t>& dst, const Bands<std::int32_t>& flt, int scale, int w, int h, int stride,
               const std::uint32_t rf[3], double noise_weight) {
-  const Region g = score_region(w, h);
+  const ScaleConsts c = scale_consts(scale, w, h);
   CmS123 k{};
-  const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
   for (int t = 0; t < 3; ++t) k.factor[t] = rf[t];
-  k.add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
-  k.shift_cub = static_cast<int>(shift_cub);
-  const RowRound rr(h);
-  const float final_shift = static_cast<float>(std::pow(
-      2.0, static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - rr.shift)));
+  k.add_cub = c.cm_add[0];
+  k.shift_cub = static_cast<int>(c.cm_shift[0]);
   std::int64_t acc[3] = {0, 0, 0};
-  cm_sums(R, src, msk, dst, flt, w, h, stride, k, rr.add, static_cast<int>(rr.shift), acc);
-  return cm_from_sums_s123(acc, final_shift, (g.bottom - g.top) * (g.right - g.left), noise_weight);
+  cm_sums(R, src, msk, dst, flt, w, h, stride, k, c.row_add, static_cast<int>(c.row_shift), acc);
+  return cm_scale(scale, c, acc, noise_weight);
 }
 
 // ---------------------------------------------------------------------------

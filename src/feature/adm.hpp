@@ -87,6 +87,38 @@ float cm_from_sums_s0(const std::int64_t acc[3], const std::uint32_t shift_cub[3
 // Masking, scales 1..3: every band divided by final_shift (a float).
 float cm_from_sums_s123(const std::int64_t acc[3], float final_shift, int area, double noise_weight);
 
+// The integer constants of one scale's denominator and masking stages on a
+// w x h band (scale 0 or 1..3), as the reference forms them.
+struct ScaleConsts {
+  Region score;  // score_region(w, h)
+  int area;      // its (bottom - top) * (right - left)
+  // Denominator, per row: (inner + den_add) >> den_shift; at scales 1..3 each
+  // term ((x*x + 2^(sq - 1)) >> den_sq_shift) * x + den_cub_add) >> den_cub_shift
+  // first; the sums are divided by den_csf.
+  std::uint64_t den_add;
+  int den_shift;
+  int den_sq_shift;
+  std::uint64_t den_cub_add;
+  int den_cub_shift;
+  double den_csf;
+  // Masking: per term (x_sq * x + cm_add[t]) >> cm_shift[t]; per row
+  // (inner + row_add) >> row_shift; at scales 1..3 the sums are divided by
+  // cm_final_shift.
+  std::int64_t cm_add[3];
+  std::uint32_t cm_shift[3];
+  std::int64_t row_add;
+  std::uint32_t row_shift;
+  float cm_final_shift;
+};
+ScaleConsts scale_consts(int scale, int w, int h);
+// One scale's den and num (or aim, noise_weight 0) from the integer sums of
+// its stages (after the per-row rounding).
+float den_scale(const ScaleConsts& c, const std::uint64_t acc[3], const float rf[3], double noise_weight);
+float cm_scale(int scale, const ScaleConsts& c, const std::int64_t acc[3], double noise_weight);
+// A device twin's scores of a width x height frame from its stages' integer
+// sums: totals[9 scale + 3 stage + band], stage 0 den, 1 num, 2 aim.
+Scores scores_from_totals(const Params& p, const Factors& f, int width, int height, const std::int64_t totals[36]);
+
 // The tail of a frame's scoring, from the sums over the scales (num_scale and
 // den_scale already in `s`): the clamp of num and den at libvmaf's limit for a
 // width x height picture, then adm2, aim and adm3.

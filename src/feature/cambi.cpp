@@ -253,6 +253,32 @@ TwinSide twin_side(const Settings& st, int in_w, int in_h, bool is_src) {
   return s;
 }
 
+std::vector<TwinSide> twin_sides(const Settings& st, const PictureFormat& f) {
+  std::vector<TwinSide> sides;
+  sides.push_back(twin_side(st, f.width, f.height, false));
+  if (st.full_ref) sides.push_back(twin_side(st, f.width, f.height, true));
+  return sides;
+}
+
+void finish_twin(const Settings& st, const std::vector<TwinSide>& sides, float* cvals, const Heatmaps* heatmaps,
+                 std::vector<std::uint16_t>& row, const std::function<void(const TwinSide&)>& check, unsigned index,
+                 FeatureSink& out) {
+  double score[2] = {0.0, 0.0};
+  std::size_t base = 0;
+  for (const TwinSide& side : sides) {
+    check(side);
+    double scales[kScales];
+    for (int k = 0; k < kScales; ++k) {
+      float* v = cvals + base + side.off[k];
+      if (heatmaps && !side.is_src) heatmaps->write(v, side.d.w[k], side.d.h[k], k, side.window, st, index, row);
+      scales[k] = topk_mean(v, side.d.w[k] * side.d.h[k], st.topk);
+    }
+    score[side.is_src ? 1 : 0] = combine_scales(scales, side.window);
+    base += side.total;
+  }
+  put_scores(st, index, score[0], score[1], out);
+}
+
 void TwinSide::fill_patch(const Picture& samples, std::uint16_t* patch) const {
   std::size_t at = 0;
   for (unsigned y : bad_y)

@@ -39,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -170,6 +171,19 @@ struct TwinSide {
 };
 // The side of a twin with settings st whose input is in_w x in_h.
 TwinSide twin_side(const Settings& st, int in_w, int in_h, bool is_src);
+// The sides of a twin on pictures of format f: the distorted one, then with
+// full_ref the reference.
+std::vector<TwinSide> twin_sides(const Settings& st, const PictureFormat& f);
+
+class Heatmaps;
+// A twin's host end of a frame, in the reference's order (the distorted
+// picture first): per side, check(side) (the luma range check), the heat maps
+// of the distorted side (when `heatmaps`), the top-k means of its scales from
+// `cvals` (the sides' c-values one after another, each scale at off[scale];
+// reordered by the selection); then the scores.
+void finish_twin(const Settings& st, const std::vector<TwinSide>& sides, float* cvals, const Heatmaps* heatmaps,
+                 std::vector<std::uint16_t>& row, const std::function<void(const TwinSide&)>& check, unsigned index,
+                 FeatureSink& out);
 
 // libvmaf's 16-bit heat maps, one file per scale, opened (and the directory
 // made) on construction. write() may be called from several threads, for

@@ -532,6 +532,31 @@ int antialias_filter(const Params& p, float* filt) {
   return fw1;
 }
 
+DecimationTables decimation_tables(const Params& p, const Dims& d) {
+  DecimationTables t;
+  float f[128];
+  t.taps.assign(f, f + antialias_filter(p, f));
+  t.prescale = d.sw != d.ow || d.sh != d.oh;
+  if (t.prescale) {
+    t.scale_taps = flt::scale_axis(p.method, d.ow, d.sw, t.ix, t.wx);
+    flt::scale_axis(p.method, d.oh, d.sh, t.iy, t.wy);
+  }
+  return t;
+}
+
+void put_chroma_decimated(const ChromaSetup& c, float* img, std::size_t n, unsigned index, FeatureSink& out) {
+  float sc[2];
+  bool err[2];
+  for (int k = 0; k < 2; ++k) err[k] = score_decimated(c.p, c.d, img + 2 * k * n, img + (2 * k + 1) * n, &sc[k]);
+  put_chroma(sc, err, c.max_val, index, out);
+}
+
+void put_temporal_decimated(const TemporalSetup& t, float* img, std::size_t n, unsigned index, FeatureSink& out) {
+  float sc;
+  score_decimated(t.p, t.d, img, img + n, &sc);
+  put_temporal(sc, index, out);
+}
+
 bool score(const Params& p, const Dims& d, float* ref, float* dis, float* out) {
   Work& w = work(d);
   decimate(p, d, ref, w);

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/feature.hpp"
 #include "feature/float_common.hpp"
@@ -74,6 +75,18 @@ int antialias_filter(const Params& p, float* filt);
 // twins compute the decimated images and finish here.
 bool score_decimated(const Params& p, const Dims& d, float* ref, float* dis, float* out);
 
+// The decimation's tables for the device twins: the antialias taps and, with
+// a prescale (sw x sh differs from ow x oh), flt::scale_axis's index and
+// weight tables of each axis (scale_taps per output).
+struct DecimationTables {
+  std::vector<float> taps;
+  bool prescale = false;
+  int scale_taps = 0;
+  std::vector<int> ix, iy;
+  std::vector<float> wx, wy;
+};
+DecimationTables decimation_tables(const Params& p, const Dims& d);
+
 // est_params' block statistics of a dw x dh image (rows of dw floats): the
 // 25 window means and the 25 x 25 covariance matrix, by rows().
 void block_moments(const Dims& d, const float* data, float* means, float* cov);
@@ -125,6 +138,11 @@ TemporalSetup temporal_setup(const OptionSet& o, const PictureFormat& fmt);
 // error flags (uv, the caps); speed_temporal's score of frame `index`.
 void put_chroma(const float s[2], const bool err[2], double max_val, unsigned index, FeatureSink& out);
 void put_temporal(float s, unsigned index, FeatureSink& out);
+// The device twins' outputs from their decimated dw x dh images (n floats
+// each, overwritten): speed_chroma's U ref, U dis, V ref, V dis; speed_temporal's
+// ref, dis differences.
+void put_chroma_decimated(const ChromaSetup& c, float* img, std::size_t n, unsigned index, FeatureSink& out);
+void put_temporal_decimated(const TemporalSetup& t, float* img, std::size_t n, unsigned index, FeatureSink& out);
 
 }  // namespace speed
 }  // namespace vmafx

@@ -4,14 +4,11 @@
 // per-row rounding); the float/double steps that turn them into the scale's
 // num and den, and the scores, run here on the host with the CPU reference's
 // operations in its order (same compiler flags, same libm).
-#include <bit>
-#include <cmath>
-#include <cstring>
-#include <limits>
+
+#include <utility>
 
 #include "backend/cuda/cuda_runtime.hpp"
 #include "feature/adm.hpp"
-#include "exact/adm_tables.h"
 #include "feature/cuda/adm_cuda.hpp"
 
 namespace vmafx::cuda {
@@ -19,98 +16,34 @@ namespace {
 
 using adm::Region;
 
-// The CPU reference's helpers (feature/adm.cpp).
-using vmafx::adm::ceil_log2;
-using vmafx::adm::kCos1DegSq;
-using vmafx::adm::to_u32;
-Region score_region(int w, int h) {
-  const vmafx::adm::Region g = vmafx::adm::score_region(w, h);
-  return {g.top, g.bottom, g.left, g.right};
-}
-Region filter_region(int w, int h) {
-  const vmafx::adm::Region g = vmafx::adm::filter_region(w, h);
-  return {g.top, g.bottom, g.left, g.right};
-}
+Region region(const vmafx::adm::Region& g) { return {g.top, g.bottom, g.left, g.right}; }
 
-// Integer constants of one scale's stages, as the CPU's den/cm functions form them.
+// Integer constants of one scale's stages: the CPU's (adm::scale_consts).
 adm::StageParams stage_params(int scale, int w, int h, int stride, const vmafx::adm::Params& prm,
                               const vmafx::adm::Factors& fac) {
+  const vmafx::adm::ScaleConsts c = vmafx::adm::scale_consts(scale, w, h);
   adm::StageParams p{};
   p.w = w;
   p.h = h;
   p.stride = stride;
-  p.filter = filter_region(w, h);
-  p.score = score_region(w, h);
+  p.filter = region(vmafx::adm::filter_region(w, h));
+  p.score = region(c.score);
   p.egl = prm.enhn_gain_limit;
-  p.cos1_sq = kCos1DegSq;
+  p.cos1_sq = vmafx::adm::kCos1DegSq;
   p.aim = !prm.skip_aim;
-  const Region& g = p.score;
-  if (scale == 0) {
-    for (int t = 0; t < 3; ++t) p.rf[t] = fac.s0_rfactor[t];
-    std::int32_t shift_accum =
-        ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) - VMAFX_ADM_S0_DEN_AREA_BIAS;
-    shift_accum = shift_accum > 0 ? shift_accum : 0;
-    p.den_shift = shift_accum;
-    p.den_add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
-    for (int t = 0; t < 3; ++t) {
-      const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
-      p.cm_shift[t] = static_cast<int>(shift_cub);
-      p.cm_add[t] = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
-    }
-  } else {
-    for (int t = 0; t < 3; ++t) p.rf[t] = fac.s123_rfactor[scale - 1][t];
-    const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
-    p.den_sq_shift = static_cast<int>(sq_shift);
-    const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
-    p.den_cub_shift = static_cast<int>(shift_cub);
-    p.den_cub_add = static_cast<long long>(std::uint64_t{to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)))});
-    const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
-    p.den_shift = static_cast<int>(shift_accum);
-    p.den_add = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
-    const std::uint32_t cm_cub = static_cast<std::uint32_t>(ceil_log2(w));
-    for (int t = 0; t < 3; ++t) {
-      p.cm_shift[t] = static_cast<int>(cm_cub);
-      p.cm_add[t] = to_u32(std::pow(2.0, static_cast<double>(cm_cub - 1u)));
-    }
+  for (int t = 0; t < 3; ++t) {
+    p.rf[t] = scale == 0 ? fac.s0_rfactor[t] : fac.s123_rfactor[scale - 1][t];
+    p.cm_add[t] = c.cm_add[t];
+    p.cm_shift[t] = static_cast<int>(c.cm_shift[t]);
   }
-  const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
-  p.row_shift = static_cast<int>(shift_rows);
-  p.row_add = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
+  p.den_add = c.den_add;
+  p.den_shift = c.den_shift;
+  p.den_sq_shift = c.den_sq_shift;
+  p.den_cub_add = static_cast<long long>(c.den_cub_add);
+  p.den_cub_shift = c.den_cub_shift;
+  p.row_add = c.row_add;
+  p.row_shift = static_cast<int>(c.row_shift);
   return p;
-}
-
-// The float tails of den_s0 / den_s123 / cm_s0 / cm_s123 (feature/adm.cpp).
-float den_float(int scale, const adm::StageParams& p, const unsigned long long acc[3], const float rf[3],
-                double noise_weight) {
-  const Region& g = p.score;
-  double shift_csf;
-  if (scale == 0) {
-    shift_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - p.den_shift));
-  } else {
-    const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) -
-                            static_cast<std::uint32_t>(p.den_shift) - static_cast<std::uint32_t>(p.den_cub_shift);
-    shift_csf = std::pow(2.0, static_cast<double>(e));
-  }
-  const std::uint64_t sums[3] = {acc[0], acc[1], acc[2]};
-  return vmafx::adm::den_from_sums(sums, shift_csf, rf, (g.bottom - g.top) * (g.right - g.left), noise_weight);
-}
-
-float cm_float(int scale, const adm::StageParams& p, const long long acc[3], double noise_weight) {
-  const Region& g = p.score;
-  const std::int64_t sums[3] = {acc[0], acc[1], acc[2]};
-  const int area = (g.bottom - g.top) * (g.right - g.left);
-  const std::uint32_t shift_rows = static_cast<std::uint32_t>(p.row_shift);
-  if (scale == 0) {
-    const std::uint32_t shift_cub[3] = {static_cast<std::uint32_t>(p.cm_shift[0]),
-                                        static_cast<std::uint32_t>(p.cm_shift[1]),
-                                        static_cast<std::uint32_t>(p.cm_shift[2])};
-    return vmafx::adm::cm_from_sums_s0(sums, shift_cub, shift_rows, area, noise_weight);
-  }
-  const std::uint32_t shift_cub = static_cast<std::uint32_t>(p.cm_shift[0]);
-  const float final_shift = static_cast<float>(std::pow(
-      2.0,
-      static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - shift_rows)));
-  return vmafx::adm::cm_from_sums_s123(sums, final_shift, area, noise_weight);
 }
 
 class AdmTwin final : public Extractor {
@@ -178,28 +111,9 @@ class AdmTwin final : public Extractor {
     }
     ctx.read_back(host, acc, 36 * sizeof(long long), "adm");
 
-    // As compute_impl's per-scale loop and tail.
-    vmafx::adm::Scores o;
-    double num = 0, den = 0, aim_num = 0;
-    for (int scale = 0; scale < 4; ++scale) {
-      float num_scale = 0.0f, den_scale = 0.0f, aim_scale = 0.0f;
-      const long long* a = host + 9 * scale;
-      if (scale == 0 && p_.skip_scale0) {
-        den_scale = 1e-10f;
-      } else {
-        unsigned long long dacc[3];
-        for (int t = 0; t < 3; ++t) dacc[t] = static_cast<unsigned long long>(a[t]);
-        den_scale = den_float(scale, sp[scale], dacc, f_.rfactor[scale], p_.noise_weight);
-        num_scale = cm_float(scale, sp[scale], a + 3, p_.noise_weight);
-        if (!p_.skip_aim) aim_scale = cm_float(scale, sp[scale], a + 6, 0.0);
-      }
-      num += num_scale;
-      den += den_scale;
-      aim_num += aim_scale;
-      o.num_scale[scale] = num_scale;
-      o.den_scale[scale] = den_scale;
-    }
-    vmafx::adm::finish(o, num, den, aim_num, w_, h_, p_);
+    static_assert(sizeof(long long) == sizeof(std::int64_t));
+    const vmafx::adm::Scores o =
+        vmafx::adm::scores_from_totals(p_, f_, w_, h_, reinterpret_cast<const std::int64_t*>(host));
     vmafx::adm::write_scores(o, debug_, index, out);
   }
 

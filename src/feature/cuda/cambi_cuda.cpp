@@ -24,9 +24,7 @@ using Side = vmafx::cambi::TwinSide;
 class CambiTwin final : public Extractor {
  public:
   CambiTwin(CudaBackend& b, const OptionSet& o, const PictureFormat& f)
-      : b_(b), fmt_(f), st_(vmafx::cambi::resolve(o, f)) {
-    sides_.push_back(vmafx::cambi::twin_side(st_, f.width, f.height, false));
-    if (st_.full_ref) sides_.push_back(vmafx::cambi::twin_side(st_, f.width, f.height, true));
+      : b_(b), fmt_(f), st_(vmafx::cambi::resolve(o, f)), sides_(vmafx::cambi::twin_sides(st_, f)) {
     for (int d = 0; d < 32; ++d) {
       params_.tvi[d] = st_.tvi[d];
       params_.weight[d] = st_.diff_weights[d];
@@ -96,25 +94,13 @@ class CambiTwin final : public Extractor {
       base += side.total;
     }
     ctx.read_back(host, cvals, all_ * sizeof(float), "cambi");
-    // The reference's checks and order: the distorted picture first.
-    double score[2] = {0.0, 0.0};
-    base = 0;
-    for (const Side& side : sides_) {
-      // The range check reads the luma: of a device-resident frame, read back
-      // (only 9- to 15-bit input is checked).
+    // The range check reads the luma: of a device-resident frame, read back
+    // (only 9- to 15-bit input is checked).
+    auto check_luma = [&](const Side& side) {
       const Picture& pic = side.is_src ? ref : dis;
       vmafx::cambi::check_luma(pic.bpc() == 8 || pic.bpc() == 16 ? pic : ctx.host_view(pic, 0, 1), side.is_src, index);
-      double scales[vmafx::cambi::kScales];
-      for (int k = 0; k < vmafx::cambi::kScales; ++k) {
-        float* v = host + base + side.off[k];
-        if (heatmaps_ && !side.is_src)
-          heatmaps_->write(v, side.d.w[k], side.d.h[k], k, side.window, st_, index, thread_state(ctx).row);
-        scales[k] = vmafx::cambi::topk_mean(v, side.d.w[k] * side.d.h[k], st_.topk);
-      }
-      score[side.is_src ? 1 : 0] = vmafx::cambi::combine_scales(scales, side.window);
-      base += side.total;
-    }
-    vmafx::cambi::put_scores(st_, index, score[0], score[1], out);
+    };
+    vmafx::cambi::finish_twin(st_, sides_, host, heatmaps_.get(), thread_state(ctx).row, check_luma, index, out);
   }
 
  private:

@@ -19,16 +19,9 @@ namespace {
 // shared by every thread; freed with the twin).
 class Decimator {
  public:
-  Decimator(CudaBackend& b, const vmafx::speed::Params& p, const vmafx::speed::Dims& d) : b_(b) {
-    float f[128];
-    const int fw = vmafx::speed::antialias_filter(p, f);
-    taps_.assign(f, f + fw);
-    shape_ = {d.ow, d.oh, d.sw, d.sh, d.dw, d.dh};
-    if (d.sw != d.ow || d.sh != d.oh) {
-      method_ = int(p.method);
-      scale_taps_ = flt::scale_axis(p.method, d.ow, d.sw, ix_, wx_);
-      flt::scale_axis(p.method, d.oh, d.sh, iy_, wy_);
-    }
+  Decimator(CudaBackend& b, const vmafx::speed::Params& p, const vmafx::speed::Dims& d)
+      : b_(b), shape_{d.ow, d.oh, d.sw, d.sh, d.dw, d.dh}, t_(vmafx::speed::decimation_tables(p, d)) {
+    if (t_.prescale) method_ = int(p.method);
   }
   Decimator(const Decimator&) = delete;
   Decimator& operator=(const Decimator&) = delete;
@@ -57,7 +50,7 @@ class Decimator {
 
  private:
   void upload() {
-    const std::size_t nt = taps_.size(), nx = ix_.size(), ny = iy_.size();
+    const std::size_t nt = t_.taps.size(), nx = t_.ix.size(), ny = t_.iy.size();
     const std::size_t bytes = 4 * (nt + 2 * nx + 2 * ny);
     check(cudaSetDevice(b_.device()), "cudaSetDevice");
     check(cudaMalloc(&mem_, bytes), "speed: tables");
@@ -67,17 +60,17 @@ class Decimator {
       if (n) std::memcpy(p, src, 4 * n);
       p += 4 * n;
     };
-    put(taps_.data(), nt);
-    put(ix_.data(), nx);
-    put(wx_.data(), nx);
-    put(iy_.data(), ny);
-    put(wy_.data(), ny);
+    put(t_.taps.data(), nt);
+    put(t_.ix.data(), nx);
+    put(t_.wx.data(), nx);
+    put(t_.iy.data(), ny);
+    put(t_.wy.data(), ny);
     check(cudaMemcpy(mem_, host.data(), bytes, cudaMemcpyHostToDevice), "speed: tables upload");
     auto* base = static_cast<unsigned char*>(mem_);
     tables_.taps = reinterpret_cast<const float*>(base);
     tables_.fw = int(nt);
     tables_.method = method_;
-    tables_.scale_taps = scale_taps_;
+    tables_.scale_taps = t_.scale_taps;
     tables_.ix = reinterpret_cast<const int*>(base + 4 * nt);
     tables_.wx = reinterpret_cast<const float*>(base + 4 * (nt + nx));
     tables_.iy = reinterpret_cast<const int*>(base + 4 * (nt + 2 * nx));
@@ -85,11 +78,9 @@ class Decimator {
   }
 
   CudaBackend& b_;
-  cuda::speed::Shape shape_{};
-  std::vector<float> taps_;
-  int method_ = 0, scale_taps_ = 0;
-  std::vector<int> ix_, iy_;
-  std::vector<float> wx_, wy_;
+  cuda::speed::Shape shape_;
+  vmafx::speed::DecimationTables t_;
+  int method_ = 0;
   std::once_flag once_;
   void* mem_ = nullptr;
   cuda::speed::Tables tables_;
@@ -113,12 +104,8 @@ class SpeedChromaTwin final : public Extractor {
       dec_.enqueue(ctx, this, 1, d, d, dis.stride(c + 1) / bps, bpc_, false, dev + (2 * c + 1) * n);
     }
     ctx.read_back(host, dev, 4 * n * sizeof(float), "speed_chroma");
-    // The host copy is this thread's: score_decimated may overwrite it.
-    float sc[2];
-    bool err[2];
-    for (int c = 0; c < 2; ++c)
-      err[c] = vmafx::speed::score_decimated(c_.p, c_.d, host + 2 * c * n, host + (2 * c + 1) * n, &sc[c]);
-    vmafx::speed::put_chroma(sc, err, c_.max_val, index, out);
+    // The host copy is this thread's: the scoring may overwrite it.
+    vmafx::speed::put_chroma_decimated(c_, host, n, index, out);
   }
 
  private:
@@ -166,9 +153,7 @@ class SpeedTemporalTwin final : public Extractor {
     dec_.enqueue(ctx, this, 1, er, cr, stride, bpc_, true, dev);
     dec_.enqueue(ctx, this, 1, ed, cd, stride, bpc_, true, dev + n);
     ctx.read_back(host, dev, 2 * n * sizeof(float), "speed_temporal");
-    float sc;
-    vmafx::speed::score_decimated(t_.p, t_.d, host, host + n, &sc);
-    vmafx::speed::put_temporal(sc, index, out);
+    vmafx::speed::put_temporal_decimated(t_, host, n, index, out);
   }
 
  private:

@@ -4,14 +4,11 @@
 // (adm.cl); the row shifts, the per-scale float finish, the pooling and the
 // outputs on the host, written as the reference writes them.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <vector>
 
 #include "feature/adm.hpp"
-#include "exact/adm_tables.h"
 #include "feature/opencl/opencl_twin.hpp"
 
 namespace vmafx::ocl {
@@ -21,11 +18,9 @@ constexpr const char* kFile = "adm.cl";
 constexpr std::size_t kMaxGroup = 256;  // ADM_WG in adm.cl
 
 // The reference's conversions and helpers (feature/adm.cpp).
-using adm::ceil_log2;
 using adm::filter_region;
 using adm::Region;
 using adm::score_region;
-using adm::to_u32;
 
 // One thread's frame in flight: what it is, and the device's totals once read.
 struct Pending : FrameState {
@@ -45,7 +40,7 @@ class AdmTwin final : public FrameTwin<Pending> {
 
  private:
   void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
-    adm::write_scores(finish(st), debug_, index, out);
+    adm::write_scores(adm::scores_from_totals(p_, f_, fmt_.width, fmt_.height, &st.sum[0][0]), debug_, index, out);
   }
 
  private:
@@ -122,11 +117,9 @@ class AdmTwin final : public FrameTwin<Pending> {
         set_args(kden, ref16, cl_int(1), cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top), cl_int(0),
                  cl_int(0), cl_ulong(0), rows_mem, cl_int(den[0].first));
         launch_rows(s, kden, sr.bottom - sr.top, den[0]);
-        std::uint32_t sc[3], ac[3];
-        for (int t = 0; t < 3; ++t) {
-          sc[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
-          ac[t] = to_u32(std::pow(2.0, static_cast<double>(sc[t] - 1u)));
-        }
+        const adm::ScaleConsts c = adm::scale_consts(0, w, h);
+        const std::uint32_t* sc = c.cm_shift;
+        const std::int64_t* ac = c.cm_add;
         cl_kernel km = s.kernel(kFile, "adm_cm");
         set_args(km, r16, a16, mr0, ma0, cl_int(1), cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right),
                  cl_int(sr.top), cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(sc[0]), cl_uint(sc[1]),
@@ -156,16 +149,15 @@ class AdmTwin final : public FrameTwin<Pending> {
                cl_uint(rf[2]), r32, a32, mr1, ma1);
       run2d(q, kd, std::size_t(fr.right - fr.left), std::size_t(fr.bottom - fr.top), 32, 8);
       // denominator
-      const std::uint32_t sq_shift = static_cast<std::uint32_t>(vmafx_adm_s123_den_sq_shift[scale - 1]);
-      const std::uint32_t dshift_cub = static_cast<std::uint32_t>(ceil_log2(sr.right - sr.left));
-      const std::uint64_t dadd_cub = to_u32(std::pow(2.0, static_cast<double>(dshift_cub - 1u)));
+      const adm::ScaleConsts c = adm::scale_consts(scale, w, h);
       cl_kernel kden = s.kernel(kFile, "adm_den");
       set_args(kden, ref32[cur], cl_int(0), cl_int(w), n, cl_int(sr.left), cl_int(sr.right), cl_int(sr.top),
-               cl_int(sq_shift), cl_int(dshift_cub), cl_ulong(dadd_cub), rows_mem, cl_int(den[scale].first));
+               cl_int(c.den_sq_shift), cl_int(c.den_cub_shift), cl_ulong(c.den_cub_add), rows_mem,
+               cl_int(den[scale].first));
       launch_rows(s, kden, sr.bottom - sr.top, den[scale]);
       // masking: num and aim in one launch
-      const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
-      const std::int64_t add_cub = to_u32(std::pow(2.0, static_cast<double>(shift_cub - 1u)));
+      const std::uint32_t shift_cub = c.cm_shift[0];
+      const std::int64_t add_cub = c.cm_add[0];
       cl_kernel km = s.kernel(kFile, "adm_cm");
       set_args(km, r32, a32, mr1, ma1, cl_int(0), cl_int(w), cl_int(h), n, cl_int(sr.left), cl_int(sr.right),
                cl_int(sr.top), cl_uint(rf[0]), cl_uint(rf[1]), cl_uint(rf[2]), cl_uint(shift_cub), cl_uint(shift_cub),
@@ -176,17 +168,16 @@ class AdmTwin final : public FrameTwin<Pending> {
     }
 
     // ---- the rows' last integer step on the device ----
-    Step step[4];
     cl_int4 nrows{}, dsh{}, csh{};
     cl_ulong4 dadd{};
     cl_long4 cadd{};
     for (int k = 0; k < 4; ++k) {
-      step[k] = row_step(k, bw[k], bh[k]);
+      const adm::ScaleConsts c = adm::scale_consts(k, bw[k], bh[k]);
       nrows.s[k] = den[k].rows;
-      dadd.s[k] = step[k].den_add;
-      dsh.s[k] = step[k].den_shift;
-      cadd.s[k] = step[k].cm_add;
-      csh.s[k] = step[k].cm_shift;
+      dadd.s[k] = c.den_add;
+      dsh.s[k] = c.den_shift;
+      cadd.s[k] = c.row_add;
+      csh.s[k] = static_cast<cl_int>(c.row_shift);
     }
     cl_kernel kt = s.kernel(kFile, "adm_rows_total");
     cl_mem totals = buf(12 * 3 * 8);
@@ -194,94 +185,6 @@ class AdmTwin final : public FrameTwin<Pending> {
     const std::size_t lt = pow2_group(kt, kMaxGroup);
     run(q, kt, 12 * lt, lt);
     st.read.start(q, totals, st.sum, sizeof st.sum);
-  }
-
-  // The reference's float finish from the totals.
-  adm::Scores finish(const Pending& st) const {
-    const auto& sum = st.sum;
-    int bw[4], bh[4];
-    {
-      int w = fmt_.width, h = fmt_.height;
-      for (int k = 0; k < 4; ++k) {
-        w = (w + 1) / 2;
-        h = (h + 1) / 2;
-        bw[k] = w;
-        bh[k] = h;
-      }
-    }
-    adm::Scores out;
-    double numt = 0, dent = 0, aim_num = 0;
-    for (int scale = 0; scale < 4; ++scale) {
-      float num_scale = 0.0f, den_scale = 0.0f, aim_scale = 0.0f;
-      if (scale == 0 && p_.skip_scale0) {
-        den_scale = 1e-10f;
-      } else {
-        const Region g = score_region(bw[scale], bh[scale]);
-        const int area = (g.bottom - g.top) * (g.right - g.left);
-        const Step step = row_step(scale, bw[scale], bh[scale]);
-        std::uint64_t dacc[3];
-        for (int t = 0; t < 3; ++t) dacc[t] = static_cast<std::uint64_t>(sum[3 * scale][t]);
-        den_scale = adm::den_from_sums(dacc, step.den_csf, f_.rfactor[scale], area, p_.noise_weight);
-        num_scale = finish_cm(scale, bw[scale], sum[3 * scale + 1], p_.noise_weight, step, area);
-        if (!p_.skip_aim) aim_scale = finish_cm(scale, bw[scale], sum[3 * scale + 2], 0.0, step, area);
-      }
-      numt += num_scale;
-      dent += den_scale;
-      aim_num += aim_scale;
-      out.num_scale[scale] = num_scale;
-      out.den_scale[scale] = den_scale;
-    }
-    adm::finish(out, numt, dent, aim_num, fmt_.width, fmt_.height, p_);
-    return out;
-  }
-
-  // What den_s0 / den_s123 and cm_s0 / cm_s123 do with each row's sum
-  // ((row + add) >> shift, added over the rows) and the denominator's scale.
-  struct Step {
-    std::uint64_t den_add = 0;
-    int den_shift = 0;
-    double den_csf = 0;
-    std::int64_t cm_add = 0;
-    int cm_shift = 0;
-  };
-
-  static Step row_step(int scale, int w, int h) {
-    const Region g = score_region(w, h);
-    Step st;
-    if (scale == 0) {
-      std::int32_t shift_accum =
-          ceil_log2(static_cast<std::int64_t>(g.bottom - g.top) * (g.right - g.left)) - VMAFX_ADM_S0_DEN_AREA_BIAS;
-      shift_accum = shift_accum > 0 ? shift_accum : 0;
-      st.den_shift = shift_accum;
-      st.den_add = shift_accum > 0 ? (std::uint64_t{1} << (shift_accum - 1)) : 0;
-      st.den_csf = std::pow(2.0, static_cast<double>(VMAFX_ADM_S0_DEN_EXP - shift_accum));
-    } else {
-      const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(g.right - g.left));
-      const std::uint32_t shift_accum = static_cast<std::uint32_t>(ceil_log2(g.bottom - g.top));
-      st.den_shift = static_cast<int>(shift_accum);
-      st.den_add = to_u32(std::pow(2.0, static_cast<double>(shift_accum - 1u)));
-      const std::uint32_t e = static_cast<std::uint32_t>(vmafx_adm_s123_den_exp[scale - 1]) - shift_accum - shift_cub;
-      st.den_csf = std::pow(2.0, static_cast<double>(e));
-    }
-    const std::uint32_t shift_rows = static_cast<std::uint32_t>(ceil_log2(h));
-    st.cm_shift = static_cast<int>(shift_rows);
-    st.cm_add = to_u32(std::pow(2.0, static_cast<double>(shift_rows - 1u)));
-    return st;
-  }
-
-  // cm_s0 / cm_s123 after their row loops (acc: the rows' sums).
-  static float finish_cm(int scale, int w, const std::int64_t acc[3], double noise_weight, const Step& st, int area) {
-    const std::uint32_t shift_rows = static_cast<std::uint32_t>(st.cm_shift);
-    if (scale == 0) {
-      std::uint32_t shift_cub[3];
-      for (int t = 0; t < 3; ++t) shift_cub[t] = static_cast<std::uint32_t>(ceil_log2(w) - vmafx_adm_s0_cub_bias[t]);
-      return adm::cm_from_sums_s0(acc, shift_cub, shift_rows, area, noise_weight);
-    }
-    const std::uint32_t shift_cub = static_cast<std::uint32_t>(ceil_log2(w));
-    const float final_shift = static_cast<float>(std::pow(
-        2.0,
-        static_cast<double>(static_cast<std::uint32_t>(vmafx_adm_s123_num_exp[scale - 1]) - shift_cub - shift_rows)));
-    return adm::cm_from_sums_s123(acc, final_shift, area, noise_weight);
   }
 
   adm::Params p_;

@@ -19,7 +19,7 @@ namespace vmafx::ocl {
 namespace {
 
 constexpr const char* kFile = "cambi.cl";
-constexpr std::size_t kTx = 32, kTy = 8;  // cambi_cvalues' work-group (CAMBI_TX x CAMBI_TY)
+constexpr std::size_t kTx = VMAFX_CAMBI_TX, kTy = VMAFX_CAMBI_TY;  // cambi_cvalues' work-group
 
 using Side = cambi::TwinSide;
 
@@ -32,9 +32,7 @@ struct Pending : FrameState {
 class CambiTwin final : public FrameTwin<Pending> {
  public:
   CambiTwin(std::shared_ptr<FrameGroup> g, const OptionSet& o, const PictureFormat& f)
-      : FrameTwin(std::move(g)), fmt_(f), st_(cambi::resolve(o, f)) {
-    sides_.push_back(cambi::twin_side(st_, f.width, f.height, false));
-    if (st_.full_ref) sides_.push_back(cambi::twin_side(st_, f.width, f.height, true));
+      : FrameTwin(std::move(g)), fmt_(f), st_(cambi::resolve(o, f)), sides_(cambi::twin_sides(st_, f)) {
     for (int d = 0; d < 32; ++d) {
       params_[d] = st_.tvi[d];
       params_[32 + d] = st_.diff_weights[d];
@@ -47,24 +45,8 @@ class CambiTwin final : public FrameTwin<Pending> {
 
  private:
   void emit(Slot&, Pending& st, const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
-    // The reference's checks and order: the distorted picture first.
-    double score[2] = {0.0, 0.0};
-    std::size_t base = 0;
-    for (const Side& side : sides_) {
-      cambi::check_luma(side.is_src ? ref : dis, side.is_src, index);
-      float* c = st.cvals.data() + base;
-      double scales[cambi::kScales];
-      for (int k = 0; k < cambi::kScales; ++k) {
-        float* v = c + side.off[k];
-        const int n = side.d.w[k] * side.d.h[k];
-        if (heatmaps_ && !side.is_src)
-          heatmaps_->write(v, side.d.w[k], side.d.h[k], k, side.window, st_, index, st.row);
-        scales[k] = cambi::topk_mean(v, n, st_.topk);
-      }
-      score[side.is_src ? 1 : 0] = cambi::combine_scales(scales, side.window);
-      base += side.total;
-    }
-    cambi::put_scores(st_, index, score[0], score[1], out);
+    auto check_luma = [&](const Side& side) { cambi::check_luma(side.is_src ? ref : dis, side.is_src, index); };
+    cambi::finish_twin(st_, sides_, st.cvals.data(), heatmaps_.get(), st.row, check_luma, index, out);
   }
 
   // Scratch buffers of side k.

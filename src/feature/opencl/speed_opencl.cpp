@@ -22,22 +22,7 @@ constexpr const char* kFile = "speed.cl";
 // to the dw x dh image at `off` floats into `out`.
 class Decimator {
  public:
-  Decimator(const speed::Params& p, const speed::Dims& d) : p_(p), d_(d) {
-    float f[128];
-    const int fw = speed::antialias_filter(p, f);
-    taps_.assign(f, f + fw);
-    prescale_ = d.sw != d.ow || d.sh != d.oh;
-    if (prescale_) {
-      std::vector<int> ix, iy;
-      std::vector<float> wx, wy;
-      taps_scale_ = flt::scale_axis(p.method, d.ow, d.sw, ix, wx);
-      flt::scale_axis(p.method, d.oh, d.sh, iy, wy);
-      ix_ = std::move(ix);
-      iy_ = std::move(iy);
-      wx_ = std::move(wx);
-      wy_ = std::move(wy);
-    }
-  }
+  Decimator(const speed::Params& p, const speed::Dims& d) : p_(p), d_(d), t_(speed::decimation_tables(p, d)) {}
 
   // Scratch slots used: first .. first + 2.
   // a, b: packed planes of `pitch` samples per row.
@@ -50,13 +35,13 @@ class Decimator {
     cl_kernel kf = s.kernel(kFile, "speed_to_float");
     set_args(kf, a, b, cl_int(pitch), cl_int(w), cl_int(h), wide, cl_int(bpc), cl_int(diff ? 1 : 0), img);
     run2d(s.queue(), kf, std::size_t(w), std::size_t(h), 32, 8);
-    if (prescale_) {
+    if (t_.prescale) {
       const std::string tag = "speed." + std::to_string(int(p_.method)) + "." + std::to_string(d_.ow) + "." +
                               std::to_string(d_.oh) + "." + std::to_string(d_.sw) + "." + std::to_string(d_.sh);
-      cl_mem ix = dev.table(tag + ".ix", ix_.data(), ix_.size() * 4);
-      cl_mem iy = dev.table(tag + ".iy", iy_.data(), iy_.size() * 4);
-      cl_mem wx = dev.table(tag + ".wx", wx_.data(), wx_.size() * 4);
-      cl_mem wy = dev.table(tag + ".wy", wy_.data(), wy_.size() * 4);
+      cl_mem ix = dev.table(tag + ".ix", t_.ix.data(), t_.ix.size() * 4);
+      cl_mem iy = dev.table(tag + ".iy", t_.iy.data(), t_.iy.size() * 4);
+      cl_mem wx = dev.table(tag + ".wx", t_.wx.data(), t_.wx.size() * 4);
+      cl_mem wy = dev.table(tag + ".wy", t_.wy.data(), t_.wy.size() * 4);
       cl_mem scaled = s.scratch(owner, first + 1, std::size_t(d_.sw) * d_.sh * 4);
       cl_kernel k;
       switch (p_.method) {
@@ -70,15 +55,15 @@ class Decimator {
           break;
         default:
           k = s.kernel(kFile, "speed_scale_interp");
-          set_args(k, img, cl_int(w), ix, wx, iy, wy, cl_int(taps_scale_),
+          set_args(k, img, cl_int(w), ix, wx, iy, wy, cl_int(t_.scale_taps),
                    cl_int(p_.method == flt::ScaleMethod::kLanczos4 ? 1 : 0), cl_int(d_.sw), cl_int(d_.sh), scaled);
           break;
       }
       run2d(s.queue(), k, std::size_t(d_.sw), std::size_t(d_.sh), 32, 8);
       img = scaled;
     }
-    const int fw = int(taps_.size());
-    cl_mem filt = dev.table("speed.aa." + std::to_string(fw), taps_.data(), taps_.size() * 4);
+    const int fw = int(t_.taps.size());
+    cl_mem filt = dev.table("speed.aa." + std::to_string(fw), t_.taps.data(), t_.taps.size() * 4);
     cl_mem tmp = s.scratch(owner, first + 2, std::size_t(d_.sw) * d_.dh * 4);
     cl_kernel kv = s.kernel(kFile, "speed_vertical");
     set_args(kv, img, cl_int(d_.sw), cl_int(d_.sh), filt, cl_int(fw), cl_int(16), cl_int(d_.dh), tmp);
@@ -93,11 +78,7 @@ class Decimator {
  private:
   speed::Params p_;
   speed::Dims d_;
-  std::vector<float> taps_;
-  bool prescale_ = false;
-  int taps_scale_ = 0;
-  std::vector<int> ix_, iy_;
-  std::vector<float> wx_, wy_;
+  speed::DecimationTables t_;
 };
 
 struct ChromaPending : FrameState {
@@ -111,12 +92,7 @@ class SpeedChromaTwin final : public FrameTwin<ChromaPending> {
 
  private:
   void emit(Slot&, Pending& st, const Picture&, const Picture&, unsigned index, FeatureSink& out) override {
-    const std::size_t n = dec_.image();
-    float sc[2];
-    bool err[2];
-    for (int c = 0; c < 2; ++c)
-      err[c] = speed::score_decimated(c_.p, c_.d, st.host.data() + 2 * c * n, st.host.data() + (2 * c + 1) * n, &sc[c]);
-    speed::put_chroma(sc, err, c_.max_val, index, out);
+    speed::put_chroma_decimated(c_, st.host.data(), dec_.image(), index, out);
   }
 
   void enqueue(Slot& s, const Picture& ref, const Picture& dis, unsigned index, Pending& st) override {
@@ -168,9 +144,7 @@ class SpeedTemporalTwin final : public Twin {
     dec_.enqueue(s, id_, 1, prev_dis, t_.use_ref_diff ? pl.ref : pl.dis, fmt_.width, true, fmt_.bpc, o, n);
     st.host.resize(2 * n);
     read(s.queue(), o, st.host.data(), 2 * n * 4);  // also completes the uploads
-    float sc;
-    speed::score_decimated(t_.p, t_.d, st.host.data(), st.host.data() + n, &sc);
-    speed::put_temporal(sc, index, out);
+    speed::put_temporal_decimated(t_, st.host.data(), n, index, out);
   }
 
  private:
