@@ -172,8 +172,8 @@ TEST_F(OpenclProgramCacheFile, StoresLoadsAndRejectsDamage) {
 
   // A directory that cannot be made (under a regular file): false, with why.
   spit(dir_ / "plain", "x");
-  EXPECT_FALSE(ocl::cache::store(ocl::cache::entry_path((dir_ / "plain" / "sub").string(), "k.cl", key), key, binary,
-                                 "", why));
+  EXPECT_FALSE(
+      ocl::cache::store(ocl::cache::entry_path((dir_ / "plain" / "sub").string(), "k.cl", key), key, binary, "", why));
   EXPECT_NE(why.find("cannot create the directory"), std::string::npos) << why;
 }
 
@@ -385,7 +385,7 @@ TEST_F(OpenclProgramCacheCli, ProcessesStartingTogetherShareOneCache) {
   }
   std::vector<fs::path> others;
   const std::vector<fs::path> files = entries(cache_, &others);
-  ASSERT_GE(files.size(), 3u);  // the default model's vif, adm and motion at least
+  ASSERT_GE(files.size(), 3u);                    // the default model's vif, adm and motion at least
   EXPECT_TRUE(others.empty()) << others.front();  // no temporary file left behind
   for (const fs::path& f : files) {
     const std::string g = slurp(f);

@@ -336,6 +336,32 @@ std::string program_binary(cl_program prog, cl_device_id dev, std::string& why) 
   return bin;
 }
 
+// Cache entries still being written when the process exits (a program a
+// test or a tool asked for directly, with no backend to wait for it): an
+// atexit handler waits for them, before the drivers' own teardown.
+struct PendingStores {
+  std::mutex mu;
+  std::vector<std::shared_future<void>> all;
+};
+PendingStores& pending_stores() {
+  static auto* p = new PendingStores;  // never destroyed, as the devices
+  return *p;
+}
+void wait_pending_stores() {
+  std::vector<std::shared_future<void>> v;
+  {
+    std::lock_guard lk(pending_stores().mu);
+    v.swap(pending_stores().all);
+  }
+  for (auto& f : v) f.wait();
+}
+void track_store(const std::shared_future<void>& f) {
+  static const bool registered = std::atexit(wait_pending_stores) == 0;
+  (void)registered;
+  std::lock_guard lk(pending_stores().mu);
+  pending_stores().all.push_back(f);
+}
+
 // Writes `prog`'s binary for `dev` as the cache entry `path`.
 bool store_program(cl_program prog, cl_device_id dev, const std::string& path, const cache::Digest& key,
                    const std::string& log, std::string& why) {
@@ -435,6 +461,7 @@ cl_program Device::build(const std::string& cl_file) {
                            if (!ok)
                              r.cache_problem += (r.cache_problem.empty() ? "not stored: " : "; not stored: ") + why;
                          }).share();
+      track_store(stores_[cl_file]);
     }
   }
   rec.end = std::chrono::steady_clock::now();

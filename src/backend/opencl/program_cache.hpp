@@ -69,8 +69,7 @@ std::optional<Entry> load(const std::string& path, const Digest& key, std::strin
 // Writes the entry through a temporary file and a rename, creating the
 // directory. False, with `why`, when it could not (the cache then simply
 // has no entry: callers go on).
-bool store(const std::string& path, const Digest& key, std::string_view binary, std::string_view log,
-           std::string& why);
+bool store(const std::string& path, const Digest& key, std::string_view binary, std::string_view log, std::string& why);
 
 inline constexpr std::size_t kHeaderBytes = 96;
 
