@@ -21,6 +21,9 @@ constexpr Variable kVariables[] = {
     {"VMAFX_READERS", "1..64: threads reading each Y4M or raw YUV file (default 1 on the CPU, 4 with a GPU backend)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
     {"VMAFX_OPENCL_SPIN", "1: wait for OpenCL commands in the driver's clWaitForEvents (which may spin a core)"},
+    {"VMAFX_OPENCL_CACHE", "0: build the OpenCL programs from source every run (no program-binary cache)"},
+    {"VMAFX_OPENCL_CACHE_DIR",
+     "path: the OpenCL program-binary cache (default $XDG_CACHE_HOME or ~/.cache, then vmaf-exact/opencl)"},
     {"VMAFX_LIBVMAF_CPU",
      "auto, intel, amd or generic: the libvmaf whose float_adm libvmaf.so equals (as the CLI's --libvmaf-cpu)"},
     {"VMAFX_LIBVMAF_PRECISION",
@@ -84,6 +87,21 @@ bool opencl_spin() {
   return v;
 }
 
+std::string opencl_cache_dir(std::string_view cache, std::string_view dir, std::string_view xdg,
+                             std::string_view home) {
+  if (cache == "0") return {};
+  if (!dir.empty()) return std::string(dir);
+  // The XDG base-directory rule: a relative XDG_CACHE_HOME is ignored.
+  if (!xdg.empty() && xdg.front() == '/') return std::string(xdg) + "/vmaf-exact/opencl";
+  if (!home.empty()) return std::string(home) + "/.cache/vmaf-exact/opencl";
+  return {};
+}
+std::string opencl_cache_dir() {
+  static const std::string v = opencl_cache_dir(value("VMAFX_OPENCL_CACHE"), value("VMAFX_OPENCL_CACHE_DIR"),
+                                                value("XDG_CACHE_HOME"), value("HOME"));
+  return v;
+}
+
 namespace {
 // "max" or 1..17 as digits; 0 for anything else.
 int parse_precision(const std::string& s) {
@@ -123,6 +141,7 @@ void check() {
   one_of("VMAFX_HWDEC_HOST", {"0", "1"});
   one_of("VMAFX_OPENCL_PROFILE", {"0", "1"});
   one_of("VMAFX_OPENCL_SPIN", {"0", "1"});
+  one_of("VMAFX_OPENCL_CACHE", {"0", "1"});
   one_of("VMAFX_LIBVMAF_CPU", {"auto", "intel", "amd", "generic"});
   const std::string prec = value("VMAFX_LIBVMAF_PRECISION");
   if (!prec.empty() && parse_precision(prec) == 0)

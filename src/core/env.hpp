@@ -42,6 +42,14 @@ bool opencl_profile();
 // clWaitForEvents and blocking transfers (NVIDIA's spin a core each) instead
 // of sleeping on a completion callback; for measuring the difference.
 bool opencl_spin();
+// The OpenCL program-binary cache's directory (backend/opencl/program_cache.hpp):
+// VMAFX_OPENCL_CACHE_DIR when set, else $XDG_CACHE_HOME/vmaf-exact/opencl
+// (an absolute XDG_CACHE_HOME), else $HOME/.cache/vmaf-exact/opencl;
+// "" (no cache) with VMAFX_OPENCL_CACHE=0 or when none of them is set.
+std::string opencl_cache_dir();
+// The same rule over given values (for tests): `cache` is VMAFX_OPENCL_CACHE,
+// `dir` VMAFX_OPENCL_CACHE_DIR, `xdg` XDG_CACHE_HOME, `home` HOME.
+std::string opencl_cache_dir(std::string_view cache, std::string_view dir, std::string_view xdg, std::string_view home);
 
 // VMAFX_LIBVMAF_PRECISION=max (or 1..17): libvmaf.so's vmaf_write_output
 // prints scores with %.17g (%.<N>g), as the CLI's --precision; 0 when unset

@@ -43,6 +43,8 @@ TEST(Env, BadValuesAreErrorsNamingTheVariable) {
   EXPECT_EQ(error_with("VMAFX_OPENCL_GROUP_CAP", "8x"), "VMAFX_OPENCL_GROUP_CAP=8x: expected a number of work items");
   EXPECT_EQ(error_with("VMAFX_OPENCL_PROFILE", "on"), "VMAFX_OPENCL_PROFILE=on: expected 0, 1");
   EXPECT_EQ(error_with("VMAFX_OPENCL_PAGEABLE", "2"), "VMAFX_OPENCL_PAGEABLE=2: expected 0, 1");
+  EXPECT_EQ(error_with("VMAFX_OPENCL_CACHE", "off"), "VMAFX_OPENCL_CACHE=off: expected 0, 1");
+  EXPECT_EQ(error_with("VMAFX_OPENCL_CACHE_DIR", "any/path"), "");
   EXPECT_EQ(error_with("VMAFX_HWDEC_HOST", "yes"), "VMAFX_HWDEC_HOST=yes: expected 0, 1");
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_PRECISION", "18"), "VMAFX_LIBVMAF_PRECISION=18: expected max or 1 to 17");
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_PRECISION", "max"), "");
@@ -54,6 +56,18 @@ TEST(Env, BadValuesAreErrorsNamingTheVariable) {
   EXPECT_EQ(error_with("VMAFX_READERS", "64"), "");
   EXPECT_EQ(error_with("VMAFX_SIMD", "off"), "");
   EXPECT_NO_THROW(env::check());
+}
+
+// The OpenCL program cache's directory: VMAFX_OPENCL_CACHE=0, VMAFX_OPENCL_CACHE_DIR,
+// XDG_CACHE_HOME (absolute only), HOME, in that order.
+TEST(Env, OpenclCacheDirFollowsTheVariablesInOrder) {
+  EXPECT_EQ(env::opencl_cache_dir("", "/c/d", "/x", "/h"), "/c/d");
+  EXPECT_EQ(env::opencl_cache_dir("1", "/c/d", "/x", "/h"), "/c/d");
+  EXPECT_EQ(env::opencl_cache_dir("", "", "/x", "/h"), "/x/vmaf-exact/opencl");
+  EXPECT_EQ(env::opencl_cache_dir("", "", "rel", "/h"), "/h/.cache/vmaf-exact/opencl");  // XDG: absolute only
+  EXPECT_EQ(env::opencl_cache_dir("", "", "", "/h"), "/h/.cache/vmaf-exact/opencl");
+  EXPECT_EQ(env::opencl_cache_dir("", "", "", ""), "");
+  EXPECT_EQ(env::opencl_cache_dir("0", "/c/d", "/x", "/h"), "");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The OpenCL backend: device selection, twin lookup, engine groups.
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -24,6 +25,9 @@ class OpenclBackend final : public Backend {
   // the driver's teardown).
   ~OpenclBackend() override {
     for (std::string_view f : started_) dev_.wait_built(f);
+    // The programs made for this run: from the program-binary cache or
+    // built (and the cache's problems, which are never errors).
+    if (env::stats()) std::fputs(dev_.take_program_report().c_str(), stderr);
   }
 
   std::string_view name() const override { return "opencl"; }

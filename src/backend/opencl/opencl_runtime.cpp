@@ -9,6 +9,7 @@
 #include <deque>
 #include <set>
 
+#include "backend/opencl/program_cache.hpp"
 #include "core/embedded.hpp"
 #include "core/env.hpp"
 #include "core/error.hpp"
@@ -37,6 +38,8 @@ const char* error_name(cl_int err) {
     case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
     case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
     case CL_INVALID_BUILD_OPTIONS: return "CL_INVALID_BUILD_OPTIONS";
+    case CL_INVALID_BINARY: return "CL_INVALID_BINARY";
+    case CL_INVALID_PROGRAM: return "CL_INVALID_PROGRAM";
     case CL_INVALID_PROGRAM_EXECUTABLE: return "CL_INVALID_PROGRAM_EXECUTABLE";
     case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
     case CL_INVALID_KERNEL: return "CL_INVALID_KERNEL";
@@ -233,6 +236,10 @@ Device& Device::get(int index) {
   d->id_ = e.device;
   d->name_ = e.device_name;
   d->platform_ = e.platform_name;
+  d->platform_version_ = platform_string(e.platform, CL_PLATFORM_VERSION);
+  d->device_version_ = device_string(e.device, CL_DEVICE_VERSION);
+  d->driver_version_ = device_string(e.device, CL_DRIVER_VERSION);
+  d->cache_dir_ = env::opencl_cache_dir();
   cl_bool avail = CL_FALSE, compiler = CL_FALSE;
   clGetDeviceInfo(e.device, CL_DEVICE_AVAILABLE, sizeof avail, &avail, nullptr);
   clGetDeviceInfo(e.device, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, nullptr);
@@ -298,19 +305,90 @@ void Device::build_async(std::string_view cl_file) {
   programs_.emplace(file, std::async(std::launch::async, [this, file] { return build(file); }).share());
 }
 
-cl_program Device::build(const std::string& cl_file) {
-  const std::string text = assemble_source(cl_file);
+namespace {
+
+// The driver's binary of `prog` for `dev` ("" with `why` when there is none).
+std::string program_binary(cl_program prog, cl_device_id dev, std::string& why) {
+  cl_uint n = 0;
+  if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof n, &n, nullptr) != CL_SUCCESS || n == 0) {
+    why = "the driver lists no device for the program";
+    return {};
+  }
+  std::vector<cl_device_id> devs(n);
+  std::vector<std::size_t> sizes(n, 0);
+  if (clGetProgramInfo(prog, CL_PROGRAM_DEVICES, n * sizeof(cl_device_id), devs.data(), nullptr) != CL_SUCCESS ||
+      clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, n * sizeof(std::size_t), sizes.data(), nullptr) != CL_SUCCESS) {
+    why = "the driver gives no binary size";
+    return {};
+  }
+  const auto it = std::find(devs.begin(), devs.end(), dev);
+  const std::size_t i = std::size_t(it - devs.begin());
+  if (it == devs.end() || sizes[i] == 0) {
+    why = "the driver gives no binary";
+    return {};
+  }
+  std::string bin(sizes[i], '\0');
+  std::vector<unsigned char*> ptrs(n, nullptr);  // null entries: binaries not wanted
+  ptrs[i] = reinterpret_cast<unsigned char*>(bin.data());
+  if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, n * sizeof(unsigned char*), ptrs.data(), nullptr) != CL_SUCCESS) {
+    why = "the driver gives no binary";
+    return {};
+  }
+  return bin;
+}
+
+// Cache entries still being written when the process exits (a program a
+// test or a tool asked for directly, with no backend to wait for it): an
+// atexit handler waits for them, before the drivers' own teardown.
+struct PendingStores {
+  std::mutex mu;
+  std::vector<std::shared_future<void>> all;
+};
+PendingStores& pending_stores() {
+  static auto* p = new PendingStores;  // never destroyed, as the devices
+  return *p;
+}
+void wait_pending_stores() {
+  std::vector<std::shared_future<void>> v;
+  {
+    std::lock_guard lk(pending_stores().mu);
+    v.swap(pending_stores().all);
+  }
+  for (auto& f : v) f.wait();
+}
+void track_store(const std::shared_future<void>& f) {
+  static const bool registered = std::atexit(wait_pending_stores) == 0;
+  (void)registered;
+  std::lock_guard lk(pending_stores().mu);
+  pending_stores().all.push_back(f);
+}
+
+// Writes `prog`'s binary for `dev` as the cache entry `path`.
+bool store_program(cl_program prog, cl_device_id dev, const std::string& path, const cache::Digest& key,
+                   const std::string& log, std::string& why) {
+  const std::string binary = program_binary(prog, dev, why);
+  return !binary.empty() && cache::store(path, key, binary, log, why);
+}
+
+std::string trimmed_log(cl_program prog, cl_device_id dev) {
+  std::size_t n = 0;
+  clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+  std::string log(n, '\0');
+  if (n) clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n' || log.back() == ' ')) log.pop_back();
+  return log;
+}
+
+}  // namespace
+
+cl_program Device::build_from_source(const std::string& cl_file, const std::string& text, std::string& log) {
   const char* p = text.c_str();
   const std::size_t n = text.size();
   cl_int err = CL_SUCCESS;
   cl_program prog = clCreateProgramWithSource(context_, 1, &p, &n, &err);
   check(err, "clCreateProgramWithSource");
   err = clBuildProgram(prog, 1, &id_, kBuildOptions, nullptr, nullptr);
-  std::size_t log_n = 0;
-  clGetProgramBuildInfo(prog, id_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &log_n);
-  std::string log(log_n, '\0');
-  if (log_n) clGetProgramBuildInfo(prog, id_, CL_PROGRAM_BUILD_LOG, log_n, log.data(), nullptr);
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n' || log.back() == ' ')) log.pop_back();
+  log = trimmed_log(prog, id_);
   if (err != CL_SUCCESS) {
     clReleaseProgram(prog);
     std::string first = log.substr(0, std::min<std::size_t>(log.size(), 4000));
@@ -318,8 +396,85 @@ cl_program Device::build(const std::string& cl_file) {
       if (c == '\n') c = ' ';
     throw device_error("opencl: building " + cl_file + " for " + name_ + " failed (" + error_name(err) + "): " + first);
   }
+  return prog;
+}
+
+cl_program Device::load_binary(const std::string& binary, std::string& why) {
+  const auto* p = reinterpret_cast<const unsigned char*>(binary.data());
+  const std::size_t n = binary.size();
+  cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+  cl_program prog = clCreateProgramWithBinary(context_, 1, &id_, &n, &p, &status, &err);
+  if (err != CL_SUCCESS || status != CL_SUCCESS || !prog) {
+    if (prog) clReleaseProgram(prog);
+    why = std::string("the driver refused the binary (") + error_name(err != CL_SUCCESS ? err : status) + ")";
+    return nullptr;
+  }
+  err = clBuildProgram(prog, 1, &id_, kBuildOptions, nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    clReleaseProgram(prog);
+    why = std::string("building the cached binary failed (") + error_name(err) + ")";
+    return nullptr;
+  }
+  return prog;
+}
+
+cl_program Device::build(const std::string& cl_file) {
+  ProgramRecord rec;
+  rec.start = std::chrono::steady_clock::now();
+  const std::string text = assemble_source(cl_file);
+  std::string dir;
+  {
+    std::lock_guard lk(mu_);
+    dir = cache_dir_;
+  }
+  cl_program prog = nullptr;
+  std::string log;
+  if (dir.empty()) {
+    prog = build_from_source(cl_file, text, log);
+  } else {
+    const cache::Digest key = cache::program_key(
+        {platform_, platform_version_, name_, device_version_, driver_version_, kBuildOptions, text});
+    const std::string path = cache::entry_path(dir, cl_file, key);
+    std::string why;
+    if (std::optional<cache::Entry> e = cache::load(path, key, why)) {
+      prog = load_binary(e->binary, why);
+      if (prog) {
+        log = std::move(e->log);
+        rec.from_cache = true;
+      }
+    }
+    if (!prog) {
+      // A miss (no file: `why` is empty) or an entry that failed: build from
+      // source, then (re)write the entry on another thread. Reading the
+      // binary back can take long (PoCL compiles every kernel for it), and
+      // the first frame need not wait for that.
+      if (!why.empty()) rec.cache_problem = "entry not used: " + why;
+      prog = build_from_source(cl_file, text, log);
+      clRetainProgram(prog);
+      std::lock_guard lk(mu_);
+      stores_[cl_file] = std::async(std::launch::async, [this, prog, path, key, log, cl_file] {
+                           std::string why;
+                           const bool ok = store_program(prog, id_, path, key, log, why);
+                           clReleaseProgram(prog);
+                           std::lock_guard lk2(mu_);
+                           ProgramRecord& r = records_[cl_file];
+                           r.stored = ok;
+                           if (!ok)
+                             r.cache_problem += (r.cache_problem.empty() ? "not stored: " : "; not stored: ") + why;
+                         }).share();
+      track_store(stores_[cl_file]);
+    }
+  }
+  rec.end = std::chrono::steady_clock::now();
+  rec.seconds = std::chrono::duration<double>(rec.end - rec.start).count();
   std::lock_guard lk(mu_);
-  logs_.emplace(cl_file, log);
+  logs_[cl_file] = log;
+  // The store thread may have finished already and written its part.
+  ProgramRecord& r = records_[cl_file];
+  rec.stored = r.stored;
+  if (!r.cache_problem.empty()) rec.cache_problem += (rec.cache_problem.empty() ? "" : "; ") + r.cache_problem;
+  r = rec;
+  unreported_.push_back(cl_file);
   return prog;
 }
 
@@ -332,6 +487,14 @@ void Device::wait_built(std::string_view cl_file) {
     f = it->second;
   }
   f.wait();
+  std::shared_future<void> st;
+  {
+    std::lock_guard lk(mu_);
+    auto it = stores_.find(cl_file);
+    if (it == stores_.end()) return;
+    st = it->second;
+  }
+  st.wait();
 }
 
 cl_program Device::program(std::string_view cl_file) {
@@ -348,6 +511,83 @@ std::string Device::build_log(std::string_view cl_file) {
   program(cl_file);
   std::lock_guard lk(mu_);
   return logs_.find(cl_file)->second;
+}
+
+ProgramRecord Device::program_record(std::string_view cl_file) {
+  program(cl_file);
+  wait_built(cl_file);  // and its store
+  std::lock_guard lk(mu_);
+  return records_.find(cl_file)->second;
+}
+
+std::string Device::cache_dir() {
+  std::lock_guard lk(mu_);
+  return cache_dir_;
+}
+
+std::string Device::take_program_report() {
+  std::vector<std::string> files;
+  std::vector<ProgramRecord> recs;
+  std::string dir;
+  {
+    std::lock_guard lk(mu_);
+    files.swap(unreported_);
+    for (const std::string& f : files) recs.push_back(records_.find(f)->second);
+    dir = cache_dir_;
+  }
+  if (recs.empty()) return {};
+  unsigned cached = 0, built = 0, stored = 0;
+  double cached_s = 0, built_s = 0;
+  auto first = recs.front().start, last = recs.front().end;
+  for (const ProgramRecord& r : recs) {
+    (r.from_cache ? cached : built) += 1;
+    (r.from_cache ? cached_s : built_s) += r.seconds;
+    stored += r.stored;
+    first = std::min(first, r.start);
+    last = std::max(last, r.end);
+  }
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "opencl programs: %u from the cache (%.3f s), %u built from source (%.3f s), %u stored; "
+                "all ready %.3f s after the first began; cache: %s\n",
+                cached, cached_s, built, built_s, stored, std::chrono::duration<double>(last - first).count(),
+                dir.empty() ? "off" : dir.c_str());
+  std::string out = buf;
+  for (std::size_t i = 0; i < recs.size(); ++i)
+    if (!recs[i].cache_problem.empty())
+      out += "opencl program cache: " + files[i] + ": " + recs[i].cache_problem + "\n";
+  return out;
+}
+
+void Device::reset_programs(std::string cache_dir) {
+  std::vector<std::shared_future<cl_program>> pending;
+  {
+    std::lock_guard lk(mu_);
+    for (auto& [f, p] : programs_) pending.push_back(p);
+  }
+  for (auto& p : pending) p.wait();  // a build still running writes its record under mu_
+  std::vector<std::shared_future<void>> storing;
+  {
+    std::lock_guard lk(mu_);
+    for (auto& [f, st] : stores_) storing.push_back(st);
+  }
+  for (auto& st : storing) st.wait();
+  std::map<std::string, std::shared_future<cl_program>, std::less<>> old;
+  {
+    std::lock_guard lk(mu_);
+    old.swap(programs_);
+    stores_.clear();
+    logs_.clear();
+    records_.clear();
+    unreported_.clear();
+    cache_dir_ = std::move(cache_dir);
+  }
+  for (auto& [f, p] : old) {
+    try {
+      clReleaseProgram(p.get());
+    } catch (const Error&) {  // a failed build holds no program
+    }
+  }
 }
 
 cl_mem Device::table(std::string_view name, const void* data, std::size_t bytes) {

@@ -15,6 +15,7 @@
 #include <CL/cl.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <future>
@@ -61,6 +62,15 @@ std::vector<std::string> kernel_files();
 // Compile options of every program: OpenCL C 1.2, no fast math, no fp64.
 inline constexpr const char* kBuildOptions = "-cl-std=CL1.2";
 
+// How a program of a Device came to be (VMAFX_STATS=1 prints a summary).
+struct ProgramRecord {
+  bool from_cache = false;    // loaded from the program-binary cache
+  bool stored = false;        // built from source and written to the cache
+  std::string cache_problem;  // an entry not used or not written, and why ("" when none)
+  double seconds = 0;         // assembling, loading or compiling, building
+  std::chrono::steady_clock::time_point start, end;
+};
+
 // One device, its context and its built programs. Process-wide: created on
 // first use and never destroyed (releasing OpenCL objects from static
 // destructors races the ICD loader's own teardown).
@@ -77,16 +87,34 @@ class Device {
   std::size_t max_work_group() const { return max_wg_; }
 
   // The program built from the embedded `cl_file`; built on first request
-  // (or build_async), then cached. Throws Error with the build log on a
-  // compile error.
+  // (or build_async), then kept. Throws Error with the build log on a
+  // compile error. With a program-binary cache (cache_dir()), a program
+  // whose entry validates and that the driver accepts is loaded from it;
+  // otherwise it is built from source and stored. Cache problems never fail
+  // the build: they only show in the record.
   cl_program program(std::string_view cl_file);
   // Starts building `cl_file` on its own thread (nothing when it is built or
   // building); program() waits for it.
   void build_async(std::string_view cl_file);
-  // Waits until a build started by build_async has ended (either way).
+  // Waits until a build started by build_async has ended (either way), and
+  // the writing of its cache entry.
   void wait_built(std::string_view cl_file);
-  // The build log of a built program (compiler warnings), for tests.
+  // The build log of a built program (compiler warnings), for tests; for a
+  // program from the cache, the log of the source build that stored it.
   std::string build_log(std::string_view cl_file);
+  // How `cl_file`'s program was made (waits for its build).
+  ProgramRecord program_record(std::string_view cl_file);
+  // The program-binary cache's directory ("" when off).
+  std::string cache_dir();
+  // VMAFX_STATS lines on the programs made since the last report (so that
+  // each is reported once per process; call it after wait_built() of each):
+  // how many came from the cache, how many were built, the time spent, and
+  // each cache problem. "" when none.
+  std::string take_program_report();
+  // For tests: waits for every build, forgets (releases) every program, and
+  // makes later ones with `cache_dir` as the cache ("" for none), as a fresh
+  // process would. Nothing may hold a program or a kernel of this device.
+  void reset_programs(std::string cache_dir);
   // Page-locked host memory for the engine's picture pool (mapped
   // CL_MEM_ALLOC_HOST_PTR buffers: what OpenCL drivers transfer by DMA).
   const HostAllocator* pinned_allocator() const { return &pinned_; }
@@ -100,11 +128,18 @@ class Device {
   cl_context context_ = nullptr;
   cl_device_id id_ = nullptr;
   std::string name_, platform_;
+  std::string platform_version_, device_version_, driver_version_;  // for the cache key
   std::size_t max_wg_ = 256;
   std::mutex mu_;
+  std::string cache_dir_;
   cl_program build(const std::string& cl_file);
+  cl_program build_from_source(const std::string& cl_file, const std::string& text, std::string& log);
+  cl_program load_binary(const std::string& binary, std::string& why);
   std::map<std::string, std::shared_future<cl_program>, std::less<>> programs_;
   std::map<std::string, std::string, std::less<>> logs_;
+  std::map<std::string, std::shared_future<void>, std::less<>> stores_;  // cache entries being written
+  std::map<std::string, ProgramRecord, std::less<>> records_;
+  std::vector<std::string> unreported_;
   std::map<std::string, cl_mem, std::less<>> tables_;
   // pinned host memory
   static void* pinned_alloc(std::size_t bytes, void* ctx);

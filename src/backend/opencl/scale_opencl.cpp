@@ -49,6 +49,7 @@ Scaler::Scaler(int gpu, const sws::Plan& plan) : dev_(Device::get(gpu)), plan_(p
 }
 
 Scaler::~Scaler() {
+  dev_.wait_built(kFile);  // no cache write outlives the run
   if (hscale_) clReleaseKernel(hscale_);
   if (vscale_) clReleaseKernel(vscale_);
   if (depth_) clReleaseKernel(depth_);
