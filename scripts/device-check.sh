@@ -32,6 +32,8 @@
 #   limits   page cache, input, scoring per bit depth and backend with 1 and 4
 #            readers, start-up and concurrent processes, and OpenCL beside 4
 #            CUDA processes (fails under a quarter of its rate alone) (issue 24)
+#   ab       a carried .device/base/vmaf (the build before a change) against
+#            this build: wall time per backend and clip, reports identical
 #
 # A section fails when any of its checks fails (every golden shard counts);
 # the script's exit status is 1 when any section failed. Logs go to $OUT/
@@ -568,6 +570,14 @@ PY
         sed "s/^vmaf: /  2160p$bt readers $r: /"
     done
   done
+  # The first GPU runs on this machine: the drivers' caches and the OpenCL
+  # program cache are cold here (a fresh machine); the scoring rows below
+  # then start warm, as every later run on a machine does.
+  echo "== first runs on this machine: exec to the first frame scored (VMAFX_STATS=1), 2160p8, 2 frames"
+  for be in cuda opencl; do
+    VMAFX_STATS=1 timeout 120 "$B/vmaf" -r "$C/2160p8.ref.y4m" -d "$C/2160p8.dis.y4m" --backend "$be" -q \
+      --frame_cnt 2 2>&1 | grep -E "after exec|opencl program" | sed "s/^ */  $be first run: /"
+  done
   echo "== scoring, vmaf_v0.6.1, fps of the report (after set-up), VMAFX_READERS = 1 and 4"
   for be in cuda opencl; do
     for bt in 8 10 12 16; do
@@ -617,10 +627,20 @@ PY
         --frame_cnt 10 2>&1 | grep "after exec" | sed "s/^ */  $be run $f: /"
     done
   done
-  for f in 1 2; do
-    CUDA_CACHE_DISABLE=1 VMAFX_STATS=1 timeout 120 "$B/vmaf" -r "$C/1080p8.ref.y4m" -d "$C/1080p8.dis.y4m" \
-      --backend opencl -q --frame_cnt 10 2>&1 | grep "after exec" | sed "s/^ */  opencl, driver cache off, run $f: /"
-  done
+  # OpenCL as on a fresh machine: the driver's cache off (CUDA_CACHE_DISABLE=1)
+  # with the program cache off, then with an empty program cache (run 1 fills
+  # it, run 2 reads it); last the program cache warm and the driver's cache
+  # empty (a fresh CUDA_CACHE_PATH).
+  startup() {  # label, then environment assignments
+    local label=$1; shift
+    env "$@" VMAFX_STATS=1 timeout 120 "$B/vmaf" -r "$C/1080p8.ref.y4m" -d "$C/1080p8.dis.y4m" --backend opencl -q \
+      --frame_cnt 10 2>&1 | grep -E "after exec|opencl program" | sed "s/^ */  opencl, $label: /"
+  }
+  rm -rf "$C/clcache" "$C/cudacache"
+  for f in 1 2; do startup "both caches off, run $f" CUDA_CACHE_DISABLE=1 VMAFX_OPENCL_CACHE=0; done
+  for f in 1 2; do startup "driver cache off, program cache from empty, run $f" CUDA_CACHE_DISABLE=1 \
+    VMAFX_OPENCL_CACHE_DIR="$C/clcache"; done
+  startup "program cache warm, driver cache empty" CUDA_CACHE_PATH="$C/cudacache" VMAFX_OPENCL_CACHE_DIR="$C/clcache"
   echo "== concurrent CUDA processes, 1080p8 300 frames: pairs/s together"
   for n in 1 4 8; do
     local t0 t1
@@ -657,11 +677,54 @@ PY
 }
 # --- end limits ---
 
+# --- ab ---
+# A refactor's speed check: the carried .device/base/vmaf (a build of the
+# commit before it, packed by hand: see docs/perf.md "Before and after")
+# against this build, alternating runs, best of AB_ROUNDS, per backend at
+# 4K and 1080p 8-bit and 4K 10-bit (vmaf_v0.6.1) and cambi at 4K; the
+# reports of the two builds must be identical (fps aside).
+ab_check() {
+  local A=$REPO/.device/base/vmaf rc=0 C=/tmp/vmafx-ab N=${AB_FRAMES:-120} be clip t bestA bestB i extra
+  need "$A" ab || return 1
+  need "$B/vmaf" ab || return 1
+  mkdir -p "$C"
+  [ -s "$C/2160p8.dis.y4m" ] || "$B/vmafx_mkclip" "$G/clips/mosaic1080.ref.y4m" 3840 2160 8 "$N" \
+    "$C/2160p8.ref.y4m" "$C/2160p8.dis.y4m" || rc=1
+  [ -s "$C/2160p10.dis.y4m" ] || "$B/vmafx_mkclip" "$G/clips/mosaic1080.ref.y4m" 3840 2160 10 "$N" \
+    "$C/2160p10.ref.y4m" "$C/2160p10.dis.y4m" || rc=1
+  [ -s "$C/1080p8.dis.y4m" ] || "$B/vmafx_mkclip" "$G/clips/mosaic1080.ref.y4m" 1920 1080 8 300 \
+    "$C/1080p8.ref.y4m" "$C/1080p8.dis.y4m" || rc=1
+  cat "$C"/*.y4m > /dev/null
+  wall() { local s e; s=$(date +%s%N); "$@" > /dev/null 2>&1 || echo "  !! failed: $*" >&2; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
+  echo "== before (.device/base/vmaf) and after (this build): wall ms from exec to report, best of ${AB_ROUNDS:-3}"
+  for be in cuda opencl cpu; do
+    for clip in 2160p8 2160p10 1080p8 cambi; do
+      extra=()
+      [ "$clip" = cambi ] && extra=(--feature cambi --no_prediction)
+      local src=$clip; [ "$clip" = cambi ] && src=2160p8
+      [ "$be" = cpu ] && [ "$clip" != 1080p8 ] && continue  # the CPU at 4K: minutes, not a refactor's check
+      bestA=999999; bestB=999999
+      for i in $(seq "${AB_ROUNDS:-3}"); do
+        t=$(wall "$A" -r "$C/$src.ref.y4m" -d "$C/$src.dis.y4m" --backend "$be" "${extra[@]}" -q --json --precision max -o "$C/a.json")
+        [ "$t" -lt "$bestA" ] && bestA=$t
+        t=$(wall "$B/vmaf" -r "$C/$src.ref.y4m" -d "$C/$src.dis.y4m" --backend "$be" "${extra[@]}" -q --json --precision max -o "$C/b.json")
+        [ "$t" -lt "$bestB" ] && bestB=$t
+      done
+      local same=identical
+      cmp -s <(grep -v '"fps"' "$C/a.json") <(grep -v '"fps"' "$C/b.json") || { same="REPORTS DIFFER"; rc=1; }
+      printf '  %-7s %-8s before %6d ms  after %6d ms  after/before %s  %s\n' "$be" "$clip" "$bestA" "$bestB" \
+        "$(python3 -c "print(f'{$bestB / $bestA:.3f}')")" "$same"
+    done
+  done
+  return "$rc"
+}
+# --- end ab ---
+
 ALL=(twins golden import capi libav ladder e2e python)
 for s in "${SECTIONS[@]}"; do
   case "$s" in
     all) list=("${ALL[@]}") ;;
-    golden | twins | import | capi | libav | ladder | e2e | python | fadm | scale | limits) list=("$s") ;;
+    golden | twins | import | capi | libav | ladder | e2e | python | fadm | scale | limits | ab) list=("$s") ;;
     *) echo "device-check: unknown section '$s' (sections: ${ALL[*]}, all)"; exit 2 ;;
   esac
   for sec in "${list[@]}"; do
