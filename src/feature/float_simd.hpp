@@ -3,7 +3,7 @@
 // SIMD rows of the shared float helpers (feature/float_common.cpp): the two
 // passes of the separable float convolution and the sample-to-float
 // conversion, through Google Highway with runtime dispatch, like
-// feature/vif_simd.hpp.
+// feature/vif_simd.cpp.
 //
 // Vectorised across output columns only: every lane does, for its column, the
 // very float operations of the scalar loop in the same order (a sum started at

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SIMD rows of integer motion (motion::Rows, feature/motion.hpp), through
-// Google Highway with runtime dispatch, like feature/vif_simd.hpp.
+// Google Highway with runtime dispatch, like feature/vif_simd.cpp.
 //
 // The same integers as the scalar code: the vertical 5-tap pass on the
 // difference with the bit-depth rounding, the horizontal 5-tap pass with

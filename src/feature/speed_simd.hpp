@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // SIMD rows of SpEED (feature/speed.hpp, speed::Rows), through Google
-// Highway with runtime dispatch, like feature/vif_simd.hpp.
+// Highway with runtime dispatch, like feature/vif_simd.cpp.
 //
 // block_moments: the 25 means are float sums and the 325 covariances double
 // sums, each accumulated over the window positions in raster order; here each

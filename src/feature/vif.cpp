@@ -12,21 +12,21 @@
 // Integer sums are order-independent, so loop order is free; the floating
 // point (gain_terms, finish, the score) follows libvmaf operation by operation.
 //
-// The loops below are the plain C++ reference. When feature/vif_simd.cpp has
-// a SIMD target for this CPU (and VMAFX_SIMD is not "off") the row passes run
-// there instead, computing the same integers, and so does accumulate() (a row
-// at a time, simd::accumulate_row).
+// The row passes and accumulate() run through the row table (vif_rows.hpp):
+// the scalar rows below are the reference; while vmafx::simd::enabled() the
+// SIMD rows of feature/vif_simd.cpp replace them, computing the same integers.
 #include "feature/vif.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
-#include "core/simd.hpp"
-#include "feature/vif_simd.hpp"
+#include "feature/row_table.hpp"
+#include "feature/vif_rows.hpp"
 #include "exact/vif.h"
 #include "exact/vif_tables.h"
 
@@ -46,18 +46,10 @@ struct Plane {
   const T* row(int y) const { return reinterpret_cast<const T*>(data + y * stride); }
 };
 
-// Rounding added before, and shift applied after, a vertical pass.
-struct VerticalShift {
-  std::uint32_t mu_round;
-  int mu_shift;
-  std::uint64_t sq_round;
-  int sq_shift;
-};
-
 // Scale 0 brings any bit depth to the 8-bit scale of the 8-bit code (means in
 // Q8, squares in Q0 of an 8-bit sample); later scales work on 16-bit means and
 // shift by 16 everywhere.
-VerticalShift vertical_shift(int scale, int bpc) {
+Shift vertical_shift(int scale, int bpc) {
   if (scale == 0) {
     const int sq = 2 * (bpc - 8);
     return {1u << (bpc - 1), bpc, sq ? std::uint64_t{1} << (sq - 1) : 0, sq};
@@ -83,7 +75,7 @@ struct Scratch {
   std::vector<int> rows;                   // row map, kPad entries each side
   std::vector<std::uint32_t> t[5];         // vertical-pass rows, kPad entries each side
   std::vector<std::uint16_t> level[2][2];  // [buffer][ref, dis] of scales >= 1
-  std::vector<std::int32_t> sig[3];        // SIMD path: one row of sigma1_sq, sigma2_sq, sigma12
+  std::vector<std::int32_t> sig[3];        // one row of sigma1_sq, sigma2_sq, sigma12
 
   // The buffers only grow (the scales alternate between sizes; shrinking
   // and growing again would zero-fill the regrown part every frame).
@@ -92,7 +84,7 @@ struct Scratch {
     if (v.size() < n) v.resize(n);
     return v.data();
   }
-  // rows()[y] for y in [-kPad, h + kPad): the plane row that padded row y reads.
+  // row_map(h)[y] for y in [-kPad, h + kPad): the plane row that padded row y reads.
   const int* row_map(int h) {
     int* m = at_least(rows, std::size_t(h) + 2 * kPad) + kPad;
     for (int y = 0; y < h; ++y) m[y] = y;
@@ -108,78 +100,58 @@ Scratch& scratch() {
   return s;
 }
 
-// Statistic of one scale with filter `scale` (TAPS = its width).
-template <class T, int TAPS>
-Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, double gain_limit, Scratch& s) {
-  constexpr int half = TAPS / 2;
-  const std::uint16_t* c = vmafx_vif_filter[scale];
-  const VerticalShift vs = vertical_shift(scale, bpc);
-  const int w = ref.w, h = ref.h;
-  const int* map = s.row_map(h);
-  std::uint32_t* t_mu1 = s.tmp(0, w);
-  std::uint32_t* t_mu2 = s.tmp(1, w);
-  std::uint32_t* t_xx = s.tmp(2, w);
-  std::uint32_t* t_yy = s.tmp(3, w);
-  std::uint32_t* t_xy = s.tmp(4, w);
-  Accum acc;
-  const bool fast = vmafx::simd::enabled();
-  const simd::Shift fs{vs.mu_round, vs.mu_shift, vs.sq_round, vs.sq_shift};
-  std::uint32_t* const tv[5] = {t_mu1, t_mu2, t_xx, t_yy, t_xy};
-  std::int32_t* const s1 = fast ? s.sigma(0, w) : nullptr;
-  std::int32_t* const s2 = fast ? s.sigma(1, w) : nullptr;
-  std::int32_t* const s12 = fast ? s.sigma(2, w) : nullptr;
-  // The SIMD accumulate sums into row_acc (Accum's order), added to acc below.
-  const bool fast_acc = fast && simd::accumulate_supports(gain_limit);
-  std::int64_t row_acc[4] = {0, 0, 0, 0};
+// Calls f(std::integral_constant<int, taps>{}) for taps 17, 9, 5 or 3, so
+// that the scalar rows' tap loops have a constant trip count.
+template <class F>
+void with_taps(int taps, F&& f) {
+  switch (taps) {
+    case 17: return f(std::integral_constant<int, 17>{});
+    case 9: return f(std::integral_constant<int, 9>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    default: return f(std::integral_constant<int, 3>{});
+  }
+}
 
-  for (int i = 0; i < h; ++i) {
-    const T* rr[TAPS];
-    const T* dr[TAPS];
-    for (int k = 0; k < TAPS; ++k) {
-      rr[k] = ref.row(map[i - half + k]);
-      dr[k] = dis.row(map[i - half + k]);
-    }
-    if (fast) {
-      simd::stat_vertical(rr, dr, c, TAPS, w, fs, tv);
-    } else {
-      for (int j = 0; j < w; ++j) {
-        std::uint32_t mu1 = 0, mu2 = 0;
-        std::uint64_t xx = 0, yy = 0, xy = 0;
-        for (int k = 0; k < TAPS; ++k) {
-          const std::uint32_t a = rr[k][j], b = dr[k][j];
-          const std::uint32_t ca = c[k] * a, cb = c[k] * b;
-          mu1 += ca;
-          mu2 += cb;
-          xx += std::uint64_t{ca} * a;
-          yy += std::uint64_t{cb} * b;
-          xy += std::uint64_t{ca} * b;
-        }
-        t_mu1[j] = std::uint16_t((mu1 + vs.mu_round) >> vs.mu_shift);
-        t_mu2[j] = std::uint16_t((mu2 + vs.mu_round) >> vs.mu_shift);
-        t_xx[j] = std::uint32_t((xx + vs.sq_round) >> vs.sq_shift);
-        t_yy[j] = std::uint32_t((yy + vs.sq_round) >> vs.sq_shift);
-        t_xy[j] = std::uint32_t((xy + vs.sq_round) >> vs.sq_shift);
-      }
-    }
-    mirror_pad(t_mu1, w, half);
-    mirror_pad(t_mu2, w, half);
-    mirror_pad(t_xx, w, half);
-    mirror_pad(t_yy, w, half);
-    mirror_pad(t_xy, w, half);
+// ---------------------------------------------------------------------------
+// The scalar rows (scalar_rows(): the reference; vif_simd.cpp's rows compute
+// the same integers). The slots' contracts are in vif_rows.hpp.
 
-    if (fast) {
-      simd::stat_horizontal(tv, c, TAPS, w, s1, s2, s12);
-      if (fast_acc) {
-        simd::accumulate_row(s1, s2, s12, w, gain_limit, row_acc);
-      } else {
-        for (int j = 0; j < w; ++j) accumulate(acc, s1[j], s2[j], s12[j], gain_limit);
-      }
-      continue;
-    }
+template <class T>
+void stat_vertical_row(const T* const* rr, const T* const* dr, const std::uint16_t* c, int taps, int w, const Shift& vs,
+                       std::uint32_t* const* t) {
+  std::uint32_t *t_mu1 = t[0], *t_mu2 = t[1], *t_xx = t[2], *t_yy = t[3], *t_xy = t[4];
+  with_taps(taps, [&](auto n) {
+    constexpr int kTaps = decltype(n)::value;
     for (int j = 0; j < w; ++j) {
       std::uint32_t mu1 = 0, mu2 = 0;
       std::uint64_t xx = 0, yy = 0, xy = 0;
-      for (int k = 0; k < TAPS; ++k) {
+      for (int k = 0; k < kTaps; ++k) {
+        const std::uint32_t a = rr[k][j], b = dr[k][j];
+        const std::uint32_t ca = c[k] * a, cb = c[k] * b;
+        mu1 += ca;
+        mu2 += cb;
+        xx += std::uint64_t{ca} * a;
+        yy += std::uint64_t{cb} * b;
+        xy += std::uint64_t{ca} * b;
+      }
+      t_mu1[j] = std::uint16_t((mu1 + vs.mu_round) >> vs.mu_shift);
+      t_mu2[j] = std::uint16_t((mu2 + vs.mu_round) >> vs.mu_shift);
+      t_xx[j] = std::uint32_t((xx + vs.sq_round) >> vs.sq_shift);
+      t_yy[j] = std::uint32_t((yy + vs.sq_round) >> vs.sq_shift);
+      t_xy[j] = std::uint32_t((xy + vs.sq_round) >> vs.sq_shift);
+    }
+  });
+}
+
+void stat_horizontal_row(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1,
+                         std::int32_t* s2, std::int32_t* s12) {
+  const std::uint32_t *t_mu1 = t[0], *t_mu2 = t[1], *t_xx = t[2], *t_yy = t[3], *t_xy = t[4];
+  with_taps(taps, [&](auto n) {
+    constexpr int kTaps = decltype(n)::value, half = kTaps / 2;
+    for (int j = 0; j < w; ++j) {
+      std::uint32_t mu1 = 0, mu2 = 0;
+      std::uint64_t xx = 0, yy = 0, xy = 0;
+      for (int k = 0; k < kTaps; ++k) {
         const int x = j - half + k;
         mu1 += c[k] * t_mu1[x];
         mu2 += c[k] * t_mu2[x];
@@ -189,118 +161,175 @@ Accum statistic(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, do
       }
       // mu in Q16, products rounded back to Q0; moments rounded from Q16; the
       // differences wrap in 32 bits and are read as signed (vmafx_vif_sigma).
-      accumulate(acc, vmafx_vif_sigma(xx, mu1, mu1), vmafx_vif_sigma(yy, mu2, mu2), vmafx_vif_sigma(xy, mu1, mu2),
-                 gain_limit);
+      s1[j] = vmafx_vif_sigma(xx, mu1, mu1);
+      s2[j] = vmafx_vif_sigma(yy, mu2, mu2);
+      s12[j] = vmafx_vif_sigma(xy, mu1, mu2);
     }
-  }
-  acc.num_log += row_acc[0];
-  acc.den_log += row_acc[1];
-  acc.num_non_log += row_acc[2];
-  acc.den_non_log += row_acc[3];
-  return acc;
+  });
 }
 
-// Low-passes scale `from` with filter from+1 and keeps the even rows and
-// columns: the picture of scale from+1, (w/2) x (h/2), row stride w/2. Only
-// the kept samples are computed.
-template <class T, int TAPS>
-void subsample(const Plane<T>& ref, const Plane<T>& dis, int from, int bpc, std::uint16_t* out_ref,
-               std::uint16_t* out_dis, Scratch& s) {
-  constexpr int half = TAPS / 2;
-  const std::uint16_t* c = vmafx_vif_filter[from + 1];
-  const VerticalShift vs = vertical_shift(from, bpc);
-  const int w = ref.w, h = ref.h, ow = w / 2, oh = h / 2;
-  const int* map = s.row_map(h);
-  std::uint32_t* t_ref = s.tmp(0, w);
-  std::uint32_t* t_dis = s.tmp(1, w);
-  const bool fast = vmafx::simd::enabled();
+bool accumulate_supports_any(double) { return true; }
 
-  for (int io = 0; io < oh; ++io) {
-    const int i = 2 * io;
-    const T* rr[TAPS];
-    const T* dr[TAPS];
-    for (int k = 0; k < TAPS; ++k) {
-      rr[k] = ref.row(map[i - half + k]);
-      dr[k] = dis.row(map[i - half + k]);
-    }
-    if (fast) {
-      simd::sub_vertical(rr, dr, c, TAPS, w, vs.mu_round, vs.mu_shift, t_ref, t_dis);
-    } else {
-      for (int j = 0; j < w; ++j) {
-        std::uint32_t a = 0, b = 0;
-        for (int k = 0; k < TAPS; ++k) {
-          a += c[k] * std::uint32_t{rr[k][j]};
-          b += c[k] * std::uint32_t{dr[k][j]};
-        }
-        t_ref[j] = std::uint16_t((a + vs.mu_round) >> vs.mu_shift);
-        t_dis[j] = std::uint16_t((b + vs.mu_round) >> vs.mu_shift);
+void accumulate_row(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12, int w, double gain_limit,
+                    std::int64_t* acc) {
+  Accum a{acc[0], acc[1], acc[2], acc[3]};
+  for (int j = 0; j < w; ++j) accumulate(a, s1[j], s2[j], s12[j], gain_limit);
+  acc[0] = a.num_log;
+  acc[1] = a.den_log;
+  acc[2] = a.num_non_log;
+  acc[3] = a.den_non_log;
+}
+
+template <class T>
+void sub_vertical_row(const T* const* rr, const T* const* dr, const std::uint16_t* c, int taps, int w,
+                      std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
+  with_taps(taps, [&](auto n) {
+    constexpr int kTaps = decltype(n)::value;
+    for (int j = 0; j < w; ++j) {
+      std::uint32_t a = 0, b = 0;
+      for (int k = 0; k < kTaps; ++k) {
+        a += c[k] * std::uint32_t{rr[k][j]};
+        b += c[k] * std::uint32_t{dr[k][j]};
       }
+      t_ref[j] = std::uint16_t((a + mu_round) >> mu_shift);
+      t_dis[j] = std::uint16_t((b + mu_round) >> mu_shift);
     }
-    mirror_pad(t_ref, w, half);
-    mirror_pad(t_dis, w, half);
-    std::uint16_t* o_ref = out_ref + std::size_t(io) * ow;
-    std::uint16_t* o_dis = out_dis + std::size_t(io) * ow;
-    if (fast) {
-      simd::sub_horizontal(t_ref, t_dis, c, TAPS, ow, o_ref, o_dis);
-      continue;
-    }
+  });
+}
+
+void sub_horizontal_row(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int taps,
+                        int ow, std::uint16_t* o_ref, std::uint16_t* o_dis) {
+  with_taps(taps, [&](auto n) {
+    constexpr int kTaps = decltype(n)::value, half = kTaps / 2;
     for (int jo = 0; jo < ow; ++jo) {
       const int j = 2 * jo;
       std::uint32_t a = 0, b = 0;
-      for (int k = 0; k < TAPS; ++k) {
+      for (int k = 0; k < kTaps; ++k) {
         a += c[k] * t_ref[j - half + k];
         b += c[k] * t_dis[j - half + k];
       }
       o_ref[jo] = std::uint16_t((a + 32768) >> 16);
       o_dis[jo] = std::uint16_t((b + 32768) >> 16);
     }
-  }
+  });
 }
 
-template <class T>
-Accum statistic_any(const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, double limit, Scratch& s) {
-  switch (scale) {
-    case 0: return statistic<T, 17>(ref, dis, 0, bpc, limit, s);
-    case 1: return statistic<T, 9>(ref, dis, 1, bpc, limit, s);
-    case 2: return statistic<T, 5>(ref, dis, 2, bpc, limit, s);
-    default: return statistic<T, 3>(ref, dis, 3, bpc, limit, s);
-  }
+Rows make_scalar_rows() {
+  Rows r{};
+  r.stat_vertical_8 = &stat_vertical_row<std::uint8_t>;
+  r.stat_vertical_16 = &stat_vertical_row<std::uint16_t>;
+  r.stat_horizontal = &stat_horizontal_row;
+  r.accumulate_supports = &accumulate_supports_any;
+  r.accumulate_row = &accumulate_row;
+  r.sub_vertical_8 = &sub_vertical_row<std::uint8_t>;
+  r.sub_vertical_16 = &sub_vertical_row<std::uint16_t>;
+  r.sub_horizontal = &sub_horizontal_row;
+  return r;
 }
 
+}  // namespace
+
+const Rows& scalar_rows() {
+  static const Rows r = make_scalar_rows();
+  return r;
+}
+
+const Rows& rows() { return vmafx::simd::pick_rows(scalar_rows(), init_simd_rows); }
+
+namespace {
+
+// Statistic of one scale with filter `scale`.
 template <class T>
-void subsample_any(const Plane<T>& ref, const Plane<T>& dis, int from, int bpc, std::uint16_t* o_ref,
-                   std::uint16_t* o_dis, Scratch& s) {
-  switch (from) {
-    case 0: return subsample<T, 9>(ref, dis, 0, bpc, o_ref, o_dis, s);
-    case 1: return subsample<T, 5>(ref, dis, 1, bpc, o_ref, o_dis, s);
-    default: return subsample<T, 3>(ref, dis, 2, bpc, o_ref, o_dis, s);
+Accum statistic(const Rows& R, const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, double gain_limit,
+                Scratch& s) {
+  const int taps = vmafx_vif_filter_width[scale], half = taps / 2;
+  const std::uint16_t* c = vmafx_vif_filter[scale];
+  const Shift vs = vertical_shift(scale, bpc);
+  const int w = ref.w, h = ref.h;
+  const int* map = s.row_map(h);
+  std::uint32_t* const t[5] = {s.tmp(0, w), s.tmp(1, w), s.tmp(2, w), s.tmp(3, w), s.tmp(4, w)};
+  std::int32_t* const s1 = s.sigma(0, w);
+  std::int32_t* const s2 = s.sigma(1, w);
+  std::int32_t* const s12 = s.sigma(2, w);
+  // A gain limit the row table's accumulate does not take goes to the scalar row.
+  const auto acc_row = R.accumulate_supports(gain_limit) ? R.accumulate_row : scalar_rows().accumulate_row;
+  std::int64_t sums[4] = {0, 0, 0, 0};  // Accum's order
+
+  for (int i = 0; i < h; ++i) {
+    const T* rr[VMAFX_VIF_MAX_TAPS];
+    const T* dr[VMAFX_VIF_MAX_TAPS];
+    for (int k = 0; k < taps; ++k) {
+      rr[k] = ref.row(map[i - half + k]);
+      dr[k] = dis.row(map[i - half + k]);
+    }
+    if constexpr (std::is_same_v<T, std::uint8_t>)
+      R.stat_vertical_8(rr, dr, c, taps, w, vs, t);
+    else
+      R.stat_vertical_16(rr, dr, c, taps, w, vs, t);
+    for (std::uint32_t* q : t) mirror_pad(q, w, half);
+    R.stat_horizontal(t, c, taps, w, s1, s2, s12);
+    acc_row(s1, s2, s12, w, gain_limit, sums);
+  }
+  return {sums[0], sums[1], sums[2], sums[3]};
+}
+
+// Low-passes scale `from` with filter from+1 and keeps the even rows and
+// columns: the picture of scale from+1, (w/2) x (h/2), row stride w/2. Only
+// the kept samples are computed.
+template <class T>
+void subsample(const Rows& R, const Plane<T>& ref, const Plane<T>& dis, int from, int bpc, std::uint16_t* out_ref,
+               std::uint16_t* out_dis, Scratch& s) {
+  const int taps = vmafx_vif_filter_width[from + 1], half = taps / 2;
+  const std::uint16_t* c = vmafx_vif_filter[from + 1];
+  const Shift vs = vertical_shift(from, bpc);
+  const int w = ref.w, h = ref.h, ow = w / 2, oh = h / 2;
+  const int* map = s.row_map(h);
+  std::uint32_t* t_ref = s.tmp(0, w);
+  std::uint32_t* t_dis = s.tmp(1, w);
+
+  for (int io = 0; io < oh; ++io) {
+    const int i = 2 * io;
+    const T* rr[VMAFX_VIF_MAX_TAPS];
+    const T* dr[VMAFX_VIF_MAX_TAPS];
+    for (int k = 0; k < taps; ++k) {
+      rr[k] = ref.row(map[i - half + k]);
+      dr[k] = dis.row(map[i - half + k]);
+    }
+    if constexpr (std::is_same_v<T, std::uint8_t>)
+      R.sub_vertical_8(rr, dr, c, taps, w, vs.mu_round, vs.mu_shift, t_ref, t_dis);
+    else
+      R.sub_vertical_16(rr, dr, c, taps, w, vs.mu_round, vs.mu_shift, t_ref, t_dis);
+    mirror_pad(t_ref, w, half);
+    mirror_pad(t_dis, w, half);
+    R.sub_horizontal(t_ref, t_dis, c, taps, ow, out_ref + std::size_t(io) * ow, out_dis + std::size_t(io) * ow);
   }
 }
 
 template <class T>
 std::array<ScaleResult, 4> compute(const PlaneView& r, const PlaneView& d, int bpc, double limit, bool skip_scale0) {
   Scratch& s = scratch();
+  const Rows& R = rows();
   std::array<ScaleResult, 4> out{};
   const Plane<T> ref0{r.data, r.stride, r.width, r.height};
   const Plane<T> dis0{d.data, d.stride, d.width, d.height};
-  if (!skip_scale0) out[0] = finish(statistic_any<T>(ref0, dis0, 0, bpc, limit, s));
+  if (!skip_scale0) out[0] = finish(statistic<T>(R, ref0, dis0, 0, bpc, limit, s));
 
   // Scales 1..3 alternate between two buffers.
   const std::size_t n1 = std::size_t(r.width / 2) * (r.height / 2);
   for (auto& b : s.level)
     for (auto& p : b)
       if (p.size() < n1) p.resize(n1);
-  subsample_any<T>(ref0, dis0, 0, bpc, s.level[0][0].data(), s.level[0][1].data(), s);
+  subsample<T>(R, ref0, dis0, 0, bpc, s.level[0][0].data(), s.level[0][1].data(), s);
   for (int scale = 1; scale < 4; ++scale) {
     const int w = r.width >> scale, h = r.height >> scale;
     auto& cur = s.level[(scale - 1) & 1];
     const std::ptrdiff_t stride = std::ptrdiff_t(w) * 2;
     const Plane<std::uint16_t> ref{reinterpret_cast<const std::uint8_t*>(cur[0].data()), stride, w, h};
     const Plane<std::uint16_t> dis{reinterpret_cast<const std::uint8_t*>(cur[1].data()), stride, w, h};
-    out[scale] = finish(statistic_any<std::uint16_t>(ref, dis, scale, bpc, limit, s));
+    out[scale] = finish(statistic<std::uint16_t>(R, ref, dis, scale, bpc, limit, s));
     if (scale < 3) {
       auto& next = s.level[scale & 1];
-      subsample_any<std::uint16_t>(ref, dis, scale, bpc, next[0].data(), next[1].data(), s);
+      subsample<std::uint16_t>(R, ref, dis, scale, bpc, next[0].data(), next[1].data(), s);
     }
   }
   return out;

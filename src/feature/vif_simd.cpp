@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SIMD row passes of the integer VIF; see vif_simd.hpp for the contract and
-// feature/vif.cpp (statistic, subsample, accumulate) for the scalar reference
-// each one reproduces. Compiled once per Highway target (foreach_target) and
-// chosen at run time (HWY_DYNAMIC_DISPATCH).
+// SIMD rows of the integer VIF; see vif_rows.hpp for each slot's contract
+// and feature/vif.cpp's scalar rows (scalar_rows()) for the reference each one
+// reproduces. Compiled once per Highway target (foreach_target) and chosen at
+// run time (HWY_DYNAMIC_DISPATCH); init_simd_rows() puts them in the row table
+// that vif::rows() returns while vmafx::simd::enabled(). Without Highway this
+// file has no rows and rows() is scalar_rows().
 //
 // Three kinds of lane arithmetic, each with its proof next to the code:
 // - uint32 lanes (one column each) with wrapping multiplies and adds, where
@@ -31,7 +33,7 @@
 // copied into zero-filled buffers first (accumulate_row, whose sums are not
 // idempotent, masks its tail instead). Nothing is read outside what the
 // scalar loop reads.
-#include "feature/vif_simd.hpp"
+#include "feature/vif_rows.hpp"
 
 #if VMAFX_HAVE_HWY
 
@@ -59,7 +61,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
 // One lane cannot hold the even/odd pairs; enabled() is false on this target
-// and vif.cpp keeps its scalar loops, so these are never called.
+// and rows() keeps the scalar rows, so these are never called.
 void StatV8(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int, const Shift&,
             std::uint32_t* const*) {
   HWY_ABORT("vif simd: no SIMD target");
@@ -667,7 +669,7 @@ void SubHT(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::ui
 //   t to int64; Trunc(t) is that integer as a double (|t| < 2^63, below).
 //   total = int64(t) + noise: after the limit g is either the raw g, picked
 //   because it is below the limit, or the limit; with |gain_limit| <= 1024
-//   (accumulate_supports) either way |g| <= 1024 (the raw g is >= 0 here), so
+//   (acc_supports) either way |g| <= 1024 (the raw g is >= 0 here), so
 //   g * g <= 2^20 and 0 <= t <= 2^20 * (2^31 - 1) < 2^51. Trunc(t) + noise
 //   < 2^51 + 2^32 < 2^53: both are integers, the sum is exact in double and
 //   equals vif.cpp's int64 total (itself >= noise >= 2^17).
@@ -871,7 +873,8 @@ void SubH(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uin
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace vmafx::vif::simd {
+namespace vmafx::vif {
+namespace simd {
 
 HWY_EXPORT(StatV8);
 HWY_EXPORT(StatV16);
@@ -881,16 +884,18 @@ HWY_EXPORT(SubV16);
 HWY_EXPORT(SubH);
 HWY_EXPORT(AccumulateRow);
 
-void stat_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c, int taps,
-                   int w, const Shift& s, std::uint32_t* const* t) {
+namespace {
+
+void stat_v8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c, int taps, int w,
+             const Shift& s, std::uint32_t* const* t) {
   HWY_DYNAMIC_DISPATCH(StatV8)(rr, dr, c, taps, w, s, t);
 }
-void stat_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int taps,
-                   int w, const Shift& s, std::uint32_t* const* t) {
+void stat_v16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int taps, int w,
+              const Shift& s, std::uint32_t* const* t) {
   HWY_DYNAMIC_DISPATCH(StatV16)(rr, dr, c, taps, w, s, t);
 }
-void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1,
-                     std::int32_t* s2, std::int32_t* s12) {
+void stat_h(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w, std::int32_t* s1, std::int32_t* s2,
+            std::int32_t* s12) {
   // Per-thread int16 rows for StatHT, grown once: 8 rows of int16 or 6 of
   // uint32 (the 3-tap filter), stride entries each.
   thread_local std::vector<std::int16_t> scratch;
@@ -898,20 +903,19 @@ void stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int 
   if (scratch.size() < 12 * stride) scratch.resize(12 * stride);
   HWY_DYNAMIC_DISPATCH(StatH)(t, c, taps, w, s1, s2, s12, scratch.data(), stride);
 }
-void sub_vertical(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c, int taps, int w,
-                  std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
+void sub_v8(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const std::uint16_t* c, int taps, int w,
+            std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
   HWY_DYNAMIC_DISPATCH(SubV8)(rr, dr, c, taps, w, mu_round, mu_shift, t_ref, t_dis);
 }
-void sub_vertical(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int taps,
-                  int w, std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
+void sub_v16(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int taps, int w,
+             std::uint32_t mu_round, int mu_shift, std::uint32_t* t_ref, std::uint32_t* t_dis) {
   HWY_DYNAMIC_DISPATCH(SubV16)(rr, dr, c, taps, w, mu_round, mu_shift, t_ref, t_dis);
 }
-void sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int taps, int ow,
-                    std::uint16_t* o_ref, std::uint16_t* o_dis) {
+void sub_h(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int taps, int ow,
+           std::uint16_t* o_ref, std::uint16_t* o_dis) {
   HWY_DYNAMIC_DISPATCH(SubH)(t_ref, t_dis, c, taps, ow, o_ref, o_dis);
 }
 
-namespace {
 // The log2 table, then a zero entry (AccumulateRow's kNoEntry).
 const std::uint16_t* log2_table_padded() {
   struct Padded {
@@ -924,51 +928,36 @@ const std::uint16_t* log2_table_padded() {
   }();
   return p.v;
 }
-}  // namespace
 
-bool accumulate_supports(double gain_limit) { return std::fabs(gain_limit) <= 1024.0; }
+// AccumulateRow's exactness proof (above) needs |gain_limit| <= 1024.
+bool acc_supports(double gain_limit) { return std::fabs(gain_limit) <= 1024.0; }
 
-void accumulate_row(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12, int w, double gain_limit,
-                    std::int64_t* acc) {
+void acc_row(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12, int w, double gain_limit,
+             std::int64_t* acc) {
   HWY_DYNAMIC_DISPATCH(AccumulateRow)(s1, s2, s12, w, gain_limit, log2_table_padded(), acc);
 }
 
-}  // namespace vmafx::vif::simd
+}  // namespace
+}  // namespace simd
+
+void init_simd_rows(Rows& r) {
+  r.stat_vertical_8 = &simd::stat_v8;
+  r.stat_vertical_16 = &simd::stat_v16;
+  r.stat_horizontal = &simd::stat_h;
+  r.accumulate_supports = &simd::acc_supports;
+  r.accumulate_row = &simd::acc_row;
+  r.sub_vertical_8 = &simd::sub_v8;
+  r.sub_vertical_16 = &simd::sub_v16;
+  r.sub_horizontal = &simd::sub_h;
+}
+
+}  // namespace vmafx::vif
 #endif  // HWY_ONCE
 
-#else  // !VMAFX_HAVE_HWY: no SIMD path; vif.cpp keeps its scalar loops.
+#else  // !VMAFX_HAVE_HWY
 
-#include <cstdlib>
-
-namespace vmafx::vif::simd {
-void stat_vertical(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int, const Shift&,
-                   std::uint32_t* const*) {
-  std::abort();
-}
-void stat_vertical(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int, int,
-                   const Shift&, std::uint32_t* const*) {
-  std::abort();
-}
-void stat_horizontal(const std::uint32_t* const*, const std::uint16_t*, int, int, std::int32_t*, std::int32_t*,
-                     std::int32_t*) {
-  std::abort();
-}
-void sub_vertical(const std::uint8_t* const*, const std::uint8_t* const*, const std::uint16_t*, int, int, std::uint32_t,
-                  int, std::uint32_t*, std::uint32_t*) {
-  std::abort();
-}
-void sub_vertical(const std::uint16_t* const*, const std::uint16_t* const*, const std::uint16_t*, int, int,
-                  std::uint32_t, int, std::uint32_t*, std::uint32_t*) {
-  std::abort();
-}
-void sub_horizontal(const std::uint32_t*, const std::uint32_t*, const std::uint16_t*, int, int, std::uint16_t*,
-                    std::uint16_t*) {
-  std::abort();
-}
-bool accumulate_supports(double) { return false; }
-void accumulate_row(const std::int32_t*, const std::int32_t*, const std::int32_t*, int, double, std::int64_t*) {
-  std::abort();
-}
-}  // namespace vmafx::vif::simd
+namespace vmafx::vif {
+void init_simd_rows(Rows&) {}
+}  // namespace vmafx::vif
 
 #endif  // VMAFX_HAVE_HWY

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The SIMD row passes of the integer VIF (feature/vif_simd.cpp) against the
-// scalar loops of feature/vif.cpp, for == on every integer: each row function
-// on random rows (every filter width, bit depths 8/10/12/16, widths 1..300 so
-// that every row-end case of every vector width is hit, full-range inputs
-// where vif.cpp's 32-bit sums wrap), on every SIMD target this CPU runs; and
-// accumulate_row against accumulate() on rows of sigmas (random, edge and
-// limit values, the noise term's truncation cases, several gain limits); and
-// whole planes through compute_scales with the SIMD path off and on.
+// The SIMD rows of the integer VIF (feature/vif_simd.cpp, in vif::rows() while
+// SIMD is on) against the scalar rows of feature/vif.cpp (vif::scalar_rows()),
+// for == on every integer: each row slot on random rows (every filter width,
+// bit depths 8/10/12/16, widths 1..300 so that every row-end case of every
+// vector width is hit, full-range inputs where vif.cpp's 32-bit sums wrap), on
+// every SIMD target this CPU runs; accumulate_row against accumulate() (and
+// the scalar row) on rows of sigmas (random, edge and limit values, the noise
+// term's truncation cases, several gain limits); and whole planes through
+// compute_scales with the SIMD path off and on.
 // Without Highway (or on a CPU without a SIMD target) the tests skip.
 #include <gtest/gtest.h>
 
@@ -20,20 +21,18 @@
 
 #include "feature/vif.hpp"
 #include "core/simd.hpp"
-#include "feature/vif_simd.hpp"
+#include "feature/vif_rows.hpp"
 #include "exact/vif_tables.h"
 #include "simd_targets.hpp"
 
 namespace vmafx {
 namespace {
 
-namespace simd = vif::simd;
-
 constexpr int kTaps[4] = {17, 9, 5, 3};
 constexpr int kPad = 8;
 
 // vif.cpp's vertical_shift().
-simd::Shift shift_of(int scale, int bpc) {
+vif::Shift shift_of(int scale, int bpc) {
   if (scale == 0) {
     const int sq = 2 * (bpc - 8);
     return {1u << (bpc - 1), bpc, sq ? std::uint64_t{1} << (sq - 1) : 0, sq};
@@ -41,94 +40,27 @@ simd::Shift shift_of(int scale, int bpc) {
   return {32768u, 16, 32768u, 16};
 }
 
-// ---------------------------------------------------------------------------
-// The scalar row loops, as statistic<T, TAPS> and subsample<T, TAPS> in
-// vif.cpp write them (runtime taps; the integer types are the same).
-template <class T>
-void ref_stat_vertical(const std::vector<std::vector<T>>& rr, const std::vector<std::vector<T>>& dr,
-                       const std::uint16_t* c, int taps, int w, const simd::Shift& vs,
-                       std::vector<std::uint32_t> (&t)[5]) {
-  for (int j = 0; j < w; ++j) {
-    std::uint32_t mu1 = 0, mu2 = 0;
-    std::uint64_t xx = 0, yy = 0, xy = 0;
-    for (int k = 0; k < taps; ++k) {
-      const std::uint32_t a = rr[k][j], b = dr[k][j];
-      const std::uint32_t ca = c[k] * a, cb = c[k] * b;
-      mu1 += ca;
-      mu2 += cb;
-      xx += std::uint64_t{ca} * a;
-      yy += std::uint64_t{cb} * b;
-      xy += std::uint64_t{ca} * b;
-    }
-    t[0][j] = std::uint16_t((mu1 + vs.mu_round) >> vs.mu_shift);
-    t[1][j] = std::uint16_t((mu2 + vs.mu_round) >> vs.mu_shift);
-    t[2][j] = std::uint32_t((xx + vs.sq_round) >> vs.sq_shift);
-    t[3][j] = std::uint32_t((yy + vs.sq_round) >> vs.sq_shift);
-    t[4][j] = std::uint32_t((xy + vs.sq_round) >> vs.sq_shift);
-  }
-}
+// The reference rows, and the fixture: runs body() once per SIMD target
+// (dispatch pinned to it), restoring the normal choice afterwards; skips when
+// there is none.
+const vif::Rows& ref_rows() { return vif::scalar_rows(); }
 
-// t[q] points at column 0 of a row padded by taps/2 each side.
-void ref_stat_horizontal(const std::uint32_t* const* t, const std::uint16_t* c, int taps, int w,
-                         std::vector<std::int32_t> (&out)[3]) {
-  const int half = taps / 2;
-  for (int j = 0; j < w; ++j) {
-    std::uint32_t mu1 = 0, mu2 = 0;
-    std::uint64_t xx = 0, yy = 0, xy = 0;
-    for (int k = 0; k < taps; ++k) {
-      const int x = j - half + k;
-      mu1 += c[k] * t[0][x];
-      mu2 += c[k] * t[1][x];
-      xx += std::uint64_t{c[k]} * t[2][x];
-      yy += std::uint64_t{c[k]} * t[3][x];
-      xy += std::uint64_t{c[k]} * t[4][x];
-    }
-    const auto sq = [](std::uint32_t a, std::uint32_t b) {
-      return std::uint32_t((std::uint64_t{a} * b + 0x80000000u) >> 32);
-    };
-    const std::uint32_t xx_f = std::uint32_t((xx + 32768) >> 16);
-    const std::uint32_t yy_f = std::uint32_t((yy + 32768) >> 16);
-    const std::uint32_t xy_f = std::uint32_t((xy + 32768) >> 16);
-    out[0][j] = std::int32_t(xx_f - sq(mu1, mu1));
-    out[1][j] = std::int32_t(yy_f - sq(mu2, mu2));
-    out[2][j] = std::int32_t(xy_f - sq(mu1, mu2));
+class VifSimd : public test::SimdTargets {
+ protected:
+  // The row table with the SIMD rows (each slot dispatches to the target
+  // each_target pins).
+  static const vif::Rows& simd_rows() {
+    vmafx::simd::set_enabled(true);
+    EXPECT_TRUE(vmafx::simd::enabled());
+    const vif::Rows& r = vif::rows();
+    EXPECT_NE(&r, &vif::scalar_rows()) << "vif::rows() gave the scalar rows with the SIMD path on";
+    return r;
   }
-}
-
-template <class T>
-void ref_sub_vertical(const std::vector<std::vector<T>>& rr, const std::vector<std::vector<T>>& dr,
-                      const std::uint16_t* c, int taps, int w, std::uint32_t mu_round, int mu_shift,
-                      std::vector<std::uint32_t>& t_ref, std::vector<std::uint32_t>& t_dis) {
-  for (int j = 0; j < w; ++j) {
-    std::uint32_t a = 0, b = 0;
-    for (int k = 0; k < taps; ++k) {
-      a += c[k] * std::uint32_t{rr[k][j]};
-      b += c[k] * std::uint32_t{dr[k][j]};
-    }
-    t_ref[j] = std::uint16_t((a + mu_round) >> mu_shift);
-    t_dis[j] = std::uint16_t((b + mu_round) >> mu_shift);
+  void TearDown() override {
+    vmafx::simd::reset_enabled();
+    test::SimdTargets::TearDown();
   }
-}
-
-void ref_sub_horizontal(const std::uint32_t* t_ref, const std::uint32_t* t_dis, const std::uint16_t* c, int taps,
-                        int ow, std::vector<std::uint16_t>& o_ref, std::vector<std::uint16_t>& o_dis) {
-  const int half = taps / 2;
-  for (int jo = 0; jo < ow; ++jo) {
-    const int j = 2 * jo;
-    std::uint32_t a = 0, b = 0;
-    for (int k = 0; k < taps; ++k) {
-      a += c[k] * t_ref[j - half + k];
-      b += c[k] * t_dis[j - half + k];
-    }
-    o_ref[jo] = std::uint16_t((a + 32768) >> 16);
-    o_dis[jo] = std::uint16_t((b + 32768) >> 16);
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Runs body() once per SIMD target (dispatch pinned to it), restoring the
-// normal choice afterwards; skips when there is none.
-class VifSimd : public test::SimdTargets {};
+};
 
 // Rows of random samples below 2^bits, each its own exact-size allocation.
 // For every fourth width the samples lean to the extremes (half of them 0 or
@@ -158,74 +90,96 @@ std::vector<const T*> pointers(const std::vector<std::vector<T>>& rows) {
   return p;
 }
 
+// A table's vertical passes (the 8- or 16-bit slot, by sample type) on rows
+// of vectors.
+template <class T>
+void stat_vertical(const vif::Rows& R, const std::vector<std::vector<T>>& rr, const std::vector<std::vector<T>>& dr,
+                   const std::uint16_t* c, int taps, int w, const vif::Shift& vs, std::vector<std::uint32_t> (&t)[5]) {
+  std::uint32_t* tp[5];
+  for (int q = 0; q < 5; ++q) tp[q] = t[q].data();
+  if constexpr (sizeof(T) == 1)
+    R.stat_vertical_8(pointers(rr).data(), pointers(dr).data(), c, taps, w, vs, tp);
+  else
+    R.stat_vertical_16(pointers(rr).data(), pointers(dr).data(), c, taps, w, vs, tp);
+}
+
+template <class T>
+void sub_vertical(const vif::Rows& R, const std::vector<std::vector<T>>& rr, const std::vector<std::vector<T>>& dr,
+                  const std::uint16_t* c, int taps, int w, const vif::Shift& vs, std::vector<std::uint32_t>& t_ref,
+                  std::vector<std::uint32_t>& t_dis) {
+  if constexpr (sizeof(T) == 1)
+    R.sub_vertical_8(pointers(rr).data(), pointers(dr).data(), c, taps, w, vs.mu_round, vs.mu_shift, t_ref.data(),
+                     t_dis.data());
+  else
+    R.sub_vertical_16(pointers(rr).data(), pointers(dr).data(), c, taps, w, vs.mu_round, vs.mu_shift, t_ref.data(),
+                      t_dis.data());
+}
+
 // The statistic's vertical pass. bits = the sample range: bpc at scale 0, 16
 // at later scales (16-bit means).
 template <class T>
-void check_stat_vertical(std::mt19937& rng, int scale, int taps, int bpc, int bits, int w) {
+void check_stat_vertical(const vif::Rows& R, std::mt19937& rng, int scale, int taps, int bpc, int bits, int w) {
   const std::uint16_t* c = vmafx_vif_filter[scale];
-  const simd::Shift vs = shift_of(scale, bpc);
+  const vif::Shift vs = shift_of(scale, bpc);
   const auto rr = random_rows<T>(rng, taps, w, bits);
   const auto dr = random_rows<T>(rng, taps, w, bits);
   std::vector<std::uint32_t> want[5], got[5];
-  std::uint32_t* gp[5];
   for (int q = 0; q < 5; ++q) {
     want[q].assign(w, 0);
     got[q].assign(w, 0xDEADBEEF);
-    gp[q] = got[q].data();
   }
-  ref_stat_vertical(rr, dr, c, taps, w, vs, want);
-  simd::stat_vertical(pointers(rr).data(), pointers(dr).data(), c, taps, w, vs, gp);
+  stat_vertical(ref_rows(), rr, dr, c, taps, w, vs, want);
+  stat_vertical(R, rr, dr, c, taps, w, vs, got);
   for (int q = 0; q < 5; ++q)
     ASSERT_EQ(got[q], want[q]) << "quantity " << q << " taps " << taps << " bpc " << bpc << " w " << w;
 }
 
 template <class T>
-void check_sub_vertical(std::mt19937& rng, int from, int bpc, int bits, int w) {
+void check_sub_vertical(const vif::Rows& R, std::mt19937& rng, int from, int bpc, int bits, int w) {
   const int taps = kTaps[from + 1];
   const std::uint16_t* c = vmafx_vif_filter[from + 1];
-  const simd::Shift vs = shift_of(from, bpc);
+  const vif::Shift vs = shift_of(from, bpc);
   const auto rr = random_rows<T>(rng, taps, w, bits);
   const auto dr = random_rows<T>(rng, taps, w, bits);
   std::vector<std::uint32_t> wr(w), wd(w), gr(w, 0xDEADBEEF), gd(w, 0xDEADBEEF);
-  ref_sub_vertical(rr, dr, c, taps, w, vs.mu_round, vs.mu_shift, wr, wd);
-  simd::sub_vertical(pointers(rr).data(), pointers(dr).data(), c, taps, w, vs.mu_round, vs.mu_shift, gr.data(),
-                     gd.data());
+  sub_vertical(ref_rows(), rr, dr, c, taps, w, vs, wr, wd);
+  sub_vertical(R, rr, dr, c, taps, w, vs, gr, gd);
   ASSERT_EQ(gr, wr) << "from " << from << " bpc " << bpc << " w " << w;
   ASSERT_EQ(gd, wd) << "from " << from << " bpc " << bpc << " w " << w;
 }
 
 TEST_F(VifSimd, StatVerticalEqualsScalar) {
   each_target([] {
+    const vif::Rows& R = simd_rows();
     std::mt19937 rng(1);
     for (int w = 1; w <= 300; ++w) {
       // 8-bit video: scale 0 only (the only place 8-bit samples are filtered);
       // every filter width for the row-end cases.
       for (int s = 0; s < 4; ++s) {
-        const simd::Shift vs = shift_of(0, 8);
+        const vif::Shift vs = shift_of(0, 8);
         const int taps = kTaps[s];
         const std::uint16_t* c = vmafx_vif_filter[s];
         const auto rr = random_rows<std::uint8_t>(rng, taps, w, 8);
         const auto dr = random_rows<std::uint8_t>(rng, taps, w, 8);
         std::vector<std::uint32_t> want[5], got[5];
-        std::uint32_t* gp[5];
         for (int q = 0; q < 5; ++q) {
           want[q].assign(w, 0);
           got[q].assign(w, 0xDEADBEEF);
-          gp[q] = got[q].data();
         }
-        ref_stat_vertical(rr, dr, c, taps, w, vs, want);
-        simd::stat_vertical(pointers(rr).data(), pointers(dr).data(), c, taps, w, vs, gp);
+        stat_vertical(ref_rows(), rr, dr, c, taps, w, vs, want);
+        stat_vertical(R, rr, dr, c, taps, w, vs, got);
         for (int q = 0; q < 5; ++q) ASSERT_EQ(got[q], want[q]) << "8-bit q " << q << " taps " << taps << " w " << w;
       }
-      for (int bpc : {10, 12, 16}) check_stat_vertical<std::uint16_t>(rng, 0, 17, bpc, bpc, w);
+      for (int bpc : {10, 12, 16}) check_stat_vertical<std::uint16_t>(R, rng, 0, 17, bpc, bpc, w);
       // Later scales: 16-bit means, any bit depth's shifts are the same.
-      for (int s = 1; s < 4; ++s) check_stat_vertical<std::uint16_t>(rng, s, kTaps[s], 8, 16, w);
+      for (int s = 1; s < 4; ++s) check_stat_vertical<std::uint16_t>(R, rng, s, kTaps[s], 8, 16, w);
     }
   });
 }
 
 TEST_F(VifSimd, StatHorizontalEqualsScalar) {
   each_target([] {
+    const vif::Rows& R = simd_rows();
     std::mt19937 rng(2);
     for (int w = 1; w <= 300; ++w)
       for (int s = 0; s < 4; ++s) {
@@ -257,8 +211,8 @@ TEST_F(VifSimd, StatHorizontalEqualsScalar) {
           want[q].assign(w, 0);
           got[q].assign(w, 0x5A5A5A5A);
         }
-        ref_stat_horizontal(tp, c, taps, w, want);
-        simd::stat_horizontal(tp, c, taps, w, got[0].data(), got[1].data(), got[2].data());
+        ref_rows().stat_horizontal(tp, c, taps, w, want[0].data(), want[1].data(), want[2].data());
+        R.stat_horizontal(tp, c, taps, w, got[0].data(), got[1].data(), got[2].data());
         for (int q = 0; q < 3; ++q) ASSERT_EQ(got[q], want[q]) << "sigma " << q << " taps " << taps << " w " << w;
       }
   });
@@ -266,17 +220,19 @@ TEST_F(VifSimd, StatHorizontalEqualsScalar) {
 
 TEST_F(VifSimd, SubsampleVerticalEqualsScalar) {
   each_target([] {
+    const vif::Rows& R = simd_rows();
     std::mt19937 rng(3);
     for (int w = 1; w <= 300; ++w) {
-      check_sub_vertical<std::uint8_t>(rng, 0, 8, 8, w);
-      for (int bpc : {10, 12, 16}) check_sub_vertical<std::uint16_t>(rng, 0, bpc, bpc, w);
-      for (int from = 1; from < 3; ++from) check_sub_vertical<std::uint16_t>(rng, from, 8, 16, w);
+      check_sub_vertical<std::uint8_t>(R, rng, 0, 8, 8, w);
+      for (int bpc : {10, 12, 16}) check_sub_vertical<std::uint16_t>(R, rng, 0, bpc, bpc, w);
+      for (int from = 1; from < 3; ++from) check_sub_vertical<std::uint16_t>(R, rng, from, 8, 16, w);
     }
   });
 }
 
 TEST_F(VifSimd, SubsampleHorizontalEqualsScalar) {
   each_target([] {
+    const vif::Rows& R = simd_rows();
     std::mt19937 rng(4);
     for (int w = 2; w <= 301; ++w)  // the input width; ow = w / 2 outputs
       for (int from = 0; from < 3; ++from) {
@@ -288,15 +244,16 @@ TEST_F(VifSimd, SubsampleHorizontalEqualsScalar) {
           d[i] = std::uint32_t(rng());
         }
         std::vector<std::uint16_t> wr(ow), wd(ow), gr(ow, 0xBEEF), gd(ow, 0xBEEF);
-        ref_sub_horizontal(r.data() + kPad, d.data() + kPad, c, taps, ow, wr, wd);
-        simd::sub_horizontal(r.data() + kPad, d.data() + kPad, c, taps, ow, gr.data(), gd.data());
+        ref_rows().sub_horizontal(r.data() + kPad, d.data() + kPad, c, taps, ow, wr.data(), wd.data());
+        R.sub_horizontal(r.data() + kPad, d.data() + kPad, c, taps, ow, gr.data(), gd.data());
         ASSERT_EQ(gr, wr) << "from " << from << " w " << w;
         ASSERT_EQ(gd, wd) << "from " << from << " w " << w;
       }
   });
 }
 
-// accumulate_row against w calls of vif.cpp's accumulate(), every int64 sum.
+// accumulate_row against w calls of vif.cpp's accumulate(), every int64 sum
+// (the SIMD row, and the scalar row too).
 // The sigma rows mix full-range int32 values, values at the branch edges and
 // the INT32 limits, realistic ranges, and pixels built so that the noise
 // term's truncation hits its edge cases; the test also counts (with the
@@ -397,6 +354,7 @@ TEST_F(VifSimd, AccumulateRowEqualsScalar) {
   const double limits[] = {100.0, 1.0, 1.5, 37.3, 2.0 / 3.0, 0.0, 1024.0, 1e-300, 99.99999999999999};
   acc_test::Coverage cv;
   each_target([&] {
+    const vif::Rows& R = simd_rows();
     std::mt19937 rng(6);
     for (int w = 1; w <= 300; ++w)
       for (int kind = 0; kind < 7; ++kind) {
@@ -413,9 +371,15 @@ TEST_F(VifSimd, AccumulateRowEqualsScalar) {
         want.num_non_log = 33;
         want.den_non_log = 44;
         std::int64_t got[4] = {want.num_log, want.den_log, want.num_non_log, want.den_non_log};
+        std::int64_t ref[4] = {want.num_log, want.den_log, want.num_non_log, want.den_non_log};
         for (int j = 0; j < w; ++j) vif::accumulate(want, s1[j], s2[j], s12[j], limit);
-        ASSERT_TRUE(simd::accumulate_supports(limit));
-        simd::accumulate_row(s1.data(), s2.data(), s12.data(), w, limit, got);
+        ASSERT_TRUE(R.accumulate_supports(limit));
+        R.accumulate_row(s1.data(), s2.data(), s12.data(), w, limit, got);
+        ref_rows().accumulate_row(s1.data(), s2.data(), s12.data(), w, limit, ref);
+        ASSERT_EQ(ref[0], want.num_log) << "scalar row, w " << w << " kind " << kind << " limit " << limit;
+        ASSERT_EQ(ref[1], want.den_log) << "scalar row, w " << w << " kind " << kind << " limit " << limit;
+        ASSERT_EQ(ref[2], want.num_non_log) << "scalar row, w " << w << " kind " << kind << " limit " << limit;
+        ASSERT_EQ(ref[3], want.den_non_log) << "scalar row, w " << w << " kind " << kind << " limit " << limit;
         ASSERT_EQ(got[0], want.num_log) << "w " << w << " kind " << kind << " limit " << limit;
         ASSERT_EQ(got[1], want.den_log) << "w " << w << " kind " << kind << " limit " << limit;
         ASSERT_EQ(got[2], want.num_non_log) << "w " << w << " kind " << kind << " limit " << limit;
@@ -462,6 +426,7 @@ TEST_F(VifSimd, AccumulateRowEdgePixels) {
       {954748, 1028398, 954747},
   };
   each_target([&] {
+    const vif::Rows& R = simd_rows();
     for (double limit : {100.0, 1.0, 1.5, 1024.0})
       for (const P& p : ps)
         for (int w : {1, 2, 3, 7, 8, 9, 16, 17, 33}) {
@@ -469,7 +434,7 @@ TEST_F(VifSimd, AccumulateRowEdgePixels) {
           for (int j = 0; j < w; ++j) vif::accumulate(want, p.s1, p.s2, p.s12, limit);
           const std::vector<std::int32_t> a(w, p.s1), b(w, p.s2), c(w, p.s12);
           std::int64_t got[4] = {0, 0, 0, 0};
-          simd::accumulate_row(a.data(), b.data(), c.data(), w, limit, got);
+          R.accumulate_row(a.data(), b.data(), c.data(), w, limit, got);
           ASSERT_EQ(got[0], want.num_log) << p.s1 << " " << p.s2 << " " << p.s12 << " w " << w;
           ASSERT_EQ(got[1], want.den_log) << p.s1 << " " << p.s2 << " " << p.s12 << " w " << w;
           ASSERT_EQ(got[2], want.num_non_log) << p.s1 << " " << p.s2 << " " << p.s12 << " w " << w;
@@ -516,15 +481,40 @@ TEST(VifSimdSupport, FilterShape) {
   }
 }
 
-TEST(VifSimdSupport, GainLimitRange) {
-  if (vmafx::simd::targets().empty()) GTEST_SKIP() << "no SIMD target";
-  EXPECT_TRUE(simd::accumulate_supports(1.0));
-  EXPECT_TRUE(simd::accumulate_supports(100.0));
-  EXPECT_TRUE(simd::accumulate_supports(1024.0));
-  EXPECT_FALSE(simd::accumulate_supports(1024.0000000000002));
-  EXPECT_FALSE(simd::accumulate_supports(1e300));
-  EXPECT_FALSE(simd::accumulate_supports(std::numeric_limits<double>::infinity()));
-  EXPECT_FALSE(simd::accumulate_supports(std::numeric_limits<double>::quiet_NaN()));
+// The SIMD accumulate row takes gain limits up to 1024 (vif.cpp gives the
+// others to the scalar row, which takes any).
+TEST_F(VifSimd, GainLimitRange) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  for (double limit : {0.0, 1.0, 100.0, 1024.0, 1e300, inf, nan}) EXPECT_TRUE(ref_rows().accumulate_supports(limit));
+  each_target([&] {
+    const vif::Rows& R = simd_rows();
+    EXPECT_TRUE(R.accumulate_supports(1.0));
+    EXPECT_TRUE(R.accumulate_supports(100.0));
+    EXPECT_TRUE(R.accumulate_supports(1024.0));
+    EXPECT_FALSE(R.accumulate_supports(1024.0000000000002));
+    EXPECT_FALSE(R.accumulate_supports(1e300));
+    EXPECT_FALSE(R.accumulate_supports(inf));
+    EXPECT_FALSE(R.accumulate_supports(nan));
+  });
+}
+
+// rows() is the SIMD table while SIMD is on, with every slot replaced, and the
+// scalar table while it is off.
+TEST_F(VifSimd, RowsFollowTheSimdSwitch) {
+  each_target([] {
+    const vif::Rows& R = simd_rows();
+    const vif::Rows& S = ref_rows();
+    EXPECT_NE(R.stat_vertical_8, S.stat_vertical_8);
+    EXPECT_NE(R.stat_vertical_16, S.stat_vertical_16);
+    EXPECT_NE(R.stat_horizontal, S.stat_horizontal);
+    EXPECT_NE(R.accumulate_supports, S.accumulate_supports);
+    EXPECT_NE(R.accumulate_row, S.accumulate_row);
+    EXPECT_NE(R.sub_vertical_8, S.sub_vertical_8);
+    EXPECT_NE(R.sub_vertical_16, S.sub_vertical_16);
+    EXPECT_NE(R.sub_horizontal, S.sub_horizontal);
+    vmafx::simd::set_enabled(false);
+    EXPECT_EQ(&vif::rows(), &S);
+  });
 }
 
 // Whole planes: compute_scales with the SIMD path off (vif.cpp's loops) and
