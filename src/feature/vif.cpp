@@ -238,6 +238,16 @@ const Rows& rows() { return vmafx::simd::pick_rows(scalar_rows(), init_simd_rows
 
 namespace {
 
+// The `taps` source rows of one output row: rows map[0 .. taps-1] of each
+// picture (map: the mirrored row indices).
+template <class T>
+void window_rows(const Plane<T>& ref, const Plane<T>& dis, const int* map, int taps, const T** rr, const T** dr) {
+  for (int k = 0; k < taps; ++k) {
+    rr[k] = ref.row(map[k]);
+    dr[k] = dis.row(map[k]);
+  }
+}
+
 // Statistic of one scale with filter `scale`.
 template <class T>
 Accum statistic(const Rows& R, const Plane<T>& ref, const Plane<T>& dis, int scale, int bpc, double gain_limit,
@@ -258,10 +268,7 @@ Accum statistic(const Rows& R, const Plane<T>& ref, const Plane<T>& dis, int sca
   for (int i = 0; i < h; ++i) {
     const T* rr[VMAFX_VIF_MAX_TAPS];
     const T* dr[VMAFX_VIF_MAX_TAPS];
-    for (int k = 0; k < taps; ++k) {
-      rr[k] = ref.row(map[i - half + k]);
-      dr[k] = dis.row(map[i - half + k]);
-    }
+    window_rows(ref, dis, map + i - half, taps, rr, dr);
     if constexpr (std::is_same_v<T, std::uint8_t>)
       R.stat_vertical_8(rr, dr, c, taps, w, vs, t);
     else
@@ -291,10 +298,7 @@ void subsample(const Rows& R, const Plane<T>& ref, const Plane<T>& dis, int from
     const int i = 2 * io;
     const T* rr[VMAFX_VIF_MAX_TAPS];
     const T* dr[VMAFX_VIF_MAX_TAPS];
-    for (int k = 0; k < taps; ++k) {
-      rr[k] = ref.row(map[i - half + k]);
-      dr[k] = dis.row(map[i - half + k]);
-    }
+    window_rows(ref, dis, map + i - half, taps, rr, dr);
     if constexpr (std::is_same_v<T, std::uint8_t>)
       R.sub_vertical_8(rr, dr, c, taps, w, vs.mu_round, vs.mu_shift, t_ref, t_dis);
     else
