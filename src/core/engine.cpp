@@ -65,8 +65,11 @@ Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d, const std::
     opts = &with_cpu;
   }
   OptionSet set(d->options, *opts, d->name);
+  // One instance per extractor and feature names, as libvmaf registers them:
+  // a later request whose options name the same features (say vif=debug=true
+  // beside a model's vif) is served by the first instance, options and all.
   for (Instance& in : instances_)
-    if (in.desc == d && in.key == set.key()) return in;
+    if (in.desc == d && in.suffix == set.name_suffix()) return in;
   if (started_) throw std::logic_error("Engine::use after the first acquire or push");
   std::unique_ptr<Extractor> ex;
   bool twin = false;
@@ -83,7 +86,7 @@ Engine::Instance& Engine::instance_for(const ExtractorDescriptor* d, const std::
     }
   }
   if (!ex) ex = d->create(set, fmt_);
-  Instance in{d, set.key(), set.name_suffix(), std::move(ex)};
+  Instance in{d, set.name_suffix(), std::move(ex)};
   in.history = std::min(in.ex->history(), Earlier::kMax);
   in.reach = vmafx::range_reach(*d, set);
   const bool ordered = (d->flags & kTemporal) && !in.ex->frame_parallel();

@@ -119,8 +119,7 @@ class Engine {
   enum class Kind { kCpu, kDevice, kSequential };
   struct Instance {
     const ExtractorDescriptor* desc;
-    std::string key;     // options key (dedup)
-    std::string suffix;  // feature-name suffix
+    std::string suffix;  // feature-name suffix (one instance per extractor and suffix)
     std::unique_ptr<Extractor> ex;
     Kind kind = Kind::kCpu;
     unsigned history = 0;

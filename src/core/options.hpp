@@ -48,8 +48,9 @@ class OptionSet {
   // "_<alias|name>" (bool) or "_<alias|name>_<value>" (value as %d / %g / %s).
   const std::string& name_suffix() const { return suffix_; }
 
-  // Canonical text of the non-default values ("name=value:..." sorted), used to
-  // decide whether two requests of an extractor are the same instance.
+  // Canonical text of the non-default values ("name=value:..." sorted). Two
+  // requests of an extractor share an instance when their name_suffix()es
+  // match, as in libvmaf, whatever their keys.
   const std::string& key() const { return key_; }
 
  private:

@@ -20,16 +20,18 @@ namespace {
 // with a random delay so that workers finish out of order.
 class Spatial final : public Extractor {
  public:
-  explicit Spatial(double gain) : gain_(gain) {}
+  Spatial(double gain, bool debug) : gain_(gain), debug_(debug) {}
   void extract(const Picture& ref, const Picture& dis, unsigned index, FeatureSink& out) override {
     std::this_thread::sleep_for(std::chrono::microseconds((index * 7919) % 5 * 300));
     out.put("VMAF_feature_adm2_score", index, ref.row<std::uint8_t>(0, 0)[0] * gain_);
     // A plain name ignores options: only one instance may write it.
     if (gain_ != 2.5) out.put_plain("spatial_dis", index, dis.row<std::uint8_t>(0, 0)[0]);
+    if (debug_) out.put("spatial_debug", index, 1);
   }
 
  private:
   double gain_;
+  bool debug_;
 };
 
 // A temporal extractor: writes, at frame i, the difference to frame i-1 for
@@ -60,11 +62,12 @@ constexpr OptionSpec kOpts[] = {
      .min = 0,
      .max = 10,
      .feature_param = true},
+    {.name = "debug", .type = OptionType::kBool, .default_num = 0, .min = 0, .max = 1},  // names no feature
 };
 constexpr std::string_view kSpatialProvided[] = {"VMAF_feature_adm2_score"};
 const ExtractorDescriptor kSpatialDesc{"spatial", kOpts, kSpatialProvided, 0,
                                        [](const OptionSet& o, const PictureFormat&) -> std::unique_ptr<Extractor> {
-                                         return std::make_unique<Spatial>(o.get_double("gain"));
+                                         return std::make_unique<Spatial>(o.get_double("gain"), o.get_bool("debug"));
                                        }};
 const ExtractorDescriptor kTemporalDesc{
     "temporal", {}, {}, kTemporal, [](const OptionSet&, const PictureFormat&) -> std::unique_ptr<Extractor> {
@@ -120,6 +123,35 @@ TEST(Engine, SpatialDisWrittenTwiceIsAnError) {
   } catch (const Error& err) {
     EXPECT_NE(std::string(err.what()).find(" written twice at frame 0"), std::string::npos) << err.what();
   }
+}
+
+TEST(Engine, OptionsThatNameNoFeatureShareTheFirstInstance) {
+  // As libvmaf: a model's vif and a later vif=debug=true name the same
+  // features, so the first instance serves both and nothing is written twice.
+  const PictureFormat fmt{8, 4, 8, ChromaFormat::k420};
+  Engine e(fmt, {});
+  e.use(kSpatialDesc, {});
+  e.use(kSpatialDesc, {{"debug", "true"}});
+  auto a = e.acquire();
+  auto b = e.acquire();
+  a->row<std::uint8_t>(0, 0)[0] = 7;
+  b->row<std::uint8_t>(0, 0)[0] = 9;
+  e.push(std::move(a), std::move(b));
+  e.finish();
+  std::vector<std::string> names;
+  for (const auto& s : e.collector().all()) names.push_back(s.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"adm2", "spatial_dis"}));
+  EXPECT_EQ(e.collector().find("spatial_dis")->value[0], 9.0);
+
+  // In the other order the debug instance is the one kept.
+  Engine d(fmt, {});
+  d.use(kSpatialDesc, {{"debug", "true"}});
+  d.use(kSpatialDesc, {});
+  auto c = d.acquire();
+  auto f = d.acquire();
+  d.push(std::move(c), std::move(f));
+  d.finish();
+  EXPECT_NE(d.collector().find("spatial_debug"), nullptr);
 }
 
 TEST(Engine, IdenticalForEveryThreadCount) {
@@ -430,7 +462,8 @@ TEST(Engine, DeviceLanesBoundTwinsAndCpuWorkRunsBeside) {
       }};
   static const ExtractorDescriptor cpu_only{"cpu_only", kOpts, kSpatialProvided, 0,
                                             [](const OptionSet& o, const PictureFormat&) -> std::unique_ptr<Extractor> {
-                                              return std::make_unique<Spatial>(o.get_double("gain"));
+                                              return std::make_unique<Spatial>(o.get_double("gain"),
+                                                                               o.get_bool("debug"));
                                             }};
   for (unsigned lanes : {1u, 2u}) {
     {
