@@ -48,6 +48,11 @@ struct OpenOptions {
   int stream = 0;        // which video stream: 0 = the first (ffmpeg's -map 0:v:N)
   std::string hwdec;     // "" (CPU decode) or "cuda" (NVDEC through libavcodec)
   int hwdec_device = 0;  // the CUDA device that decodes (the session's --gpu)
+  // Compressed input: decoders working at once on consecutive segments of the
+  // stream, split at keyframes that nothing before them is shown after
+  // (vmaf --decode-segments). 0 or 1: one decoder. The frames, their order
+  // and their time stamps are the same either way.
+  int decode_segments = 0;
 };
 
 // A GPU backend's door for frames a hardware decoder left in device memory
@@ -127,6 +132,9 @@ class VideoReader {
   virtual bool full_range() const { return false; }
   // Notes for the user (a decoder fallback); empty when there are none.
   virtual std::string notice() const { return {}; }
+  // How the clip was decoded, for VMAFX_STATS (decoding in segments: how
+  // many, by how many decoders); empty when there is nothing to add.
+  virtual std::string decode_report() const { return {}; }
 
  protected:
   explicit VideoReader(std::string path) : path_(std::move(path)) {}

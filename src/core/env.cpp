@@ -19,6 +19,9 @@ constexpr Variable kVariables[] = {
     {"VMAFX_OPENCL_PAGEABLE", "1: heap pictures instead of page-locked ones for OpenCL"},
     {"VMAFX_OPENCL_GROUP_CAP", "N: at most N work items per OpenCL work group (tests)"},
     {"VMAFX_READERS", "1..64: threads reading each Y4M or raw YUV file (default 1 on the CPU, 4 with a GPU backend)"},
+    {"VMAFX_DECODE_LOOKAHEAD",
+     "0..1024: packets after a keyframe checked before --decode-segments cuts there (default 32; small values "
+     "test the checks)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
     {"VMAFX_OPENCL_SPIN", "1: wait for OpenCL commands in the driver's clWaitForEvents (which may spin a core)"},
     {"VMAFX_OPENCL_CACHE", "0: build the OpenCL programs from source every run (no program-binary cache)"},
@@ -76,6 +79,12 @@ std::size_t opencl_group_cap() {
 }
 unsigned readers() {
   static const unsigned v = unsigned(std::strtoul(value("VMAFX_READERS").c_str(), nullptr, 10));
+  return v;
+}
+int decode_lookahead() {
+  static const int v = value("VMAFX_DECODE_LOOKAHEAD").empty()
+                           ? -1
+                           : int(std::strtol(value("VMAFX_DECODE_LOOKAHEAD").c_str(), nullptr, 10));
   return v;
 }
 bool opencl_profile() {
@@ -153,6 +162,10 @@ void check() {
   if (!rd.empty() && (rd.size() > 2 || rd.find_first_not_of("0123456789") != std::string::npos || std::stoul(rd) < 1 ||
                       std::stoul(rd) > 64))
     throw Error("VMAFX_READERS=" + rd + ": expected 1 to 64 threads per file");
+  const std::string la = value("VMAFX_DECODE_LOOKAHEAD");
+  if (!la.empty() &&
+      (la.size() > 4 || la.find_first_not_of("0123456789") != std::string::npos || std::stoul(la) > 1024))
+    throw Error("VMAFX_DECODE_LOOKAHEAD=" + la + ": expected 0 to 1024 packets");
 }
 
 }  // namespace vmafx::env

@@ -35,6 +35,9 @@ std::size_t opencl_group_cap();
 // VMAFX_READERS=N: threads reading each Y4M or raw YUV file with positional
 // reads (FrameSource); 0 when unset (FrameSource chooses).
 unsigned readers();
+// VMAFX_DECODE_LOOKAHEAD=N: packets after a keyframe that decoding in
+// segments checks before cutting there; -1 when unset (the reader's own).
+int decode_lookahead();
 // VMAFX_OPENCL_PROFILE=1: record every OpenCL command's device time (the
 // OpenCL bench prints it).
 bool opencl_profile();

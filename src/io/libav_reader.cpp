@@ -20,10 +20,17 @@ std::string compressed_input_versions() { return {}; }
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
 
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "io/libav_reader.hpp"
 
@@ -206,6 +213,7 @@ class LibavReader final : public VideoReader {
   std::string format_name() const override { return name_; }
   bool full_range() const override { return full_range_; }
   std::string notice() const override { return notice_; }
+  std::string decode_report() const override;
   void set_notice(std::string n) { notice_ = std::move(n); }
 
  private:
@@ -219,6 +227,11 @@ class LibavReader final : public VideoReader {
   void init(int fd, std::string head, const OpenOptions& opts);
   void release();
   void open_decoder(const AVCodec* codec, const OpenOptions& opts);
+  void configure(AVCodecContext* d, int threads);  // what every decoder of this stream is set up with
+  bool splits_at_keyframes() const;                // codecs whose keyframe packets start a segment
+  bool next_segmented();                           // next_frame() with segments_
+  void start_segments(int workers);
+  void check_end(std::int64_t discarded) const;  // at the stream's clean end: was it cut short?
   int create_cuda_device(int index);
   bool next_frame();
   const AVFrame& host_frame();  // the frame with its samples in host memory
@@ -254,6 +267,445 @@ class LibavReader final : public VideoReader {
   bool full_range_ = false;
   std::uint64_t count_hint_ = 0;
   std::string name_, notice_;
+  // Segment-parallel decoding (OpenOptions::decode_segments). While init
+  // decodes the first frame it keeps the packets it sends (record_): the
+  // segments decode them again.
+  class Segments;
+  std::unique_ptr<Segments> segments_;
+  const AVCodec* codec_ = nullptr;  // the decoder's codec (segments open their own)
+  bool record_ = false;
+  std::vector<AVPacket*> replay_;
+};
+
+// ---- Segment-parallel decoding ---------------------------------------------------
+// One thread demuxes the stream and cuts it into segments at clean keyframes:
+// a keyframe packet (for H.264 one holding an IDR picture) shown after every
+// packet sent before it, and followed, within the next kLookahead packets, by
+// nothing shown before it (no leading pictures, which may refer to frames
+// before the cut). Worker w decodes segments w,
+// w + W, w + 2W, ... with its own decoder, drained and flushed between them;
+// the reading thread takes the frames segment by segment, in the order one
+// decoder gives them. A wrong cut does not go unnoticed: a packet after a cut
+// shown before its keyframe (past the lookahead), or a segment's first frame
+// not shown after the previous segment's last, fails the read with a message.
+class LibavReader::Segments {
+ public:
+  // What the reading thread gets next.
+  struct Next {
+    AVFrame* frame = nullptr;       // a frame (the caller owns it), or the end of the stream when null
+    bool first_of_segment = false;  // the frame opens a segment after the first
+    std::string error;              // the stream failed here: the message after "frame N: "
+    int decode_error = 0;           // or libavcodec failed here with this code
+    std::exception_ptr exception;   // or this was thrown here
+    std::int64_t discarded = 0;     // at the end: packets whose frames are not shown
+  };
+
+  Segments(LibavReader& r, int workers, std::size_t buffered_frames, std::vector<AVPacket*> replay)
+      : r_(r), workers_(workers), cap_(buffered_frames), replay_(std::move(replay)) {
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    try {
+      for (int w = 0; w < workers_; ++w) {
+        AVCodecContext* d = avcodec_alloc_context3(r_.codec_);
+        if (!d) throw std::bad_alloc();
+        decoders_.push_back(d);
+        if (int e = avcodec_parameters_to_context(d, r_.fmt_ctx_->streams[r_.stream_]->codecpar); e < 0)
+          r_.fail("cannot set up a " + std::string(r_.codec_->name) + " decoder for segments: " + av_error(e));
+        r_.configure(d, std::max(1, cores / workers_));
+        if (int e = avcodec_open2(d, r_.codec_, nullptr); e < 0)
+          r_.fail("cannot open a " + std::string(r_.codec_->name) + " decoder for segments: " + av_error(e),
+                  Error::Kind::kUnsupported);
+      }
+      demuxer_ = std::thread([this] { demux(); });
+      for (int w = 0; w < workers_; ++w) threads_.emplace_back([this, w] { work(w); });
+    } catch (...) {
+      stop();
+      throw;
+    }
+  }
+  ~Segments() { stop(); }
+
+  std::string report() {
+    std::lock_guard lk(mu_);
+    return std::to_string(segments_.size()) + " segment" + (segments_.size() == 1 ? "" : "s") + " decoded by " +
+           std::to_string(workers_) + " decoders, up to " + std::to_string(peak_) + " of " + std::to_string(cap_) +
+           " frames waiting";
+  }
+
+  Next next() {
+    std::unique_lock lk(mu_);
+    for (;;) {
+      cv_.wait(lk, [&] { return ready(); });
+      if (current_ >= segments_.size()) {  // demux_done_ and no segment left
+        Next n;
+        n.error = demux_error_;
+        n.exception = demux_exception_;
+        n.discarded = discarded_;
+        return n;
+      }
+      Segment& s = *segments_[current_];
+      if (!s.frames.empty()) {
+        Next n;
+        n.frame = s.frames.front();
+        s.frames.pop_front();
+        --buffered_;
+        n.first_of_segment = current_ > 0 && s.taken++ == 0;
+        cv_.notify_all();
+        return n;
+      }
+      // s.decoded: all its frames are out.
+      Next n;
+      if (s.exception) n.exception = s.exception;
+      if (s.decode_error) n.decode_error = s.decode_error;
+      if (!s.error.empty()) n.error = s.error;
+      if (n.exception || n.decode_error || !n.error.empty()) return n;
+      segments_[current_].reset();
+      ++current_;
+      cv_.notify_all();
+    }
+  }
+
+ private:
+  static constexpr std::int64_t kLookahead = 32;  // packets after a keyframe checked before cutting there
+  const std::int64_t lookahead_ = env::decode_lookahead() >= 0 ? env::decode_lookahead() : kLookahead;
+  static constexpr std::int64_t kMinPackets = 8;  // a segment's least length
+  static constexpr std::size_t kAhead = 16;       // frames the reader's segment decodes ahead of it
+
+  struct Segment {
+    std::deque<AVPacket*> packets;  // demuxer -> worker
+    bool closed = false;            // no more packets come
+    std::string error;              // the stream failed after its packets (message after "frame N: ")
+    std::deque<AVFrame*> frames;    // worker -> reader
+    bool decoded = false;           // the worker is done with it
+    int decode_error = 0;
+    std::exception_ptr exception;
+    unsigned taken = 0;  // frames the reader took
+    ~Segment() {
+      for (AVPacket*& p : packets) av_packet_free(&p);
+      for (AVFrame*& f : frames) av_frame_free(&f);
+    }
+  };
+
+  bool ready() const {
+    if (stop_) return true;
+    if (current_ < segments_.size()) {
+      const Segment& s = *segments_[current_];
+      return !s.frames.empty() || s.decoded;
+    }
+    return demux_done_;
+  }
+
+  void stop() {
+    {
+      std::lock_guard lk(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (demuxer_.joinable()) demuxer_.join();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+    segments_.clear();
+    for (AVCodecContext*& d : decoders_) avcodec_free_context(&d);
+    for (AVPacket*& p : replay_) av_packet_free(&p);
+    for (AVPacket*& p : held_) av_packet_free(&p);
+  }
+
+  // ---- demuxer thread ----
+
+  // What packet `p` starts: nothing, a keyframe, or an IDR picture of
+  // H.264 or HEVC (no picture after it in decode order refers to one before
+  // it, or is shown before the ones before it: a cut there needs no time
+  // stamps). An H.264 keyframe that is no IDR (a recovery point) counts as
+  // nothing: pictures after it may refer to frames before it.
+  enum class Key { kNo, kKey, kIdr };
+  Key keyframe(const AVPacket* p) const {
+    if (!(p->flags & AV_PKT_FLAG_KEY)) return Key::kNo;
+    const AVCodecID id = r_.codec_->id;
+    if (id != AV_CODEC_ID_H264 && id != AV_CODEC_ID_HEVC) return Key::kKey;
+    const bool hevc = id == AV_CODEC_ID_HEVC;
+    auto idr = [&](std::uint8_t header) {
+      return hevc ? ((header >> 1) & 0x3f) == 19 || ((header >> 1) & 0x3f) == 20 : (header & 0x1f) == 5;
+    };
+    const Key other = hevc ? Key::kKey : Key::kNo;
+    const AVCodecParameters* par = r_.fmt_ctx_->streams[r_.stream_]->codecpar;
+    const std::uint8_t* b = p->data;
+    const std::size_t n = std::size_t(p->size);
+    const int config = hevc ? 21 : 4;  // the byte of avcC/hvcC holding the length prefix's size
+    if (par->extradata_size > config && par->extradata[0] == 1) {  // NAL units with length prefixes
+      const int len = (par->extradata[config] & 3) + 1;
+      for (std::size_t i = 0; i + std::size_t(len) < n;) {
+        std::size_t sz = 0;
+        for (int k = 0; k < len; ++k) sz = sz << 8 | b[i + std::size_t(k)];
+        i += std::size_t(len);
+        if (sz == 0 || i + sz > n) return other;
+        if (idr(b[i])) return Key::kIdr;
+        i += sz;
+      }
+      return other;
+    }
+    for (std::size_t i = 0; i + 3 < n; ++i)  // Annex B: start codes
+      if (b[i] == 0 && b[i + 1] == 0 && b[i + 2] == 1 && idr(b[i + 3])) return Key::kIdr;
+    return other;
+  }
+
+  // Starts segment number segments_.size() (the packets given from now on);
+  // waits while the reader is far behind.
+  bool open_segment(std::unique_lock<std::mutex>& lk) {
+    cv_.wait(lk, [&] { return stop_ || segments_.size() < current_ + 2 * std::size_t(workers_); });
+    if (stop_) return false;
+    if (!segments_.empty()) segments_.back()->closed = true;
+    segments_.push_back(std::make_unique<Segment>());
+    cv_.notify_all();
+    return true;
+  }
+
+  void give(AVPacket* p) {  // to the last segment (under mu_)
+    Segment& s = *segments_.back();
+    if (p->flags & AV_PKT_FLAG_DISCARD) ++discarded_;
+    s.packets.push_back(p);
+    cv_.notify_all();
+  }
+
+  void finish(std::string error) {
+    std::lock_guard lk(mu_);
+    if (!segments_.empty()) {
+      for (AVPacket*& p : held_) give(p);
+      held_.clear();
+      segments_.back()->closed = true;
+      segments_.back()->error = std::move(error);
+    } else {
+      demux_error_ = std::move(error);
+    }
+    demux_done_ = true;
+    cv_.notify_all();
+  }
+
+  // Reads the stream's packets (first those init decoded) and hands them to
+  // the segments. held_ keeps the packets from a candidate keyframe on until
+  // kLookahead more say whether to cut there.
+  void demux() {
+    std::int64_t n = 0;              // packets of the stream so far
+    std::int64_t max_shown = -1;     // latest time stamp handed to a segment
+    bool timed = true;               // every packet so far has a time stamp
+    std::int64_t floor = INT64_MIN;  // after a cut, no packet may be shown at or before this (the keyframe's - 1)
+    std::int64_t floor_packet = 0;
+    std::int64_t segment_packets = 0;
+    std::size_t next_replay = 0;
+    try {
+      {
+        std::unique_lock lk(mu_);
+        if (!open_segment(lk)) return;
+      }
+      AVPacket* pkt = av_packet_alloc();
+      if (!pkt) throw std::bad_alloc();
+      struct Free {
+        AVPacket*& p;
+        ~Free() { av_packet_free(&p); }
+      } free_pkt{pkt};
+      for (;;) {
+        AVPacket* p = nullptr;
+        if (next_replay < replay_.size()) {
+          p = std::exchange(replay_[next_replay++], nullptr);
+        } else {
+          const int e = av_read_frame(r_.fmt_ctx_, pkt);
+          if (e == AVERROR_EOF) break;
+          if (e < 0)
+            return finish("reading packet " + std::to_string(n) + " failed: " + av_error(e) +
+                          " (truncated or corrupt file)");
+          if (pkt->stream_index != r_.stream_) {
+            av_packet_unref(pkt);
+            continue;
+          }
+          if (pkt->flags & AV_PKT_FLAG_CORRUPT)
+            return finish("packet " + std::to_string(n) + " is truncated or corrupt");
+          p = av_packet_alloc();
+          if (!p) throw std::bad_alloc();
+          av_packet_move_ref(p, pkt);
+        }
+        const std::int64_t index = n++;
+        if (p->pts == AV_NOPTS_VALUE) timed = false;
+        if (timed && p->pts <= floor) {
+          av_packet_free(&p);
+          return finish("decoding in segments: packet " + std::to_string(index) +
+                        " is shown before the segment from packet " + std::to_string(floor_packet) +
+                        " (decode without --decode-segments)");
+        }
+        std::unique_lock lk(mu_);
+        if (stop_) {
+          av_packet_free(&p);
+          return;
+        }
+        const Key key = segment_packets >= kMinPackets && held_.empty() && !(p->flags & AV_PKT_FLAG_DISCARD)
+                            ? keyframe(p)
+                            : Key::kNo;
+        if (!timed && key == Key::kIdr) {
+          // No time stamps (a raw stream): an IDR picture is a cut.
+          segment_packets = 0;
+          if (!open_segment(lk)) {
+            av_packet_free(&p);
+            return;
+          }
+        }
+        if (timed && key != Key::kNo && p->pts > max_shown)
+          held_.push_back(p);  // a candidate: decided lookahead_ packets on
+        else if (!held_.empty())
+          held_.push_back(p);
+        if (!held_.empty()) {
+          if (std::int64_t(held_.size()) > lookahead_) {
+            decide(index + 1 - std::int64_t(held_.size()), max_shown, floor, floor_packet, segment_packets, lk);
+            if (stop_) return;
+          }
+          continue;
+        }
+        if (timed) max_shown = std::max(max_shown, p->pts);
+        ++segment_packets;
+        give(p);
+      }
+      std::unique_lock lk(mu_);
+      if (!held_.empty()) decide(n - std::int64_t(held_.size()), max_shown, floor, floor_packet, segment_packets, lk);
+      lk.unlock();
+      finish({});
+    } catch (...) {
+      std::lock_guard lk(mu_);
+      if (!segments_.empty()) {  // after its frames, as a read error
+        segments_.back()->closed = true;
+        segments_.back()->exception = std::current_exception();
+      } else {
+        demux_exception_ = std::current_exception();
+      }
+      demux_done_ = true;
+      cv_.notify_all();
+    }
+  }
+
+  // held_ starts at packet `first`, a candidate keyframe: cut there when it
+  // is shown after everything handed out already and none of the held
+  // packets is shown before it.
+  void decide(std::int64_t first, std::int64_t& max_shown, std::int64_t& floor, std::int64_t& floor_packet,
+              std::int64_t& segment_packets, std::unique_lock<std::mutex>& lk) {
+    // No leading picture (one shown before the keyframe but sent after it,
+    // as after an open group's CRA): it may refer to frames before the cut.
+    const std::int64_t key = held_.front()->pts;
+    bool cut = key > max_shown;
+    for (const AVPacket* h : held_)
+      if (h->pts == AV_NOPTS_VALUE || h->pts < key) cut = false;
+    if (cut) {
+      floor = key - 1;
+      floor_packet = first;
+      segment_packets = 0;
+      if (!open_segment(lk)) return;
+    }
+    for (AVPacket*& h : held_) {
+      max_shown = std::max(max_shown, h->pts);
+      ++segment_packets;
+      give(h);
+    }
+    held_.clear();
+  }
+
+  // ---- worker threads ----
+
+  void work(int w) {
+    AVCodecContext* d = decoders_[std::size_t(w)];
+    AVFrame* f = av_frame_alloc();
+    bool used = false;
+    for (std::size_t k = std::size_t(w);; k += std::size_t(workers_)) {
+      Segment* s = nullptr;
+      {
+        std::unique_lock lk(mu_);
+        cv_.wait(lk, [&] { return stop_ || segments_.size() > k || demux_done_; });
+        if (stop_ || segments_.size() <= k) break;
+        s = segments_[k].get();
+      }
+      try {
+        if (!f) throw std::bad_alloc();
+        if (used) avcodec_flush_buffers(d);
+        used = true;
+        decode(d, *s, k, f);
+      } catch (...) {
+        std::lock_guard lk(mu_);
+        s->exception = std::current_exception();
+        s->decoded = true;
+        cv_.notify_all();
+      }
+    }
+    av_frame_free(&f);
+  }
+
+  // Decodes segment `s` (number k) to its end.
+  void decode(AVCodecContext* d, Segment& s, std::size_t k, AVFrame* f) {
+    bool draining = false;
+    for (;;) {
+      const int e = avcodec_receive_frame(d, f);
+      if (e == 0) {
+        AVFrame* out = av_frame_alloc();
+        if (!out) throw std::bad_alloc();
+        av_frame_move_ref(out, f);
+        std::unique_lock lk(mu_);
+        // The segment the reader takes frames from waits only for the
+        // reader, a few frames ahead; the others for room in the budget.
+        cv_.wait(lk, [&] {
+          return stop_ || (k == current_ ? s.frames.size() < kAhead : buffered_ < cap_ && k >= current_);
+        });
+        if (stop_) {
+          av_frame_free(&out);
+          return;
+        }
+        s.frames.push_back(out);
+        peak_ = std::max(peak_, ++buffered_);
+        cv_.notify_all();
+        continue;
+      }
+      if (e == AVERROR_EOF) return done(s, 0, {});
+      if (e != AVERROR(EAGAIN) || draining) return done(s, e, {});
+      AVPacket* p = nullptr;
+      {
+        std::unique_lock lk(mu_);
+        cv_.wait(lk, [&] { return stop_ || !s.packets.empty() || s.closed; });
+        if (stop_) return;
+        if (!s.packets.empty()) {
+          p = s.packets.front();
+          s.packets.pop_front();
+        } else if (!s.error.empty() || s.exception) {
+          return done(s, 0, {}, lk);  // as one decoder: the frames it still holds never come
+        }
+      }
+      const bool drain = p == nullptr;
+      const int sent = avcodec_send_packet(d, p);  // null: drain
+      av_packet_free(&p);
+      if (drain) draining = true;
+      if (drain && sent == AVERROR_EOF) continue;
+      if (sent < 0) return done(s, sent, {});
+    }
+  }
+
+  void done(Segment& s, int decode_error, std::exception_ptr ex) {
+    std::unique_lock lk(mu_);
+    done(s, decode_error, std::move(ex), lk);
+  }
+  void done(Segment& s, int decode_error, std::exception_ptr ex, std::unique_lock<std::mutex>&) {
+    s.decode_error = decode_error;
+    if (ex) s.exception = ex;
+    s.decoded = true;
+    cv_.notify_all();
+  }
+
+  LibavReader& r_;
+  const int workers_;
+  const std::size_t cap_;  // frames waiting in the segments after the reader's, at most (see decode())
+  std::vector<AVPacket*> replay_;
+  std::vector<AVPacket*> held_;  // demuxer only
+  std::vector<AVCodecContext*> decoders_;
+  std::thread demuxer_;
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::unique_ptr<Segment>> segments_;  // by number; reset once read
+  std::size_t current_ = 0;                        // the segment the reader takes frames from
+  std::size_t buffered_ = 0, peak_ = 0;
+  bool demux_done_ = false, stop_ = false;
+  std::string demux_error_;  // the stream failed before its first segment began
+  std::exception_ptr demux_exception_;
+  std::int64_t discarded_ = 0;
 };
 
 LibavReader::LibavReader(std::string path, int fd, std::string head, const OpenOptions& opts)
@@ -338,6 +790,7 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
   if (!pkt_ || !frame_ || !sw_frame_) throw std::bad_alloc();
 
   // The first frame fixes the format (the container's word is not enough).
+  record_ = opts.decode_segments > 1;
   if (!next_frame()) fail("no frame could be decoded (empty or truncated stream)");
   pending_ = true;
   const AVFrame& f = host_frame();
@@ -389,11 +842,31 @@ void LibavReader::init(int fd, std::string head, const OpenOptions& opts) {
       secs = double(fmt_ctx_->duration) / AV_TIME_BASE;
     if (rate.num > 0 && rate.den > 0 && secs > 0) count_hint_ = std::uint64_t(secs * av_q2d(rate) + 0.5);
   }
+  if (record_) start_segments(opts.decode_segments);
+}
+
+// From the first frame on again, with `workers` decoders; frames wait in
+// host memory (CPU decoding) or device memory (NVDEC) up to a budget.
+void LibavReader::start_segments(int workers) {
+  record_ = false;
+  codec_ = dec_->codec;
+  avcodec_free_context(&dec_);
+  pending_ = false;
+  sw_valid_ = false;
+  av_frame_unref(frame_);
+  packets_ = discarded_ = 0;
+  const std::size_t budget = (hw_pix_ != AV_PIX_FMT_NONE ? std::size_t(4) : std::size_t(1)) << 30;
+  const std::size_t cap =
+      std::clamp<std::size_t>(budget / std::max<std::size_t>(1, fmt_.frame_bytes()), 2 * std::size_t(workers), 1024);
+  segments_ = std::make_unique<Segments>(*this, workers, cap, std::exchange(replay_, {}));
 }
 
 LibavReader::~LibavReader() { release(); }
 
 void LibavReader::release() {
+  segments_.reset();  // its threads use the demuxer and the device
+  for (AVPacket*& p : replay_) av_packet_free(&p);
+  replay_.clear();
   av_frame_free(&sw_frame_);
   av_frame_free(&frame_);
   av_packet_free(&pkt_);
@@ -424,21 +897,7 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
   if (!dec_) throw std::bad_alloc();
   if (int r = avcodec_parameters_to_context(dec_, fmt_ctx_->streams[stream_]->codecpar); r < 0)
     fail("cannot set up the " + std::string(codec->name) + " decoder: " + av_error(r));
-  dec_->pkt_timebase = time_base_;
-  dec_->thread_count = 0;  // libavcodec's choice (about one per core)
-  // Frame threads only for the codecs whose damaged streams were fuzzed with
-  // them: FFmpeg 5.1's MPEG-4 part 2 decoder with frame threads aborted the
-  // process (an assertion in avcodec_send_packet) on a damaged AVI that slice
-  // threads report as an error (fuzz_libav, LibavErrors.DamagedMpeg4InAvi).
-  switch (codec->id) {
-    case AV_CODEC_ID_H264:
-    case AV_CODEC_ID_HEVC:
-    case AV_CODEC_ID_VP9:
-    case AV_CODEC_ID_AV1: break;
-    default: dec_->thread_type = FF_THREAD_SLICE;
-  }
-  // A damaged stream is an error, never concealed.
-  dec_->err_recognition |= AV_EF_EXPLODE;
+  configure(dec_, 0);  // libavcodec's choice of threads (about one per core)
   if (!opts.hwdec.empty()) {
     if (opts.hwdec != "cuda") fail("--hwdec " + opts.hwdec + ": expected cuda", Error::Kind::kUsage);
     for (int i = 0;; ++i) {
@@ -461,13 +920,35 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
         if (sw && sw != codec) return open_decoder(sw, {opts.stream, "", 0});
       }
     } else {
-      dec_->hw_device_ctx = av_buffer_ref(hw_device_);
-      dec_->opaque = &hw_pix_;
-      dec_->get_format = pick_format;
+      configure(dec_, 0);  // now with the device
     }
   }
   if (int r = avcodec_open2(dec_, codec, nullptr); r < 0)
     fail("cannot open the " + std::string(codec->name) + " decoder: " + av_error(r), Error::Kind::kUnsupported);
+}
+
+void LibavReader::configure(AVCodecContext* d, int threads) {
+  d->pkt_timebase = time_base_;
+  d->thread_count = threads;
+  // Frame threads only for the codecs whose damaged streams were fuzzed with
+  // them: FFmpeg 5.1's MPEG-4 part 2 decoder with frame threads aborted the
+  // process (an assertion in avcodec_send_packet) on a damaged AVI that slice
+  // threads report as an error (fuzz_libav, LibavErrors.DamagedMpeg4InAvi).
+  switch (d->codec_id) {
+    case AV_CODEC_ID_H264:
+    case AV_CODEC_ID_HEVC:
+    case AV_CODEC_ID_VP9:
+    case AV_CODEC_ID_AV1: break;
+    default: d->thread_type = FF_THREAD_SLICE;
+  }
+  // A damaged stream is an error, never concealed.
+  d->err_recognition |= AV_EF_EXPLODE;
+  if (hw_device_ && hw_pix_ != AV_PIX_FMT_NONE) {
+    if (!d->hw_device_ctx) d->hw_device_ctx = av_buffer_ref(hw_device_);
+    if (!d->hw_device_ctx) throw std::bad_alloc();
+    d->opaque = &hw_pix_;
+    d->get_format = pick_format;
+  }
 }
 
 // The decoder's CUDA device: the driver's primary context of device `index`,
@@ -489,6 +970,7 @@ bool LibavReader::next_frame() {
   }
   if (ended_) return false;
   sw_valid_ = false;
+  if (segments_) return next_segmented();
   for (;;) {
     int r = avcodec_receive_frame(dec_, frame_);
     if (r == 0) {
@@ -499,15 +981,7 @@ bool LibavReader::next_frame() {
     }
     if (r == AVERROR_EOF) {
       ended_ = true;
-      // A container that counts its frames (mp4) and holds more than decoded:
-      // the file was cut short. Packets an edit list leaves out (mp4 cut by
-      // `ffmpeg -ss T -c copy`) count but are not shown: the decoder drops
-      // their frames.
-      const std::int64_t expected = fmt_ctx_->streams[stream_]->nb_frames - discarded_;
-      if (expected > 0 && std::int64_t(frames_) < expected)
-        fail("ended after " + std::to_string(frames_) + " of its " + std::to_string(expected) +
-             " frames (truncated or corrupt)");
-      check_duration();
+      check_end(discarded_);
       return false;
     }
     if (r != AVERROR(EAGAIN) || draining_) decode_failed(r);
@@ -530,12 +1004,28 @@ bool LibavReader::next_frame() {
       ++packets_;
       if (pkt_->flags & AV_PKT_FLAG_DISCARD) ++discarded_;
       if (corrupt) fail(at_frame() + "packet " + std::to_string(packets_ - 1) + " is truncated or corrupt");
+      if (record_) {
+        replay_.push_back(av_packet_clone(pkt_));
+        if (!replay_.back()) throw std::bad_alloc();
+      }
       r = avcodec_send_packet(dec_, pkt_);
       av_packet_unref(pkt_);
       if (r < 0) decode_failed(r);
       break;
     }
   }
+}
+
+// A container that counts its frames (mp4) and holds more than decoded: the
+// file was cut short. Packets an edit list leaves out (mp4 cut by
+// `ffmpeg -ss T -c copy`) count but are not shown: the decoder drops their
+// frames.
+void LibavReader::check_end(std::int64_t discarded) const {
+  const std::int64_t expected = fmt_ctx_->streams[stream_]->nb_frames - discarded;
+  if (expected > 0 && std::int64_t(frames_) < expected)
+    fail("ended after " + std::to_string(frames_) + " of its " + std::to_string(expected) +
+         " frames (truncated or corrupt)");
+  check_duration();
 }
 
 void LibavReader::decode_failed(int r) const {
@@ -660,6 +1150,33 @@ void LibavReader::import(Picture& pic) {
   s.interleaved_chroma = map_->layout != Layout::kPlanar;
   s.shift = shift_;
   if (!importer_->import(s, pic)) stray_bits();
+}
+
+std::string LibavReader::decode_report() const {
+  return segments_ ? "decoding in segments: " + segments_->report() : std::string();
+}
+
+bool LibavReader::next_segmented() {
+  Segments::Next n = segments_->next();
+  if (n.exception) std::rethrow_exception(n.exception);
+  if (n.decode_error) decode_failed(n.decode_error);
+  if (!n.error.empty()) fail(at_frame() + n.error);
+  if (!n.frame) {
+    ended_ = true;
+    check_end(n.discarded);
+    return false;
+  }
+  av_frame_unref(frame_);
+  av_frame_move_ref(frame_, n.frame);
+  av_frame_free(&n.frame);
+  check_frame(*frame_);
+  const std::int64_t pts = frame_->best_effort_timestamp;
+  if (n.first_of_segment && pts != AV_NOPTS_VALUE && last_pts_ != AV_NOPTS_VALUE && pts <= last_pts_)
+    fail(at_frame() +
+         "decoding in segments: the frame is not shown after the one before it "
+         "(decode without --decode-segments)");
+  last_pts_ = pts;
+  return true;
 }
 
 }  // namespace

@@ -218,6 +218,7 @@ std::string ReadAhead::timing() const {
                 double(read_ns_) * 1e-9, double(pool_ns_) * 1e-9, double(full_ns_) * 1e-9);
   std::string out = buf;
   if (threads_ > 1) out += " (" + std::to_string(threads_) + " threads, positional reads)";
+  if (const std::string d = reader_.decode_report(); !d.empty()) out += "; " + d;
   return out;
 }
 

@@ -169,6 +169,7 @@ class ScaledReader final : public VideoReader {
   PictureFormat source_format() const override { return src_; }
   std::optional<Timestamp> timestamp() const override { return inner_->timestamp(); }
   std::uint64_t frame_count_hint() const override { return inner_->frame_count_hint(); }
+  std::string decode_report() const override { return inner_->decode_report(); }
   std::string format_name() const override { return inner_->format_name(); }
   bool full_range() const override { return inner_->full_range(); }
   std::string notice() const override { return inner_->notice(); }

@@ -183,6 +183,8 @@ TEST_F(CliErrors, LadderOptions) {
   expect_error({"-r", a, "-d", a, "-d", b, "--decode-only"},
                "vmaf: error: --decode-only measures one pair of clips: give one -d");
   expect_error({"-r", a, "-d", a, "-d", b, "--sync-window", "-1"}, "vmaf: error: --sync-window -1: expected 0 to 1000");
+  expect_error({"-r", a, "-d", a, "--decode-segments", "65"}, "vmaf: error: --decode-segments 65: expected 0 to 64");
+  expect_error({"-r", a, "-d", a, "--decode-segments", "-1"}, "vmaf: error: --decode-segments -1: expected 0 to 64");
   expect_error({"-r", a, "-d", a, "-d", b, "--summary", path("sum.txt")},
                "vmaf: error: --summary " + path("sum.txt") + ": expected a file name ending in .csv or .json");
   fs::create_directories(path("x"));

@@ -688,6 +688,35 @@ TEST_F(LibavErrors, JpegXlIsRefusedBeforeItsDecoderWrites) {
   expect_error({"-r", bad, "-d", bad}, bad + ": JPEG XL is not supported");
 }
 
+// Bad input decoded in segments fails as with one decoder: one line naming
+// the file and the problem, no report.
+TEST_F(LibavErrors, SameErrorsInSegments) {
+  const std::vector<std::string> seg = {"--decode-segments", "3"};
+  auto with = [&](std::vector<std::string> a) {
+    a.insert(a.end(), seg.begin(), seg.end());
+    return a;
+  };
+  const std::string fast = ffmpeg("tf.mp4", "-i " + quote(src8) + " -c:v libx264 -crf 30 -movflags +faststart");
+  const std::string bad = cut(fast, fs::file_size(fast) - 300, "tf.mp4");
+  expect_error(with({"-r", src8, "-d", bad}), bad + ": frame ");
+  expect_error(with({"-r", src8, "-d", bad}), "is truncated or corrupt");
+  const std::string ivf = plain_ivf(src8);
+  const std::string huge = patched(ivf, ivf_frame(ivf, 4), le32(0x90000000u), "huge-packet.ivf");
+  expect_error(with({"-r", src8, "-d", huge}), huge + ": frame ");
+  expect_error(with({"-r", src8, "-d", huge}), ": reading packet 4 failed: ");
+  const std::string avi = ffmpeg("m4.avi", "-i " + quote(src8) + " -c:v mpeg4 -q:v 5");
+  const std::string d = slurp(avi);
+  const std::string once = patched(avi, d.find("strh") + 8 + 32, le32(12), "long1.avi");
+  const std::string longer = patched(once, d.find("avih") + 8 + 16, le32(12), "long.avi");
+  expect_error(with({"-r", src8, "-d", longer}), longer + ": ended after 8 of its 12 frames (truncated or corrupt)");
+  const std::string a = ffmpeg("a.h264", "-i " + quote(src8) + " -frames:v 4 -c:v libx264");
+  const std::string b = ffmpeg("b.h264", "-i " + quote(src8) + " -frames:v 4 -vf scale=32:24 -c:v libx264");
+  const std::string both = (clip_dir() / "joined-seg.h264").string();
+  std::ofstream(both, std::ios::binary) << slurp(a) << slurp(b);
+  expect_error(with({"-r", both, "-d", both}),
+               both + ": frame 4: the picture changed from 64x48 yuv420p to 32x24 yuv420p mid-stream");
+}
+
 // An mp4 cut with `ffmpeg -ss T -c copy`: an edit list hides the frames before
 // T that the first shown one needs. They count in the container's frame
 // number but are not shown: not a truncated file (it was refused so).
@@ -705,6 +734,114 @@ TEST(Libav, EditListHidingFramesIsNotTruncation) {
 }
 
 }  // namespace
+
+// ---- decoding in segments (--decode-segments) ----
+//
+// Several decoders at once on segments cut at keyframes give the frames one
+// decoder gives: the same report, by index and by time, as the distorted clip
+// and as the reference; the VMAFX_STATS line says how many segments there were.
+
+// The stderr of `args` run with VMAFX_STATS=1 (`env` added for the run).
+std::string stats_of(std::vector<std::string> args, const std::vector<std::pair<std::string, std::string>>& env = {}) {
+  ::setenv("VMAFX_STATS", "1", 1);
+  for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
+  args.insert(args.end(), {"-q", "--json", "-o", "/dev/null"});
+  const Result r = vmaf(args);
+  ::unsetenv("VMAFX_STATS");
+  for (const auto& [k, v] : env) ::unsetenv(k.c_str());
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.err;
+}
+
+// The number in "decoding in segments: N segment(s)" of the reader line
+// `side` ("ref" or "dis"); 0 when there is none.
+int segments_in(const std::string& stats, const std::string& side) {
+  const std::size_t line = stats.find("reader " + side + ": ");
+  if (line == std::string::npos) return 0;
+  const std::size_t end = stats.find('\n', line);
+  const std::size_t at = stats.find("decoding in segments: ", line);
+  if (at == std::string::npos || at > end) return 0;
+  return std::stoi(stats.substr(at + 22));
+}
+
+struct Segmented {
+  const char* name;
+  const char* pix_fmt;
+  const char* args;  // encoder options (keyframes every 10 frames at most)
+  const char* file;
+  bool cuts;          // keyframes a segment may start at (IDR pictures, no leading pictures)
+  bool timed = true;  // time stamps (not a raw stream): --sync pts too
+};
+
+class Segments : public ::testing::TestWithParam<Segmented> {};
+
+TEST_P(Segments, SameReportsAsOneDecoder) {
+  const Segmented& c = GetParam();
+  const std::string src = source(c.pix_fmt, 60);
+  const std::string enc = ffmpeg(c.file, "-i " + quote(src) + " -pix_fmt " + c.pix_fmt + " " + c.args);
+  const std::vector<std::string> extra = {"--feature", "psnr"};
+  std::vector<std::vector<std::string>> pairs = {{"-r", src, "-d", enc}, {"-r", enc, "-d", src}};
+  if (c.timed) pairs.push_back({"-r", enc, "-d", enc, "--sync", "pts"});
+  for (const std::vector<std::string>& pair : pairs) {
+    std::vector<std::string> args = pair;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const std::string one = without_fps(score(args));
+    for (const char* n : {"2", "5"}) {
+      std::vector<std::string> seg = args;
+      seg.insert(seg.end(), {"--decode-segments", n});
+      EXPECT_EQ(without_fps(score(seg)), one) << c.name << " --decode-segments " << n << " " << pair[1];
+    }
+  }
+  const int n = segments_in(stats_of({"-r", src, "-d", enc, "--decode-segments", "3"}), "dis");
+  if (c.cuts)
+    EXPECT_GE(n, 3) << c.name;  // 60 frames, keyframes every 10 or fewer, segments of 8 packets or more
+  else
+    EXPECT_EQ(n, 1) << c.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Libav, Segments,
+    ::testing::Values(
+        Segmented{"x264_mp4_bframes", "yuv420p", "-c:v libx264 -bf 3 -g 10 -crf 30", "seg-x264.mp4", true},
+        // Open groups: recovery points, not IDR pictures: no cut.
+        Segmented{"x264_mkv_open_gop", "yuv420p", "-c:v libx264 -bf 3 -g 10 -x264-params open-gop=1 -crf 30",
+                  "seg-x264-open.mkv", false},
+        Segmented{"x265_mp4_10bit_closed", "yuv420p10le",
+                  "-c:v libx265 -x265-params log-level=error:keyint=10:open-gop=0 -crf 30", "seg-x265.mp4", true},
+        // CRA pictures with leading pictures after them: no cut.
+        Segmented{"x265_mkv_open_gop", "yuv420p",
+                  "-c:v libx265 -x265-params log-level=error:keyint=10:open-gop=1:bframes=4 -crf 30",
+                  "seg-x265-open.mkv", false},
+        Segmented{"vp9_webm_444", "yuv444p", "-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -g 10 -crf 40 -b:v 0",
+                  "seg-vp9.webm", true},
+        Segmented{"aom_ivf_10bit", "yuv420p10le", "-c:v libaom-av1 -cpu-used 8 -g 10 -crf 45", "seg-aom.ivf", true},
+        // Raw streams (no time stamps): cut at IDR pictures, found in the
+        // stream (HEVC's with leading pictures that refer only to it too).
+        Segmented{"raw_h264", "yuv420p", "-c:v libx264 -bf 3 -g 10 -crf 30", "seg.h264", true, false},
+        Segmented{"raw_hevc_radl", "yuv420p",
+                  "-c:v libx265 -x265-params log-level=error:keyint=10:open-gop=0:radl=2 -crf 30", "seg.hevc", true,
+                  false}),
+    [](const ::testing::TestParamInfo<Segmented>& i) { return std::string(i.param.name); });
+
+// The checks that keep a wrong cut from changing a frame: with no packet of
+// lookahead a CRA's leading picture comes after the cut, and the read fails.
+TEST(Libav, SegmentsFailOnAPictureShownBeforeTheCut) {
+  const std::string src = source("yuv420p", 60);
+  const std::string enc = ffmpeg("seg-x265-open.mkv", "-i " + quote(src) + " -pix_fmt yuv420p " +
+                                                          "-c:v libx265 -x265-params log-level=error:keyint=10:"
+                                                          "open-gop=1:bframes=4 -crf 30");
+  ::setenv("VMAFX_DECODE_LOOKAHEAD", "0", 1);
+  const std::string out = tmp_report("lookahead.json");
+  const Result r = vmaf({"-r", src, "-d", enc, "--decode-segments", "2", "--json", "-o", out}, out);
+  ::unsetenv("VMAFX_DECODE_LOOKAHEAD");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find(enc + ": frame "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": decoding in segments: packet "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" is shown before the segment from packet "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" (decode without --decode-segments)\n"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
 
 // ---- ladders: renditions of other sizes and formats, one reference ----
 //

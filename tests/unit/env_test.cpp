@@ -54,6 +54,9 @@ TEST(Env, BadValuesAreErrorsNamingTheVariable) {
   EXPECT_EQ(error_with("VMAFX_READERS", "65"), "VMAFX_READERS=65: expected 1 to 64 threads per file");
   EXPECT_EQ(error_with("VMAFX_READERS", "4x"), "VMAFX_READERS=4x: expected 1 to 64 threads per file");
   EXPECT_EQ(error_with("VMAFX_READERS", "64"), "");
+  EXPECT_EQ(error_with("VMAFX_DECODE_LOOKAHEAD", "1025"), "VMAFX_DECODE_LOOKAHEAD=1025: expected 0 to 1024 packets");
+  EXPECT_EQ(error_with("VMAFX_DECODE_LOOKAHEAD", "-1"), "VMAFX_DECODE_LOOKAHEAD=-1: expected 0 to 1024 packets");
+  EXPECT_EQ(error_with("VMAFX_DECODE_LOOKAHEAD", "0"), "");
   EXPECT_EQ(error_with("VMAFX_SIMD", "off"), "");
   EXPECT_NO_THROW(env::check());
 }

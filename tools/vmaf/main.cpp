@@ -36,6 +36,7 @@ struct Settings {
   // Compressed input (FFmpeg's libraries) and frame pairing.
   int ref_stream = 0, dis_stream = 0;
   std::string hwdec;
+  int decode_segments = 0;  // decoders at once on segments of one compressed clip (0/1: one)
   std::string sync = "index";
   bool shortest = false;
   bool progress = false;     // a progress line even when stderr is not a terminal
@@ -102,6 +103,7 @@ struct Inputs {
   FrameSource::Options::Sync sync = FrameSource::Options::Sync::kIndex;
   bool sync_auto = false;
   std::string hwdec;
+  int decode_segments = 0;
   std::vector<Percentile> percentiles;
 };
 
@@ -143,6 +145,9 @@ Inputs parse_inputs(const Settings& s) {
   if (!s.hwdec.empty() && s.hwdec != "cuda" && s.hwdec != "none")
     throw Error("--hwdec " + s.hwdec + ": expected cuda or none");
   if (s.ref_stream < 0 || s.dis_stream < 0) throw Error("--ref-stream/--dis-stream: expected 0 or more");
+  if (s.decode_segments < 0 || s.decode_segments > 64)
+    throw Error("--decode-segments " + std::to_string(s.decode_segments) + ": expected 0 to 64");
+  in.decode_segments = s.decode_segments;
   if (s.dis_paths.size() > 1) {
     if (in.sync == FrameSource::Options::Sync::kPts)
       throw Error("--sync pts pairs one distorted clip at a time: give one -d (or --sync index/auto for a ladder)");
@@ -264,11 +269,16 @@ int run_one(const Settings& s, const Inputs& in) {
     (off > 0 ? skip_dis : skip_ref) += unsigned(off > 0 ? off : -off);
   }
   // Inputs first: a bad file is the most common mistake.
-  auto ref = open_video(s.ref_path, in.raw, {.stream = s.ref_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu});
+  auto ref = open_video(s.ref_path, in.raw,
+                        {.stream = s.ref_stream,
+                         .hwdec = in.hwdec,
+                         .hwdec_device = s.session.gpu,
+                         .decode_segments = in.decode_segments});
   std::string scaled;
-  auto dis =
-      open_rendition(dis_path, *ref, in.raw, {.stream = s.dis_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu},
-                     s.scale, &scaled);
+  auto dis = open_rendition(
+      dis_path, *ref, in.raw,
+      {.stream = s.dis_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu, .decode_segments = in.decode_segments},
+      s.scale, &scaled);
   const PictureFormat fmt = ref->format();
   for (const VideoReader* r : {ref.get(), dis.get()}) print_notice(s, r->notice());
   print_notice(s, scaled);
@@ -390,7 +400,11 @@ int run_ladder(const Settings& s, const Inputs& in) {
                       (ec ? ": " + ec.message() : std::string()),
                   Error::Kind::kOutput);
   }
-  auto ref = open_video(s.ref_path, in.raw, {.stream = s.ref_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu});
+  auto ref = open_video(s.ref_path, in.raw,
+                        {.stream = s.ref_stream,
+                         .hwdec = in.hwdec,
+                         .hwdec_device = s.session.gpu,
+                         .decode_segments = in.decode_segments});
   const PictureFormat fmt = ref->format();
   print_notice(s, ref->notice());
 
@@ -409,9 +423,12 @@ int run_ladder(const Settings& s, const Inputs& in) {
     try {
       if (in.sync_auto) rows[k].offset = find_offset(s, in, s.dis_paths[k]);
       std::string scaled;
-      dis[k] =
-          open_rendition(s.dis_paths[k], *ref, in.raw,
-                         {.stream = s.dis_stream, .hwdec = in.hwdec, .hwdec_device = s.session.gpu}, s.scale, &scaled);
+      dis[k] = open_rendition(s.dis_paths[k], *ref, in.raw,
+                              {.stream = s.dis_stream,
+                               .hwdec = in.hwdec,
+                               .hwdec_device = s.session.gpu,
+                               .decode_segments = in.decode_segments},
+                              s.scale, &scaled);
       print_notice(s, dis[k]->notice());
       print_notice(s, scaled);
       scaled_notes[k] = scaled;
@@ -588,6 +605,10 @@ int main(int argc, char** argv) {
   app.add_option("--hwdec", s.hwdec,
                  "Decode compressed input on the GPU: cuda (NVDEC; the default with --backend cuda, frames then stay "
                  "on the GPU) or none (the default otherwise)");
+  app.add_option("--decode-segments", s.decode_segments,
+                 "Decode each compressed clip as N segments at once (split at keyframes that start a closed "
+                 "group; N NVDEC sessions with --hwdec cuda); the frames are the same as with one decoder "
+                 "(default 0: one decoder)");
   app.add_flag("--progress", s.progress, "Print the progress line even when stderr is not a terminal");
   app.add_flag("--decode-only", s.decode_only,
                "Read (decode) and pair both clips, score nothing, print the rate (input speed measurements)");
