@@ -22,7 +22,7 @@
 #            exact scaler's twins (ScaleTwins), the RCPSS tables (FloatRcp)
 #   import   NVDEC surfaces as pictures' device copies (CudaImport)
 #   capi     libvmaf_cuda.h with device pictures against the CPU
-#   libav    NVDEC decode against CPU decode, and the rates (.device-libav.txz)
+#   libav    NVDEC decode against CPU decode, and the rates, with --decode-segments too (.device-libav.txz)
 #   ladder   ladders scaled on the GPU == the CPU ladder, and their time (.device-libav.txz)
 #   e2e      the CLI's time end to end beside libvmaf's, where the time goes,
 #            host memory over 10,000 frames, the benches and BM_RssFlat
@@ -314,8 +314,29 @@ libav_check() {
       VMAFX_HWDEC_HOST=1 vm -r "$r" -d "$d" --backend cuda --json -o "$OUT/libav-$c-rate-host.json" -q || rc=1
       grep '"fps"' "$OUT/libav-$c-rate-host.json" | sed 's/^ */  score, cuda, NVDEC frames through the host: /'
     done
+    # Decoding in segments (--decode-segments K: K NVDEC sessions a clip at
+    # once, cut at the IDR pictures of the repeated raw stream): the report
+    # equals one decoder's; rates from the whole run's wall time (the
+    # segments start decoding while the clips open).
+    wall() {  # wall LABEL CMD...: runs CMD, prints LABEL and the pairs/s over the whole run
+      local t0 t1 lab=$1; shift
+      t0=$(date +%s%N); "$@" > "$OUT/wall.log" 2>&1 || rc=1; t1=$(date +%s%N)
+      grep -E 'decode only|segments' "$OUT/wall.log" | sed 's/^/    /'
+      echo "  $lab: $(( n * ${VMAFX_LIBAV_FRAMES:-24} * 1000000000 / (t1 - t0) )) pairs/s over the whole run"
+    }
+    for k in 0 ${LIBAV_SEGMENTS:-2 4 7}; do
+      wall "nvdec decode only, --decode-segments $k" env VMAFX_STATS=1 LD_LIBRARY_PATH="$LD" "$D/vmaf" -r "$r" -d "$d" \
+        --decode-only --hwdec cuda --decode-segments "$k"
+      wall "score, cuda, --decode-segments $k" env LD_LIBRARY_PATH="$LD" "$D/vmaf" -r "$r" -d "$d" --backend cuda \
+        --decode-segments "$k" --json -o "$OUT/libav-$c-rate-seg$k.json" -q
+      [ "$k" = 0 ] || same "$OUT/libav-$c-rate-seg0.json" "$OUT/libav-$c-rate-seg$k.json"
+    done
     case $c in hevc*)
       vm -r "$r" -d "$d" --decode-only -q 2>&1 | sed 's/^/  cpu decode only: /'
+      for k in 0 4; do
+        wall "cpu decode only, --decode-segments $k" env VMAFX_STATS=1 LD_LIBRARY_PATH="$LD" "$D/vmaf" -r "$r" \
+          -d "$d" --decode-only --decode-segments "$k"
+      done
       vm -r "$r" -d "$d" --backend cuda --hwdec none --json -o "$OUT/libav-$c-rate-cpudec.json" -q || rc=1
       grep '"fps"' "$OUT/libav-$c-rate-cpudec.json" | sed 's/^ */  score, cuda, CPU decode: /' ;;
     esac

@@ -314,6 +314,7 @@ int run_one(const Settings& s, const Inputs& in) {
     progress.done(n, secs > 0 ? n / secs : 0.0);
     std::fprintf(stderr, "vmaf: decode only: %u frame pairs in %.3f s, %.2f pairs/s\n", n, secs,
                  secs > 0 ? n / secs : 0.0);
+    if (stats_requested()) std::fprintf(stderr, "%s", source.timing_report().c_str());
     return 0;
   }
   while (source.next(a, b)) {
