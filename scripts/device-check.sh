@@ -624,20 +624,20 @@ PY
       done
     done
   done
-  # The suspect for the collapse: NVIDIA's clWaitForEvents spins a core per
-  # waiting worker. The same rows waiting that way (VMAFX_OPENCL_SPIN=1)
-  # beside the default (sleeping on a completion callback): fps and the
-  # process's CPU time.
-  echo "== OpenCL waits: VMAFX_OPENCL_SPIN=1 (the driver's wait) against the default, 4K 8-bit and 10-bit"
+  # The first suspect for the collapse: a driver wait that spins a core per
+  # waiting worker. The driver's wait (the default) beside waiting on a
+  # completion callback (VMAFX_OPENCL_WAIT=callback): fps and the process's
+  # CPU time.
+  echo "== OpenCL waits: VMAFX_OPENCL_WAIT=driver (default) and callback, 4K 8-bit and 10-bit"
   for bt in 8 10; do
-    for f in 0 1; do
-      out=$C/limits-spin$f-$bt.json
-      VMAFX_OPENCL_SPIN=$f VMAFX_STATS=1 timeout 120 "$B/vmaf" -r "$C/2160p$bt.ref.y4m" -d "$C/2160p$bt.dis.y4m" \
+    for f in driver callback; do
+      out=$C/limits-wait-$f-$bt.json
+      VMAFX_OPENCL_WAIT=$f VMAFX_STATS=1 timeout 120 "$B/vmaf" -r "$C/2160p$bt.ref.y4m" -d "$C/2160p$bt.dis.y4m" \
         --backend opencl -q --json --precision max -o "$out" 2> "$C/stats.txt" || rc=1
-      echo "  2160p$bt opencl spin=$f: $(grep -o '"fps": [0-9.]*' "$out");" \
+      echo "  2160p$bt opencl wait=$f: $(grep -o '"fps": [0-9.]*' "$out");" \
         "$(grep -o 'process CPU time.*' "$C/stats.txt" | tr -s ' ')"
       if ! cmp -s <(grep -v '"fps"' "$C/limits-cuda-$bt-r1.json") <(grep -v '"fps"' "$out"); then
-        echo "!! 2160p$bt opencl spin=$f: report differs from cuda readers 1"; rc=1
+        echo "!! 2160p$bt opencl wait=$f: report differs from cuda readers 1"; rc=1
       fi
     done
   done

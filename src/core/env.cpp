@@ -23,7 +23,7 @@ constexpr Variable kVariables[] = {
      "0..1024: packets after a keyframe checked before --decode-segments cuts there (default 32; small values "
      "test the checks)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
-    {"VMAFX_OPENCL_SPIN", "1: wait for OpenCL commands in the driver's clWaitForEvents (which may spin a core)"},
+    {"VMAFX_OPENCL_WAIT", "driver (default: clWaitForEvents) or callback: sleep on a completion callback instead"},
     {"VMAFX_OPENCL_CACHE", "0: build the OpenCL programs from source every run (no program-binary cache)"},
     {"VMAFX_OPENCL_CACHE_DIR",
      "path: the OpenCL program-binary cache (default $XDG_CACHE_HOME or ~/.cache, then vmaf-exact/opencl)"},
@@ -91,8 +91,8 @@ bool opencl_profile() {
   static const bool v = flag("VMAFX_OPENCL_PROFILE");
   return v;
 }
-bool opencl_spin() {
-  static const bool v = flag("VMAFX_OPENCL_SPIN");
+bool opencl_callback_wait() {
+  static const bool v = value("VMAFX_OPENCL_WAIT") == "callback";
   return v;
 }
 
@@ -149,7 +149,7 @@ void check() {
   one_of("VMAFX_OPENCL_PAGEABLE", {"0", "1"});
   one_of("VMAFX_HWDEC_HOST", {"0", "1"});
   one_of("VMAFX_OPENCL_PROFILE", {"0", "1"});
-  one_of("VMAFX_OPENCL_SPIN", {"0", "1"});
+  one_of("VMAFX_OPENCL_WAIT", {"driver", "callback"});
   one_of("VMAFX_OPENCL_CACHE", {"0", "1"});
   one_of("VMAFX_LIBVMAF_CPU", {"auto", "intel", "amd", "generic"});
   const std::string prec = value("VMAFX_LIBVMAF_PRECISION");

@@ -41,10 +41,9 @@ int decode_lookahead();
 // VMAFX_OPENCL_PROFILE=1: record every OpenCL command's device time (the
 // OpenCL bench prints it).
 bool opencl_profile();
-// VMAFX_OPENCL_SPIN=1: wait for OpenCL commands in the driver's
-// clWaitForEvents and blocking transfers (NVIDIA's spin a core each) instead
-// of sleeping on a completion callback; for measuring the difference.
-bool opencl_spin();
+// VMAFX_OPENCL_WAIT=callback: wait for OpenCL commands on a completion
+// callback instead of in the driver's clWaitForEvents (driver, the default).
+bool opencl_callback_wait();
 // The OpenCL program-binary cache's directory (backend/opencl/program_cache.hpp):
 // VMAFX_OPENCL_CACHE_DIR when set, else $XDG_CACHE_HOME/vmaf-exact/opencl
 // (an absolute XDG_CACHE_HOME), else $HOME/.cache/vmaf-exact/opencl;

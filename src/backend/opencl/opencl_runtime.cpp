@@ -844,7 +844,7 @@ cl_int wait_event(cl_event e) {
   cl_int err = clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
   if (err != CL_SUCCESS) return err;
   if (status <= CL_COMPLETE) return status;
-  if (!env::opencl_spin()) {
+  if (env::opencl_callback_wait()) {
     // A callback only fires for commands the device was given: flush first
     // (clWaitForEvents does that itself).
     cl_command_queue q = nullptr;

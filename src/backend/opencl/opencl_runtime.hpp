@@ -314,12 +314,11 @@ class ProfEvent {
 std::string profile_report();
 
 // Waits for `e` to end and returns its final status (CL_COMPLETE, or the
-// negative error of the command). It sleeps on a completion callback instead
-// of calling clWaitForEvents: NVIDIA's OpenCL spins a core in that call (and
-// in blocking transfers), so sixteen workers waiting at once can leave no
-// core to the readers and the driver's own threads (the suspect for the
-// OpenCL collapse of issue 24, docs/perf.md). VMAFX_OPENCL_SPIN=1 goes back
-// to clWaitForEvents, for measuring.
+// negative error of the command), in clWaitForEvents. VMAFX_OPENCL_WAIT=
+// callback sleeps on a completion callback instead (meant against a driver
+// that spins a core per waiting thread, the first suspect for the OpenCL
+// collapse of issue 24); on the H100 it cost a fifth of the throughput and
+// saved no CPU time (docs/perf.md), so it is not the default.
 cl_int wait_event(cl_event e);
 // Enqueues with `enqueue(&event)` and waits (wait_event) for the command,
 // throwing Error(`what`) if it failed: the blocking transfers of the runtime
