@@ -407,6 +407,7 @@ class LibavReader::Segments {
     for (AVCodecContext*& d : decoders_) avcodec_free_context(&d);
     for (AVPacket*& p : replay_) av_packet_free(&p);
     for (AVPacket*& p : held_) av_packet_free(&p);
+    av_buffer_unref(&pool_);
   }
 
   // ---- demuxer thread ----
@@ -640,6 +641,7 @@ class LibavReader::Segments {
         AVFrame* out = av_frame_alloc();
         if (!out) throw std::bad_alloc();
         av_frame_move_ref(out, f);
+        out = own(out);
         std::unique_lock lk(mu_);
         // The segment the reader takes frames from waits only for the
         // reader, a few frames ahead; the others for room in the budget.
@@ -678,6 +680,54 @@ class LibavReader::Segments {
     }
   }
 
+  // A frame NVDEC decoded holds one of its decoder's surfaces (FFmpeg maps
+  // it; a decoder has its DPB and two more, 32 at most) until it is freed.
+  // Frames that wait in the queues are copied device to device into frames
+  // of a pool of ours, which grows, and the surface goes back at once. The
+  // copy runs on FFmpeg's stream (the legacy default one); the CUDA
+  // backend's import stream is a blocking one and waits for it, and a copy
+  // to the host synchronizes.
+  AVFrame* own(AVFrame* src) {
+    if (!src->hw_frames_ctx || src->format != r_.hw_pix_) return src;
+    struct Free {
+      AVFrame*& f;
+      ~Free() { av_frame_free(&f); }
+    } free_src{src};
+    {
+      std::lock_guard lk(pool_mu_);
+      if (!pool_) {
+        const auto* in = reinterpret_cast<const AVHWFramesContext*>(src->hw_frames_ctx->data);
+        AVBufferRef* p = av_hwframe_ctx_alloc(r_.hw_device_);
+        if (!p) throw std::bad_alloc();
+        auto* c = reinterpret_cast<AVHWFramesContext*>(p->data);
+        c->format = in->format;
+        c->sw_format = in->sw_format;
+        c->width = in->width;
+        c->height = in->height;
+        c->initial_pool_size = 0;  // grows as frames wait
+        if (int e = av_hwframe_ctx_init(p); e < 0) {
+          av_buffer_unref(&p);
+          r_.fail("cannot make device frames for decoding in segments: " + av_error(e), Error::Kind::kDevice);
+        }
+        pool_ = p;
+      }
+    }
+    AVFrame* dst = av_frame_alloc();
+    if (!dst) throw std::bad_alloc();
+    int e = av_hwframe_get_buffer(pool_, dst, 0);
+    if (e >= 0) {
+      dst->width = src->width;
+      dst->height = src->height;
+      e = av_hwframe_transfer_data(dst, src, 0);
+    }
+    if (e >= 0) e = av_frame_copy_props(dst, src);
+    if (e < 0) {
+      av_frame_free(&dst);
+      r_.fail("copying a decoded frame on the GPU failed: " + av_error(e), Error::Kind::kDevice);
+    }
+    return dst;
+  }
+
   void done(Segment& s, int decode_error, std::exception_ptr ex) {
     std::unique_lock lk(mu_);
     done(s, decode_error, std::move(ex), lk);
@@ -703,7 +753,9 @@ class LibavReader::Segments {
   std::size_t current_ = 0;                        // the segment the reader takes frames from
   std::size_t buffered_ = 0, peak_ = 0;
   bool demux_done_ = false, stop_ = false;
-  std::string demux_error_;  // the stream failed before its first segment began
+  std::mutex pool_mu_;
+  AVBufferRef* pool_ = nullptr;  // device frames that NVDEC's frames wait in (own())
+  std::string demux_error_;      // the stream failed before its first segment began
   std::exception_ptr demux_exception_;
   std::int64_t discarded_ = 0;
 };
