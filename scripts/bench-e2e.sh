@@ -12,7 +12,7 @@
 #
 # env: VMAF (build/tools/vmaf)  MKCLIP (build/tools/vmafx_mkclip)  CLIPS (folder for the clips,
 #      made once: /tmp/vmafx-bench)  FRAMES (300)  FRAMES_1T (frames for 1-thread CPU rows, 60)
-#      SIZES ("1920x1080 3840x2160")  BITS ("8 10")  MODELS ("v0.6.1 v0.6.1+neg 1d5h")
+#      SIZES ("1920x1080 3840x2160")  BITS ("8 10 12 16")  MODELS ("v0.6.1 v0.6.1+neg 1d5h")
 #      BACKENDS ("cpu cuda opencl auto")  THREADS ("1 4 16": CPU rows)  GPU_THREADS ("default")
 #      REPS (2)  LIBVMAF_CPU, LIBVMAF_CUDA (paths; rows without them print "-")  MD (also write
 #      the table, as Markdown, to this file)  PREPARE_ONLY (1: make the clips, measure nothing)
@@ -78,7 +78,7 @@ line clip model backend threads "ours fps" "libvmaf" ratio report
 line ---- ----- ------- ------- -------- ------- ----- ------
 
 for size in ${SIZES:-1920x1080 3840x2160}; do
-  for bits in ${BITS:-8 10}; do
+  for bits in ${BITS:-8 10 12 16}; do
     w=${size%x*}; h=${size#*x}
     name="${h}p${bits}"
     ref=$CLIPS/$name.ref.y4m dis=$CLIPS/$name.dis.y4m

@@ -390,14 +390,15 @@ e2e_check() {
   # matrix (E2E_PLAN=full, about an hour): size|bits|models|backends|cpu threads|frames of 1-thread rows
   echo "== e2e table"
   if [ "${E2E_PLAN:-targets}" = full ]; then
-    plan=("1920x1080 3840x2160|8 10|v0.6.1 v0.6.1+neg 1d5h|cpu cuda opencl auto|1 4 $T|60")
+    plan=("1920x1080 3840x2160|8 10 12 16|v0.6.1 v0.6.1+neg 1d5h|cpu cuda opencl auto|1 4 $T|60")
   else
     plan=("3840x2160|8|v0.6.1|cpu cuda opencl auto|1 $T|20"
           "3840x2160|8|1d5h|cpu auto cuda|$T|20"
           "3840x2160|8|v0.6.1+neg|cpu cuda|$T|20"
           "1920x1080|8|v0.6.1|cpu cuda opencl|1 4 $T|60"
           "1920x1080|8|1d5h|cpu auto|$T|60"
-          "1920x1080|10|v0.6.1|cpu cuda|$T|60")
+          "1920x1080|10|v0.6.1|cpu cuda|$T|60"
+          "3840x2160|10 12 16|v0.6.1|cuda opencl|$T|20")
   fi
   : > "$OUT/e2e-table.md"
   for row in "${plan[@]}"; do
@@ -413,6 +414,13 @@ e2e_check() {
     timeout 120 bash "$REPO/scripts/rss-check.sh" 1920 1080 34 "${E2E_RSS_BACKEND:-cuda}" < /dev/null 2>&1 |
       awk 'NR % 3 == 1 || /exit/'
     [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+    echo "== e2e: peak rss, 3840x2160 8-bit raw from FIFOs, 300 frames, --backend ${E2E_RSS_BACKEND:-cuda} and cpu"
+    for be in "${E2E_RSS_BACKEND:-cuda}" cpu; do
+      FRAMES=60 timeout 300 bash "$REPO/scripts/rss-check.sh" 3840 2160 5 "$be" < /dev/null 2>&1 | tail -1 |
+        sed "s/^/  $be: /"
+    done
+    [ -x "$REPO/.device/libvmaf/vmaf-cpu" ] && FRAMES=60 LIBVMAF=$REPO/.device/libvmaf/vmaf-cpu timeout 300 \
+      bash "$REPO/scripts/rss-check.sh" 3840 2160 5 < /dev/null 2>&1 | tail -1 | sed 's/^/  libvmaf cpu: /'
   fi
   run e2e-bench-cuda 300 "$B/vmafx_bench_cuda_bench" --benchmark_counters_tabular=true || rc=1
   grep -v '^rss:' "$OUT/e2e-bench-cuda.log" | tail -n 30
