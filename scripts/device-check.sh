@@ -416,10 +416,10 @@ e2e_check() {
     [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
     echo "== e2e: peak rss, 3840x2160 8-bit raw from FIFOs, 300 frames, --backend ${E2E_RSS_BACKEND:-cuda} and cpu"
     for be in "${E2E_RSS_BACKEND:-cuda}" cpu; do
-      FRAMES=60 timeout 300 bash "$REPO/scripts/rss-check.sh" 3840 2160 5 "$be" < /dev/null 2>&1 | tail -1 |
+      THREADS=$T FRAMES=60 timeout 300 bash "$REPO/scripts/rss-check.sh" 3840 2160 5 "$be" < /dev/null 2>&1 | tail -1 |
         sed "s/^/  $be: /"
     done
-    [ -x "$REPO/.device/libvmaf/vmaf-cpu" ] && FRAMES=60 LIBVMAF=$REPO/.device/libvmaf/vmaf-cpu timeout 300 \
+    [ -x "$REPO/.device/libvmaf/vmaf-cpu" ] && THREADS=$T FRAMES=60 LIBVMAF=$REPO/.device/libvmaf/vmaf-cpu timeout 300 \
       bash "$REPO/scripts/rss-check.sh" 3840 2160 5 < /dev/null 2>&1 | tail -1 | sed 's/^/  libvmaf cpu: /'
   fi
   run e2e-bench-cuda 300 "$B/vmafx_bench_cuda_bench" --benchmark_counters_tabular=true || rc=1
