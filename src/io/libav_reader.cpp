@@ -309,11 +309,11 @@ class LibavReader::Segments {
         if (!d) throw std::bad_alloc();
         decoders_.push_back(d);
         if (int e = avcodec_parameters_to_context(d, r_.fmt_ctx_->streams[r_.stream_]->codecpar); e < 0)
-          r_.fail("cannot set up a " + std::string(r_.codec_->name) + " decoder for segments: " + av_error(e));
+          fail("cannot set up a " + std::string(r_.codec_->name) + " decoder for segments: " + av_error(e));
         r_.configure(d, std::max(1, cores / workers_));
         if (int e = avcodec_open2(d, r_.codec_, nullptr); e < 0)
-          r_.fail("cannot open a " + std::string(r_.codec_->name) + " decoder for segments: " + av_error(e),
-                  Error::Kind::kUnsupported);
+          fail("cannot open a " + std::string(r_.codec_->name) + " decoder for segments: " + av_error(e),
+               Error::Kind::kUnsupported);
       }
       demuxer_ = std::thread([this] { demux(); });
       for (int w = 0; w < workers_; ++w) threads_.emplace_back([this, w] { work(w); });
@@ -323,6 +323,10 @@ class LibavReader::Segments {
     }
   }
   ~Segments() { stop(); }
+
+  [[noreturn]] void fail(const std::string& what, Error::Kind kind = Error::Kind::kInput) const {
+    r_.fail(what, kind);  // "<path>: what"
+  }
 
   std::string report() {
     std::lock_guard lk(mu_);
@@ -707,7 +711,7 @@ class LibavReader::Segments {
         c->initial_pool_size = 0;  // grows as frames wait
         if (int e = av_hwframe_ctx_init(p); e < 0) {
           av_buffer_unref(&p);
-          r_.fail("cannot make device frames for decoding in segments: " + av_error(e), Error::Kind::kDevice);
+          fail("cannot make device frames for decoding in segments: " + av_error(e), Error::Kind::kDevice);
         }
         pool_ = p;
       }
@@ -723,7 +727,7 @@ class LibavReader::Segments {
     if (e >= 0) e = av_frame_copy_props(dst, src);
     if (e < 0) {
       av_frame_free(&dst);
-      r_.fail("copying a decoded frame on the GPU failed: " + av_error(e), Error::Kind::kDevice);
+      fail("copying a decoded frame on the GPU failed: " + av_error(e), Error::Kind::kDevice);
     }
     return dst;
   }
