@@ -488,13 +488,10 @@ class LibavReader::Segments {
   // the segments. held_ keeps the packets from a candidate keyframe on until
   // kLookahead more say whether to cut there.
   void demux() {
-    std::int64_t n = 0;              // packets of the stream so far
-    std::int64_t max_shown = -1;     // latest time stamp handed to a segment
-    bool timed = true;               // every packet so far has a time stamp
-    std::int64_t floor = INT64_MIN;  // after a cut, no packet may be shown at or before this (the keyframe's - 1)
-    std::int64_t floor_packet = 0;
-    std::int64_t segment_packets = 0;
+    std::int64_t n = 0;  // packets of the stream so far
+    bool timed = true;   // every packet so far has a time stamp
     std::size_t next_replay = 0;
+    Cuts& c = cuts_;
     try {
       {
         std::unique_lock lk(mu_);
@@ -528,10 +525,10 @@ class LibavReader::Segments {
         }
         const std::int64_t index = n++;
         if (p->pts == AV_NOPTS_VALUE) timed = false;
-        if (timed && p->pts <= floor) {
+        if (timed && p->pts <= c.floor) {
           av_packet_free(&p);
           return finish("decoding in segments: packet " + std::to_string(index) +
-                        " is shown before the segment from packet " + std::to_string(floor_packet) +
+                        " is shown before the segment from packet " + std::to_string(c.floor_packet) +
                         " (decode without --decode-segments)");
         }
         std::unique_lock lk(mu_);
@@ -539,34 +536,34 @@ class LibavReader::Segments {
           av_packet_free(&p);
           return;
         }
-        const Key key = segment_packets >= kMinPackets && held_.empty() && !(p->flags & AV_PKT_FLAG_DISCARD)
+        const Key key = c.segment_packets >= kMinPackets && held_.empty() && !(p->flags & AV_PKT_FLAG_DISCARD)
                             ? keyframe(p)
                             : Key::kNo;
         if (!timed && key == Key::kIdr) {
           // No time stamps (a raw stream): an IDR picture is a cut.
-          segment_packets = 0;
+          c.segment_packets = 0;
           if (!open_segment(lk)) {
             av_packet_free(&p);
             return;
           }
         }
-        if (timed && key != Key::kNo && p->pts > max_shown)
+        if (timed && key != Key::kNo && p->pts > c.max_shown)
           held_.push_back(p);  // a candidate: decided lookahead_ packets on
         else if (!held_.empty())
           held_.push_back(p);
         if (!held_.empty()) {
           if (std::int64_t(held_.size()) > lookahead_) {
-            decide(index + 1 - std::int64_t(held_.size()), max_shown, floor, floor_packet, segment_packets, lk);
+            decide(index + 1 - std::int64_t(held_.size()), lk);
             if (stop_) return;
           }
           continue;
         }
-        if (timed) max_shown = std::max(max_shown, p->pts);
-        ++segment_packets;
+        if (timed) c.max_shown = std::max(c.max_shown, p->pts);
+        ++c.segment_packets;
         give(p);
       }
       std::unique_lock lk(mu_);
-      if (!held_.empty()) decide(n - std::int64_t(held_.size()), max_shown, floor, floor_packet, segment_packets, lk);
+      if (!held_.empty()) decide(n - std::int64_t(held_.size()), lk);
       lk.unlock();
       finish({});
     } catch (...) {
@@ -585,23 +582,23 @@ class LibavReader::Segments {
   // held_ starts at packet `first`, a candidate keyframe: cut there when it
   // is shown after everything handed out already and none of the held
   // packets is shown before it.
-  void decide(std::int64_t first, std::int64_t& max_shown, std::int64_t& floor, std::int64_t& floor_packet,
-              std::int64_t& segment_packets, std::unique_lock<std::mutex>& lk) {
+  void decide(std::int64_t first, std::unique_lock<std::mutex>& lk) {
+    Cuts& c = cuts_;
     // No leading picture (one shown before the keyframe but sent after it,
     // as after an open group's CRA): it may refer to frames before the cut.
     const std::int64_t key = held_.front()->pts;
-    bool cut = key > max_shown;
+    bool cut = key > c.max_shown;
     for (const AVPacket* h : held_)
       if (h->pts == AV_NOPTS_VALUE || h->pts < key) cut = false;
     if (cut) {
-      floor = key - 1;
-      floor_packet = first;
-      segment_packets = 0;
+      c.floor = key - 1;
+      c.floor_packet = first;
+      c.segment_packets = 0;
       if (!open_segment(lk)) return;
     }
     for (AVPacket*& h : held_) {
-      max_shown = std::max(max_shown, h->pts);
-      ++segment_packets;
+      c.max_shown = std::max(c.max_shown, h->pts);
+      ++c.segment_packets;
       give(h);
     }
     held_.clear();
@@ -649,9 +646,7 @@ class LibavReader::Segments {
         std::unique_lock lk(mu_);
         // The segment the reader takes frames from waits only for the
         // reader, a few frames ahead; the others for room in the budget.
-        cv_.wait(lk, [&] {
-          return stop_ || (k == current_ ? s.frames.size() < kAhead : buffered_ < cap_ && k >= current_);
-        });
+        cv_.wait(lk, [&] { return stop_ || (k == current_ ? s.frames.size() < kAhead : buffered_ < cap_); });
         if (stop_) {
           av_frame_free(&out);
           return;
@@ -747,7 +742,13 @@ class LibavReader::Segments {
   const int workers_;
   const std::size_t cap_;  // frames waiting in the segments after the reader's, at most (see decode())
   std::vector<AVPacket*> replay_;
-  std::vector<AVPacket*> held_;  // demuxer only
+  std::vector<AVPacket*> held_;      // demuxer only
+  struct Cuts {                      // demuxer only
+    std::int64_t max_shown = -1;     // latest time stamp handed to a segment
+    std::int64_t floor = INT64_MIN;  // after a cut, no packet may be shown at or before this (the keyframe's - 1)
+    std::int64_t floor_packet = 0;   // where that cut is
+    std::int64_t segment_packets = 0;
+  } cuts_;
   std::vector<AVCodecContext*> decoders_;
   std::thread demuxer_;
   std::vector<std::thread> threads_;
@@ -953,7 +954,6 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
   if (!dec_) throw std::bad_alloc();
   if (int r = avcodec_parameters_to_context(dec_, fmt_ctx_->streams[stream_]->codecpar); r < 0)
     fail("cannot set up the " + std::string(codec->name) + " decoder: " + av_error(r));
-  configure(dec_, 0);  // libavcodec's choice of threads (about one per core)
   if (!opts.hwdec.empty()) {
     if (opts.hwdec != "cuda") fail("--hwdec " + opts.hwdec + ": expected cuda", Error::Kind::kUsage);
     for (int i = 0;; ++i) {
@@ -975,10 +975,9 @@ void LibavReader::open_decoder(const AVCodec* codec, const OpenOptions& opts) {
         const AVCodec* sw = avcodec_find_decoder(AV_CODEC_ID_AV1);
         if (sw && sw != codec) return open_decoder(sw, {opts.stream, "", 0});
       }
-    } else {
-      configure(dec_, 0);  // now with the device
     }
   }
+  configure(dec_, 0);  // libavcodec's choice of threads (about one per core); the device, if there is one
   if (int r = avcodec_open2(dec_, codec, nullptr); r < 0)
     fail("cannot open the " + std::string(codec->name) + " decoder: " + av_error(r), Error::Kind::kUnsupported);
 }
