@@ -32,6 +32,7 @@ std::string compressed_input_versions() { return {}; }
 
 #include "core/env.hpp"
 #include "core/error.hpp"
+#include "io/ffmpeg_dl.hpp"
 #include "io/libav_reader.hpp"
 
 extern "C" {
@@ -47,6 +48,11 @@ namespace vmafx {
 bool compressed_input_supported() { return true; }
 
 std::string compressed_input_versions() {
+  try {
+    ffmpeg_require("FFmpeg");
+  } catch (const Error& e) {
+    return e.what();
+  }
   auto v = [](unsigned x) {
     return std::to_string(x >> 16) + "." + std::to_string((x >> 8) & 0xff) + "." + std::to_string(x & 0xff);
   };
@@ -1236,12 +1242,14 @@ bool LibavReader::next_segmented() {
 
 }  // namespace
 
-int libav_probe_score(const std::string& head, const std::string&) {
+int libav_probe_score(const std::string& head, const std::string& path) {
+  ffmpeg_require(path);
   int score = 0;
   return probe(head, score) ? score : 0;
 }
 
 std::unique_ptr<VideoReader> open_libav(const std::string& path, int fd, std::string head, const OpenOptions& opts) {
+  ffmpeg_require(path);
   if (opts.hwdec.empty()) return std::make_unique<LibavReader>(path, fd, std::move(head), opts);
   // A second descriptor of the same file, to start over on the CPU when the
   // hardware path refuses the stream (the reader closes `fd` then).

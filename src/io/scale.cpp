@@ -13,6 +13,7 @@
 #include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/scale_exact.hpp"
+#include "io/ffmpeg_dl.hpp"
 #include "io/scale_default.hpp"
 #include "vmaf_exact/input.hpp"
 
@@ -189,6 +190,11 @@ class ScaledReader final : public VideoReader {
 bool scaling_supported() { return true; }
 
 std::string scaling_versions() {
+  try {
+    ffmpeg_require("FFmpeg");
+  } catch (const Error& e) {
+    return e.what();
+  }
   const unsigned v = swscale_version();
   return "libswscale " + std::to_string(v >> 16) + "." + std::to_string((v >> 8) & 0xff) + "." +
          std::to_string(v & 0xff);
@@ -196,6 +202,7 @@ std::string scaling_versions() {
 
 std::unique_ptr<VideoReader> scale_video(std::unique_ptr<VideoReader> inner, const PictureFormat& target,
                                          const std::string& flags) {
+  ffmpeg_require(inner->path());
   return std::make_unique<ScaledReader>(std::move(inner), target, flags);
 }
 

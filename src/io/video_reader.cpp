@@ -108,6 +108,19 @@ std::pair<int, int> y4m_rate(const std::string& fields) {
   return nullptr;
 }
 
+// Whether a clip given as raw YUV could still be a container or an
+// elementary stream that FFmpeg recognizes with a high score: a signature, an
+// MPEG start code at the start, or MPEG-TS sync bytes. Raw frames of video
+// almost never start so; those that do are probed as before.
+[[maybe_unused]] bool may_be_compressed(const std::string& head) {
+  auto at = [&](std::size_t off, std::string_view sig) {
+    return head.size() >= off + sig.size() && head.compare(off, sig.size(), sig) == 0;
+  };
+  using namespace std::string_view_literals;
+  return compressed_signature(head) || at(0, "\0\0\1"sv) || at(0, "\0\0\0\1"sv) || at(0, "FLV") ||
+         (at(0, "\x47") && (head.size() < 189 || head[188] == '\x47'));
+}
+
 class Y4mReader final : public FileReader {
  public:
   // `data_offset`: where the first frame header starts (after the stream header).
@@ -489,7 +502,9 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
   // A raw clip is never probed as a container unless the evidence is strong
   // (a container signature, or an elementary stream's headers); without -w
   // -h -p -b anything FFmpeg recognizes more than vaguely is tried.
-  if (libav_probe_score(head, path) > (raw ? 50 : 25)) {
+  // FFmpeg's libraries are loaded for that only where the first bytes could
+  // be one (raw YUV runs load none: io/ffmpeg_dl.hpp).
+  if ((!raw || may_be_compressed(head)) && libav_probe_score(head, path) > (raw ? 50 : 25)) {
     closer.armed = false;  // open_libav owns fd from here
     return open_libav(path, fd, std::move(head), opts);
   }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "core/error.hpp"
+#include "io/ffmpeg_dl.hpp"
 #include "output/report.hpp"
 #include "vmaf_exact/version.hpp"
 
@@ -136,6 +137,7 @@ std::uint8_t to8(double v) { return std::uint8_t(std::lround(std::clamp(v, 0.0, 
 // An RGB image as a data: URI: lossy WebP (libavcodec's libwebp encoder,
 // quality 80) where the build has it, PNG (libavcodec's own) otherwise.
 std::string encode_image(int w, int h, const std::vector<std::uint8_t>& rgb) {
+  ffmpeg_require("HTML report");
   const AVCodec* codec = avcodec_find_encoder_by_name("libwebp");
   const bool webp = codec != nullptr;
   if (!webp) codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
@@ -490,6 +492,11 @@ std::vector<unsigned> html_worst_frames(const FeatureCollector::Series& s, const
 
 bool html_thumbnails_supported() {
 #ifdef VMAFX_HAVE_LIBAV
+  try {
+    ffmpeg_require("HTML report");
+  } catch (const Error&) {
+    return false;
+  }
   return avcodec_find_encoder_by_name("libwebp") || avcodec_find_encoder(AV_CODEC_ID_PNG);
 #else
   return false;

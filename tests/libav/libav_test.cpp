@@ -720,6 +720,43 @@ TEST_F(LibavErrors, SameErrorsInSegments) {
 // An mp4 cut with `ffmpeg -ss T -c copy`: an edit list hides the frames before
 // T that the first shown one needs. They count in the container's frame
 // number but are not shown: not a truncated file (it was refused so).
+#ifdef VMAFX_FAKE_AVUTIL_DIR
+// LD_LIBRARY_PATH for the CLIs a test starts, while it lives.
+struct LibraryPath {
+  explicit LibraryPath(const char* dir) { ::setenv("LD_LIBRARY_PATH", dir, 1); }
+  ~LibraryPath() { ::unsetenv("LD_LIBRARY_PATH"); }
+};
+
+// FFmpeg is loaded on first use (io/ffmpeg_dl.cpp): with a libavutil that has
+// none of its functions first in the library path, Y4M and raw YUV runs still
+// work (they load no FFmpeg), and a compressed clip is one clear error.
+TEST_F(LibavErrors, RunsOnY4mAndRawLoadNoFfmpeg) {
+  const std::string raw = (clip_dir() / "ondemand.yuv").string();
+  {
+    std::string frames;
+    for (int i = 0; i < 2 * 64 * 48 * 3 / 2; ++i) frames.push_back(char(16 + (i * 7) % 200));
+    std::ofstream(raw, std::ios::binary) << frames;
+  }
+  const std::string mp4 = ffmpeg("ondemand.mp4", "-i " + quote(src8) + " -c:v libx264");
+  const std::vector<std::string> y4m = {"-r", src8, "-d", src8, "--feature", "psnr", "-n"};
+  const std::vector<std::string> yuv = {"-r", raw,   "-d", raw, "-w",        "64",   "-h", "48",
+                                        "-p", "420", "-b", "8", "--feature", "psnr", "-n"};
+  const std::string y4m_report = without_fps(score(y4m)), raw_report = without_fps(score(yuv));
+  ASSERT_NE(y4m_report.find("psnr_y"), std::string::npos) << y4m_report;
+  LibraryPath fake(VMAFX_FAKE_AVUTIL_DIR);
+  EXPECT_EQ(without_fps(score(y4m)), y4m_report);
+  EXPECT_EQ(without_fps(score(yuv)), raw_report);
+  expect_error({"-r", src8, "-d", mp4}, mp4 + ": cannot load FFmpeg's libavcodec.so.");
+}
+
+TEST_F(LibavErrors, FfmpegWithoutTheFunctionsItWasBuiltWith) {
+  const std::string mp4 = ffmpeg("ondemand.mp4", "-i " + quote(src8) + " -c:v libx264");
+  LibraryPath fake(VMAFX_FAKE_SWSCALE_DIR);
+  expect_error({"-r", src8, "-d", mp4},
+               mp4 + ": FFmpeg's " VMAFX_FAKE_SWSCALE " has no sws_alloc_context (built against another FFmpeg)");
+}
+#endif
+
 TEST(Libav, EditListHidingFramesIsNotTruncation) {
   const std::string src = source("yuv420p", 8);
   const std::string enc = ffmpeg("gop.mp4", "-i " + quote(src) + " -c:v libx264 -g 100 -bf 0 -qp 0");
