@@ -311,8 +311,10 @@ libav_check() {
       vm -r "$r" -d "$d" --decode-only --hwdec cuda 2>&1 | sed 's/^/  nvdec decode only: /'
       vm -r "$r" -d "$d" --backend cuda --json -o "$OUT/libav-$c-rate.json" -q || rc=1
       grep '"fps"' "$OUT/libav-$c-rate.json" | sed 's/^ */  score, cuda, NVDEC frames on the GPU: /'
-      VMAFX_HWDEC_HOST=1 vm -r "$r" -d "$d" --backend cuda --json -o "$OUT/libav-$c-rate-host.json" -q || rc=1
+      VMAFX_STATS=1 VMAFX_HWDEC_HOST=1 vm -r "$r" -d "$d" --backend cuda --json -o "$OUT/libav-$c-rate-host.json" -q \
+        2> "$OUT/libav-host-stats.log" || rc=1
       grep '"fps"' "$OUT/libav-$c-rate-host.json" | sed 's/^ */  score, cuda, NVDEC frames through the host: /'
+      grep -E 'reader|consumer|device\)|idle|CPU time' "$OUT/libav-host-stats.log" | sed 's/^ */    /'
     done
     # Decoding in segments (--decode-segments K: K NVDEC sessions a clip at
     # once, cut at the IDR pictures of the repeated raw stream): the report
@@ -321,14 +323,15 @@ libav_check() {
     wall() {  # wall LABEL CMD...: runs CMD, prints LABEL and the pairs/s over the whole run
       local t0 t1 lab=$1; shift
       t0=$(date +%s%N); "$@" > "$OUT/wall.log" 2>&1 || rc=1; t1=$(date +%s%N)
-      grep -E 'decode only|segments' "$OUT/wall.log" | sed 's/^/    /'
+      grep -E 'decode only|segments|frames in|wait|reader|device\)|idle|after exec|CPU time' "$OUT/wall.log" | sed 's/^/    /'
       echo "  $lab: $(( n * ${VMAFX_LIBAV_FRAMES:-24} * 1000000000 / (t1 - t0) )) pairs/s over the whole run"
     }
     for k in 0 ${LIBAV_SEGMENTS:-2 4 7}; do
       wall "nvdec decode only, --decode-segments $k" env VMAFX_STATS=1 LD_LIBRARY_PATH="$LD" "$D/vmaf" -r "$r" -d "$d" \
         --decode-only --hwdec cuda --decode-segments "$k"
-      wall "score, cuda, --decode-segments $k" env LD_LIBRARY_PATH="$LD" "$D/vmaf" -r "$r" -d "$d" --backend cuda \
-        --decode-segments "$k" --json -o "$OUT/libav-$c-rate-seg$k.json" -q
+      wall "score, cuda, --decode-segments $k" env VMAFX_STATS=1 LD_LIBRARY_PATH="$LD" "$D/vmaf" -r "$r" -d "$d" \
+        --backend cuda --decode-segments "$k" --json -o "$OUT/libav-$c-rate-seg$k.json" -q
+      grep '"fps"' "$OUT/libav-$c-rate-seg$k.json" | sed 's/^ */    the report (from the first frame on): /'
       [ "$k" = 0 ] || same "$OUT/libav-$c-rate-seg0.json" "$OUT/libav-$c-rate-seg$k.json"
     done
     case $c in hevc*)
