@@ -265,6 +265,22 @@ using VI16 = hn::Vec<D16>;
 using VI32 = hn::Vec<DI32>;
 constexpr std::size_t kMaxN16 = HWY_LANES(std::int16_t);
 
+// ReorderWidenMulAccumulate(a, b, acc0, acc1): on x86 acc0 + the int32
+// lanes of pmaddwd(a, b), a[2i] * b[2i] + a[2i+1] * b[2i+1], mod 2^32. On
+// AVX3_DL (AVX-512 VNNI, which Highway requires for that target) one
+// vpdpwssd does the multiply-add and the add: its int32 sums wrap as
+// pmaddwd's pair sum and paddd do, so the lanes are the same bits (acc1
+// stays as it is, RearrangeToOddPlusEven ignores it on x86). Highway 1.0's
+// AVX3_DL flags name avxvnni, not avx512vnni, hence the assembly.
+HWY_INLINE void MaddAcc(VI16 a, VI16 b, VI32& acc0, VI32& acc1) {
+#if HWY_TARGET == HWY_AVX3_DL
+  (void)acc1;
+  asm("vpdpwssd %2, %1, %0" : "+v"(acc0.raw) : "v"(a.raw), "v"(b.raw));
+#else
+  acc0 = hn::ReorderWidenMulAccumulate(DI32(), a, b, acc0, acc1);
+#endif
+}
+
 // sq(a, b) of vif.cpp, (uint64{a} * b + 2^31) >> 32, per uint32 lane.
 HWY_INLINE V SqRound(V a, V b) {
   const D d;
@@ -290,8 +306,8 @@ HWY_INLINE void MaddRow(const std::int16_t* r, const VI16* ce, const VI16* co, V
   VI32 e0 = hn::Zero(d32), e1 = e0, o0 = e0, o1 = e0;
   for (int m = 0; m <= half; ++m) {
     const VI16 l = hn::LoadU(d16, r - half + 2 * m);
-    e0 = hn::ReorderWidenMulAccumulate(d32, l, ce[m], e0, e1);
-    o0 = hn::ReorderWidenMulAccumulate(d32, l, co[m], o0, o1);
+    MaddAcc(l, ce[m], e0, e1);
+    MaddAcc(l, co[m], o0, o1);
   }
   const V bias = hn::Set(d, 0x80000000u);
   even = hn::BitCast(d, hn::RearrangeToOddPlusEven(e0, e1)) + bias;
@@ -475,7 +491,7 @@ HWY_INLINE void StatVMaddCol(const T* const* rr, const T* const* dr, const VI16*
   VI32 acc[8][2];
   for (auto& a : acc) a[0] = a[1] = hn::Zero(d32);
   const auto add = [&](int q, hn::Vec<decltype(du16)> v, VI16 c2) {
-    acc[q][0] = hn::ReorderWidenMulAccumulate(d32, hn::BitCast(d16, hn::Xor(v, bias)), c2, acc[q][0], acc[q][1]);
+    MaddAcc(hn::BitCast(d16, hn::Xor(v, bias)), c2, acc[q][0], acc[q][1]);
   };
   for (int m = 0; m < pairs; ++m) {
     const int k0 = 2 * m, k1 = 2 * m + 1 < TAPS ? 2 * m + 1 : 2 * m;
