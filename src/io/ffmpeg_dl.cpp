@@ -181,7 +181,8 @@ void* symbol(Lib lib, const char* name) {
   const Loaded& l = loaded();
   void* p = l.handle[lib] ? ::dlsym(l.handle[lib], name) : nullptr;
   if (!p) {
-    std::fprintf(stderr, "vmaf: %s\n", name);
+    std::fprintf(stderr, "vmaf: FFmpeg's %s %s %s\n", kSoname[lib],
+                 l.handle[lib] ? "has no" : "did not load, needed for", name);
     std::abort();
   }
   return p;
