@@ -533,6 +533,79 @@ HWY_INLINE void TapPairs(const std::uint16_t* c, VI16* cp) {
   }
 }
 
+// statistic, vertical, 8-bit samples, filters of 5, 9 and 17 taps, 2N
+// columns per call (x86 targets; rows of at least 2N columns). The samples
+// are centred, u = a - 128 and v = b - 128 in [-128, 127], so every product
+// fits int16 unbiased (|u * v| <= 16384) and the multiply-add needs no bias:
+// with M_u = sum_k c[k] * u_k (and X_uu, X_vv, X_uv likewise, each exact in
+// int32: |sum| <= 65536 * 16384 = 2^30) and the taps summing to 65536,
+//   sum c * a = M_u + 128 * 65536 = M_u + 2^23 (= S1; S2 likewise),
+//   sum c * a^2 = X_uu + 256 * S1 - 2^30 (a^2 = u^2 + 256 u + 16384),
+//   sum c * a * b = X_uv + 128 * (S1 + S2) - 2^30,
+// formed with wrapping uint32 adds and shifts: each true value is below 2^32
+// (StatV8Col's proof), so the value mod 2^32 is the value.
+// Two rows' samples of one column form a pair of int16 lanes by
+// InterleaveLower/Upper of the rows widened to int16: per 128-bit block, the
+// lower interleave holds columns 8b .. 8b+3 of block b and the upper one
+// columns 8b+4 .. 8b+7. Reorder2 puts the results back in column order.
+template <int TAPS>
+HWY_INLINE void StatV8PairCol(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const VI16* cp,
+                              std::size_t j, V mu_round, int mu_shift, std::uint32_t* const* t) {
+  constexpr int pairs = (TAPS + 1) / 2;
+  const D d;
+  const DI32 d32;
+  const D16 d16;
+  const hn::Rebind<std::uint8_t, D16> d8;
+  const VI16 c128 = hn::Set(d16, std::int16_t{128});
+  // acc[q][h][0/1]: q = M_u, M_v, X_uu, X_vv, X_uv; h = lower/upper interleave.
+  VI32 acc[5][2][2];
+  for (auto& q : acc)
+    for (auto& h : q) h[0] = h[1] = hn::Zero(d32);
+  for (int m = 0; m < pairs; ++m) {
+    const int k0 = 2 * m, k1 = 2 * m + 1 < TAPS ? 2 * m + 1 : 2 * m;
+    const auto row = [&](const std::uint8_t* p) { return hn::Sub(hn::PromoteTo(d16, hn::LoadU(d8, p + j)), c128); };
+    const VI16 a0 = row(rr[k0]), a1 = row(rr[k1]), b0 = row(dr[k0]), b1 = row(dr[k1]);
+    const VI16 u[2] = {hn::InterleaveLower(d16, a0, a1), hn::InterleaveUpper(d16, a0, a1)};
+    const VI16 v[2] = {hn::InterleaveLower(d16, b0, b1), hn::InterleaveUpper(d16, b0, b1)};
+    for (int h = 0; h < 2; ++h) {
+      MaddAcc(u[h], cp[m], acc[0][h][0], acc[0][h][1]);
+      MaddAcc(v[h], cp[m], acc[1][h][0], acc[1][h][1]);
+      MaddAcc(hn::Mul(u[h], u[h]), cp[m], acc[2][h][0], acc[2][h][1]);
+      MaddAcc(hn::Mul(v[h], v[h]), cp[m], acc[3][h][0], acc[3][h][1]);
+      MaddAcc(hn::Mul(u[h], v[h]), cp[m], acc[4][h][0], acc[4][h][1]);
+    }
+  }
+  const auto sum = [&](int q, int h) { return hn::BitCast(d, hn::RearrangeToOddPlusEven(acc[q][h][0], acc[q][h][1])); };
+  const V b23 = hn::Set(d, 1u << 23), m30 = hn::Set(d, 0xC0000000u), m16 = hn::Set(d, 0xFFFFu);
+  V out[5][2];
+  for (int h = 0; h < 2; ++h) {
+    const V s1 = sum(0, h) + b23, s2 = sum(1, h) + b23;
+    out[0][h] = hn::And(hn::ShiftRightSame(s1 + mu_round, mu_shift), m16);
+    out[1][h] = hn::And(hn::ShiftRightSame(s2 + mu_round, mu_shift), m16);
+    out[2][h] = sum(2, h) + hn::ShiftLeft<8>(s1) + m30;
+    out[3][h] = sum(3, h) + hn::ShiftLeft<8>(s2) + m30;
+    out[4][h] = sum(4, h) + hn::ShiftLeft<7>(s1 + s2) + m30;
+  }
+  constexpr std::size_t n = kMaxN;  // = Lanes(d) on x86
+  for (int q = 0; q < 5; ++q) {
+    V lo = out[q][0], hi = out[q][1];
+    if constexpr (n > 4) {  // columns 0..N-1 and N..2N-1 from the blocks' halves
+      const V x = hn::ConcatLowerLower(d, hi, lo), y = hn::ConcatUpperUpper(d, hi, lo);
+      if constexpr (n == 16) {  // blocks (0, 2, 1, 3) -> (0, 1, 2, 3)
+        HWY_ALIGN static constexpr std::uint32_t kSwap[16] = {0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15};
+        const auto idx = hn::SetTableIndices(d, kSwap);
+        lo = hn::TableLookupLanes(x, idx);
+        hi = hn::TableLookupLanes(y, idx);
+      } else {
+        lo = x;
+        hi = y;
+      }
+    }
+    hn::StoreU(lo, d, t[q] + j);
+    hn::StoreU(hi, d, t[q] + j + n);
+  }
+}
+
 template <int TAPS>
 void StatV16T(const std::uint16_t* const* rr, const std::uint16_t* const* dr, const std::uint16_t* c, int w,
               const Shift& s, std::uint32_t* const* t) {
@@ -567,6 +640,14 @@ void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const
   } else {
     VI16 cp[(TAPS + 1) / 2];
     TapPairs<TAPS>(c, cp);
+#if HWY_ARCH_X86
+    constexpr std::size_t n = kMaxN;  // = Lanes(D()) on x86
+    if ((n == 4 || n == 8 || n == 16) && std::size_t(w) >= 2 * n) {
+      ForColumns(std::size_t(w), 2 * n,
+                 [&](std::size_t j) { StatV8PairCol<TAPS>(rr, dr, cp, j, mr, s.mu_shift, t); });
+      return;
+    }
+#endif
     const V zero = hn::Zero(D());
     Vertical<TAPS>(rr, dr, w, 5, t,
                    [&](const std::uint8_t* const* r, const std::uint8_t* const* q, std::size_t j,
