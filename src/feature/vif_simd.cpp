@@ -643,8 +643,7 @@ void StatV8T(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const
 #if HWY_ARCH_X86
     constexpr std::size_t n = kMaxN;  // = Lanes(D()) on x86
     if ((n == 4 || n == 8 || n == 16) && std::size_t(w) >= 2 * n) {
-      ForColumns(std::size_t(w), 2 * n,
-                 [&](std::size_t j) { StatV8PairCol<TAPS>(rr, dr, cp, j, mr, s.mu_shift, t); });
+      ForColumns(std::size_t(w), 2 * n, [&](std::size_t j) { StatV8PairCol<TAPS>(rr, dr, cp, j, mr, s.mu_shift, t); });
       return;
     }
 #endif
