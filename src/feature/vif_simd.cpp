@@ -493,6 +493,7 @@ HWY_INLINE void StatVMaddCol(const T* const* rr, const T* const* dr, const VI16*
   const auto add = [&](int q, hn::Vec<decltype(du16)> v, VI16 c2) {
     MaddAcc(hn::BitCast(d16, hn::Xor(v, bias)), c2, acc[q][0], acc[q][1]);
   };
+  HWY_UNROLL(9)  // the accumulators in registers (see StatV8PairCol)
   for (int m = 0; m < pairs; ++m) {
     const int k0 = 2 * m, k1 = 2 * m + 1 < TAPS ? 2 * m + 1 : 2 * m;
     const auto pack = [&](const T* const* r) {
@@ -561,6 +562,9 @@ HWY_INLINE void StatV8PairCol(const std::uint8_t* const* rr, const std::uint8_t*
   VI32 acc[5][2][2];
   for (auto& q : acc)
     for (auto& h : q) h[0] = h[1] = hn::Zero(d32);
+  // Unrolled whole, so that the twenty accumulators stay in registers (a
+  // loop over the pairs kept them on the stack).
+  HWY_UNROLL(9)
   for (int m = 0; m < pairs; ++m) {
     const int k0 = 2 * m, k1 = 2 * m + 1 < TAPS ? 2 * m + 1 : 2 * m;
     const auto row = [&](const std::uint8_t* p) { return hn::Sub(hn::PromoteTo(d16, hn::LoadU(d8, p + j)), c128); };
