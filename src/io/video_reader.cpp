@@ -140,11 +140,13 @@ class Y4mReader final : public FileReader {
     if (!frame_header()) return false;
     // The payload, and in the same read the next frame's "FRAME\n".
     std::size_t got = 0;
-    if (read_frame(pic, marker_, sizeof marker_, got) != fmt_.frame_bytes())
+    unsigned bits = 0;
+    unsigned* hot = or_while_reading() ? &bits : nullptr;
+    if (read_frame(pic, marker_, sizeof marker_, got, hot) != fmt_.frame_bytes())
       fail("frame " + std::to_string(frames_) + ": " + truncated_message());
     marker_len_ = got;
     have_marker_ = true;
-    check_samples(pic, frames_);
+    finish_check(pic, frames_, hot);
     ++frames_;
     return true;
   }
@@ -194,10 +196,12 @@ class RawReader final : public FileReader {
   void take_pending(std::string bytes) { pending_ = std::move(bytes); }
   bool read(Picture& pic) override {
     std::size_t unused = 0;
-    const std::size_t got = read_frame(pic, nullptr, 0, unused);
+    unsigned bits = 0;
+    unsigned* hot = or_while_reading() ? &bits : nullptr;
+    const std::size_t got = read_frame(pic, nullptr, 0, unused, hot);
     if (got == 0) return false;
     if (got != fmt_.frame_bytes()) fail("frame " + std::to_string(frames_) + ": " + truncated_message());
-    check_samples(pic, frames_);
+    finish_check(pic, frames_, hot);
     ++frames_;
     return true;
   }
@@ -242,54 +246,6 @@ std::size_t FileReader::read_bytes(void* dst, std::size_t n) {
   return done;
 }
 
-std::size_t FileReader::read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got) {
-  // One iovec per plane when its rows are contiguous (the usual sizes),
-  // otherwise one per row; then the tail.
-  iov_.clear();
-  const int bps = fmt_.bytes_per_sample();
-  for (int p = 0; p < fmt_.plane_count(); ++p) {
-    const std::size_t row_bytes = std::size_t(fmt_.plane_width(p)) * bps;
-    const int h = fmt_.plane_height(p);
-    if (std::size_t(pic.stride(p)) == row_bytes) {
-      iov_.push_back({pic.plane_data(p), row_bytes * std::size_t(h)});
-    } else {
-      for (int y = 0; y < h; ++y) iov_.push_back({pic.row<std::uint8_t>(p, y), row_bytes});
-    }
-  }
-  if (tail_bytes) iov_.push_back({tail, tail_bytes});
-  const std::size_t payload = fmt_.frame_bytes();
-  std::size_t total = 0;
-  std::size_t first = 0;  // first iovec not yet complete
-  // Bytes read ahead earlier go first.
-  while (!pending_.empty() && first < iov_.size()) {
-    const std::size_t n = std::min(pending_.size(), iov_[first].iov_len);
-    std::memcpy(iov_[first].iov_base, pending_.data(), n);
-    pending_.erase(0, n);
-    total += n;
-    iov_[first].iov_base = static_cast<char*>(iov_[first].iov_base) + n;
-    iov_[first].iov_len -= n;
-    if (iov_[first].iov_len == 0) ++first;
-  }
-  while (first < iov_.size()) {
-    const int n = int(std::min<std::size_t>(iov_.size() - first, IOV_MAX));
-    const ssize_t r = ::readv(fd_, iov_.data() + first, n);
-    if (r == 0) break;
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      fail_io(errno);
-    }
-    total += std::size_t(r);
-    std::size_t left = std::size_t(r);
-    while (first < iov_.size() && left >= iov_[first].iov_len) left -= iov_[first++].iov_len;
-    if (left) {
-      iov_[first].iov_base = static_cast<char*>(iov_[first].iov_base) + left;
-      iov_[first].iov_len -= left;
-    }
-  }
-  tail_got = total > payload ? total - payload : 0;
-  return std::min(total, payload);
-}
-
 namespace {
 // The bits set in any sample of a row (a plain OR vectorises on every
 // target); the caller looks for the culprit only when some are out of range.
@@ -313,6 +269,80 @@ std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t off, cons
   return done;
 }
 }  // namespace
+
+bool FileReader::or_while_reading() const {
+  return fmt_.bytes_per_sample() == 2 && fmt_.bpc < 16 && std::endian::native == std::endian::little;
+}
+
+std::size_t FileReader::read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got,
+                                   unsigned* bits) {
+  // One iovec per plane when its rows are contiguous (the usual sizes),
+  // otherwise one per row; then the tail. With `bits` a plane is cut into
+  // pieces of kHotBytes (an even count: whole samples), and each read takes
+  // pieces of at most kHotBytes together, so the pieces it completes are
+  // still in cache for the OR.
+  iov_.clear();
+  const std::size_t piece = bits ? kHotBytes : ~std::size_t(0);
+  const int bps = fmt_.bytes_per_sample();
+  for (int p = 0; p < fmt_.plane_count(); ++p) {
+    const std::size_t row_bytes = std::size_t(fmt_.plane_width(p)) * bps;
+    const int h = fmt_.plane_height(p);
+    if (std::size_t(pic.stride(p)) == row_bytes) {
+      auto* base = static_cast<std::uint8_t*>(pic.plane_data(p));
+      const std::size_t size = row_bytes * std::size_t(h);
+      for (std::size_t off = 0; off < size; off += piece) iov_.push_back({base + off, std::min(piece, size - off)});
+    } else {
+      for (int y = 0; y < h; ++y) iov_.push_back({pic.row<std::uint8_t>(p, y), row_bytes});
+    }
+  }
+  const std::size_t n_payload = iov_.size();
+  if (tail_bytes) iov_.push_back({tail, tail_bytes});
+  if (bits) pieces_ = iov_;
+  // A payload iovec read whole: its samples OR-ed (pieces hold whole samples).
+  const auto completed = [&](std::size_t i) {
+    if (bits && i < n_payload)
+      *bits |= row_bits(static_cast<const std::uint16_t*>(pieces_[i].iov_base), int(pieces_[i].iov_len / 2));
+  };
+  const std::size_t payload = fmt_.frame_bytes();
+  std::size_t total = 0;
+  std::size_t first = 0;  // first iovec not yet complete
+  // Bytes read ahead earlier go first.
+  while (!pending_.empty() && first < iov_.size()) {
+    const std::size_t n = std::min(pending_.size(), iov_[first].iov_len);
+    std::memcpy(iov_[first].iov_base, pending_.data(), n);
+    pending_.erase(0, n);
+    total += n;
+    iov_[first].iov_base = static_cast<char*>(iov_[first].iov_base) + n;
+    iov_[first].iov_len -= n;
+    if (iov_[first].iov_len == 0) completed(first++);
+  }
+  while (first < iov_.size()) {
+    std::size_t n = std::min<std::size_t>(iov_.size() - first, IOV_MAX);
+    if (bits) {  // the iovecs that fit in kHotBytes, at least one
+      std::size_t bytes = iov_[first].iov_len, k = 1;
+      while (k < n && bytes + iov_[first + k].iov_len <= kHotBytes) bytes += iov_[first + k++].iov_len;
+      n = k;
+    }
+    const ssize_t r = ::readv(fd_, iov_.data() + first, int(n));
+    if (r == 0) break;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      fail_io(errno);
+    }
+    total += std::size_t(r);
+    std::size_t left = std::size_t(r);
+    while (first < iov_.size() && left >= iov_[first].iov_len) {
+      left -= iov_[first].iov_len;
+      completed(first++);
+    }
+    if (left) {
+      iov_[first].iov_base = static_cast<char*>(iov_[first].iov_base) + left;
+      iov_[first].iov_len -= left;
+    }
+  }
+  tail_got = total > payload ? total - payload : 0;
+  return std::min(total, payload);
+}
 
 void FileReader::check_samples(Picture& pic, std::uint64_t index) const {
   if (fmt_.bytes_per_sample() != 2) return;
@@ -368,8 +398,7 @@ VideoReader::At FileReader::read_at(std::uint64_t index, Picture& pic) const {
   // halved the 10-bit read rate); only a frame with a stray bit is scanned
   // again, by check_samples, for the first culprit. The truncation is
   // reported before any sample, as the sequential path does.
-  constexpr std::size_t kHotBytes = std::size_t(1) << 18;
-  const bool hot = fmt_.bytes_per_sample() == 2 && fmt_.bpc < 16 && std::endian::native == std::endian::little;
+  const bool hot = or_while_reading();
   unsigned bits = 0;
   std::size_t got = 0;
   const int bps = fmt_.bytes_per_sample();

@@ -23,13 +23,25 @@ class FileReader : public VideoReader {
   FileReader(std::string path, int fd) : VideoReader(std::move(path)), fd_(fd) {}
   // Reads exactly the frame's planes into `pic` plus up to `tail_bytes` more
   // into `tail`. Returns the number of payload bytes read (short at end of
-  // file) and sets `tail_got`.
-  std::size_t read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got);
+  // file) and sets `tail_got`. With `bits` (only where or_while_reading()),
+  // the payload is read in pieces of at most kHotBytes and each piece's
+  // samples are OR-ed into *bits while it is still in cache.
+  std::size_t read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got,
+                         unsigned* bits = nullptr);
   // Reads up to n bytes; fewer only at end of file.
   std::size_t read_bytes(void* dst, std::size_t n);
   // Range check of >8-bit samples of frame `index` (and byte order on
   // big-endian hosts).
   void check_samples(Picture& pic, std::uint64_t index) const;
+  // Whether the range check can be an OR of the samples as they are read:
+  // 9- to 15-bit samples on a little-endian host.
+  bool or_while_reading() const;
+  // After a frame read with read_frame(..., &bits) where or_while_reading(),
+  // or with no bits: the full check (and its culprit) only when needed.
+  void finish_check(Picture& pic, std::uint64_t index, const unsigned* bits) const {
+    if (!bits || *bits >= (1u << fmt_.bpc)) check_samples(pic, index);
+  }
+  static constexpr std::size_t kHotBytes = std::size_t(1) << 18;
   [[noreturn]] void fail(const std::string& what) const;
   // "<path>: read error: <strerror(err)>".
   [[noreturn]] void fail_io(int err) const;
@@ -56,7 +68,8 @@ class FileReader : public VideoReader {
   std::uint64_t data_offset_ = 0;
   std::size_t marker_ = 0;
 
-  std::vector<::iovec> iov_;  // reused: no allocation per frame
+  std::vector<::iovec> iov_;     // reused: no allocation per frame
+  std::vector<::iovec> pieces_;  // iov_ as built (iov_ advances while reading)
 };
 
 // Parses a Y4M stream header line (without "YUV4MPEG2 " and the newline).

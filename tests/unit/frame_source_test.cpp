@@ -399,6 +399,47 @@ TEST_F(Files, PositionalReadsOfRawClipsAndTheirErrors) {
     EXPECT_EQ(big_message(1), q + ": frame 1: sample value 2048 exceeds 10-bit range");
     EXPECT_EQ(big_message(2), q + ": frame 2: sample value 4096 exceeds 10-bit range");
     EXPECT_EQ(big_message(3), q + ": frame 3: truncated frame data (file size is not a multiple of the frame size)");
+    // The same frames read in order (read(): the planes in pieces of at most
+    // 256 KiB, each OR-ed as it arrives): from the file, and through a FIFO
+    // written in odd-sized chunks, so that reads end inside a sample.
+    const RawFormat bf{w, hgt, ChromaFormat::k420, 10};
+    const auto read_error = [&](VideoReader& r, Picture& pic) {
+      try {
+        while (r.read(pic)) {}
+      } catch (const Error& e) {
+        return std::string(e.what());
+      }
+      return std::string("no error");
+    };
+    auto seq = open_video(q, bf);
+    Picture sp(seq->format());
+    ASSERT_TRUE(seq->read(sp));
+    EXPECT_EQ(sp.row<std::uint16_t>(2, 255)[511], std::uint16_t(((samples - 1) * 13) & 1023));
+    EXPECT_EQ(read_error(*seq, sp), q + ": frame 1: sample value 2048 exceeds 10-bit range");
+    seq->resume_at(2);
+    EXPECT_EQ(read_error(*seq, sp), q + ": frame 2: sample value 4096 exceeds 10-bit range");
+    const std::string fifo = path("big10.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&] {  // frames 0 and 1: all that the reader takes
+      std::ifstream in(q, std::ios::binary);
+      std::ofstream o(fifo, std::ios::binary);
+      std::vector<char> buf(77777);
+      for (std::size_t left = 4 * samples; left > 0;) {
+        const std::size_t n = std::min(left, buf.size());
+        in.read(buf.data(), std::streamsize(n));
+        o.write(buf.data(), std::streamsize(n));
+        o.flush();
+        left -= n;
+      }
+    });
+    auto piped = open_video(fifo, bf);
+    EXPECT_FALSE(piped->positional());
+    Picture pp(piped->format());
+    ASSERT_TRUE(piped->read(pp));
+    EXPECT_EQ(pp.row<std::uint16_t>(0, 300)[7], std::uint16_t(((300 * 1024 + 7) * 13) & 1023));
+    EXPECT_EQ(pp.row<std::uint16_t>(2, 255)[511], std::uint16_t(((samples - 1) * 13) & 1023));
+    EXPECT_EQ(read_error(*piped, pp), fifo + ": frame 1: sample value 2048 exceeds 10-bit range");
+    writer.join();
   }
   // After positional reads, read() goes on from where resume_at() puts it.
   r->resume_at(3);
