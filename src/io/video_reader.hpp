@@ -12,9 +12,10 @@
 
 namespace vmafx {
 
-// A reader on a file descriptor: frames are read with one vectored read()
-// straight into the picture's rows (no intermediate buffer, no per-frame
-// allocation). Every error is an Error whose message starts with the path.
+// A reader on a file descriptor: frames are read with vectored read()s
+// straight into the picture's rows (one for the whole frame, or pieces of
+// kHotBytes where the range check ORs the samples as they arrive; no
+// intermediate buffer, no per-frame allocation). Every error is an Error whose message starts with the path.
 class FileReader : public VideoReader {
  public:
   ~FileReader() override;
