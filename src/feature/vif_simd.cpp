@@ -14,7 +14,9 @@
 // - 16-bit multiply-add (ReorderWidenMulAccumulate, x86's pmaddwd) on values
 //   biased into int16, for the filters whose taps are below 2^15 (5, 9 and 17
 //   taps): the 48-bit moment sums are formed as two exact 32-bit sums of the
-//   16-bit halves of their terms. The 3-tap filter (middle tap 43728) keeps
+//   16-bit halves of their terms. 8-bit samples are centred instead (a - 128:
+//   every product fits int16 unbiased) and the sums taken back exactly
+//   (StatV8PairCol). The 3-tap filter (middle tap 43728) keeps
 //   the uint32 and MulEven forms.
 // - 64-bit sums through MulEven (the 3-tap vertical pass), which multiplies
 //   the even uint32 lanes into full uint64 products: a vector of N columns is
