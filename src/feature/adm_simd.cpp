@@ -39,12 +39,15 @@
 #define HWY_TARGET_INCLUDE "feature/adm_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+
+#include "core/simd_madd-inl.hpp"
 #include <hwy/cache_control.h>
 
 HWY_BEFORE_NAMESPACE();
 namespace vmafx::adm::simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using vmafx::simd_madd::HWY_NAMESPACE::MulAccPairs;
 
 #if HWY_TARGET == HWY_SCALAR
 // No SIMD target: vmafx::simd::enabled() is false and rows() keeps the scalar rows.
@@ -156,12 +159,13 @@ HWY_INLINE hn::Vec<D16> TapPair(std::int32_t c0, std::int32_t c1) {
   return hn::BitCast(D16(), hn::Set(DU32(), u));
 }
 
-// sum of a[2i] * b[2i] + a[2i+1] * b[2i+1] into int32 lane i (two terms).
-HWY_INLINE V32 Madd2(hn::Vec<D16> a0, hn::Vec<D16> b0, hn::Vec<D16> a1, hn::Vec<D16> b1) {
+// init + the sum of a[2i] * b[2i] + a[2i+1] * b[2i+1] into int32 lane i
+// (two terms; every add wraps mod 2^32, so the order is free).
+HWY_INLINE V32 Madd2(V32 init, hn::Vec<D16> a0, hn::Vec<D16> b0, hn::Vec<D16> a1, hn::Vec<D16> b1) {
   const D32 d;
   V32 s1 = hn::Zero(d);
-  V32 s0 = hn::ReorderWidenMulAccumulate(d, a0, b0, hn::Zero(d), s1);
-  s0 = hn::ReorderWidenMulAccumulate(d, a1, b1, s0, s1);
+  V32 s0 = MulAccPairs(d, a0, b0, init, s1);
+  s0 = MulAccPairs(d, a1, b1, s0, s1);
   return hn::RearrangeToOddPlusEven(s0, s1);
 }
 
@@ -191,8 +195,8 @@ HWY_INLINE void DwtV(const Pel* const* r, std::size_t j, V16 mid, V32 add, int b
   const V16 p23l = hn::InterleaveLower(d16, c2, c3), p23u = hn::InterleaveUpper(d16, c2, c3);
   const auto pass = [&](const std::int32_t* c, std::int16_t* out) {
     const V16 t01 = TapPair(c[0], c[1]), t23 = TapPair(c[2], c[3]);
-    const V32 l = hn::ShiftRightSame(Madd2(p01l, t01, p23l, t23) + add, bpc);
-    const V32 u = hn::ShiftRightSame(Madd2(p01u, t01, p23u, t23) + add, bpc);
+    const V32 l = hn::ShiftRightSame(Madd2(add, p01l, t01, p23l, t23), bpc);
+    const V32 u = hn::ShiftRightSame(Madd2(add, p01u, t01, p23u, t23), bpc);
     hn::StoreU(hn::ReorderDemote2To(d16, l, u), d16, out + j);
   };
   pass(vmafx_adm_dwt_lo, plo);
@@ -206,10 +210,9 @@ HWY_INLINE V32 DwtH(const std::int16_t* P, std::size_t j, hn::Vec<D16> c01, hn::
   const D16 d16;
   const hn::Vec<D16> x01 = hn::LoadU(d16, P + 2 * j), x23 = hn::LoadU(d16, P + 2 * j + 2);
   V32 s1 = hn::Zero(d);
-  V32 s0 = hn::ReorderWidenMulAccumulate(d, x01, c01, hn::Zero(d), s1);
-  s0 = hn::ReorderWidenMulAccumulate(d, x23, c23, s0, s1);
-  const V32 acc = hn::RearrangeToOddPlusEven(s0, s1);
-  return hn::ShiftRight<VMAFX_ADM_S0_H_SHIFT>(acc + hn::Set(d, VMAFX_ADM_S0_H_ROUND));
+  V32 s0 = MulAccPairs(d, x01, c01, hn::Set(d, VMAFX_ADM_S0_H_ROUND), s1);
+  s0 = MulAccPairs(d, x23, c23, s0, s1);
+  return hn::ShiftRight<VMAFX_ADM_S0_H_SHIFT>(hn::RearrangeToOddPlusEven(s0, s1));
 }
 
 template <class Pel>
@@ -654,10 +657,10 @@ HWY_INLINE void DwtS123V(const std::int32_t* const* r, std::size_t j, const Spli
   V32 alH = hn::Zero(d), alL = hn::Zero(d), ahH = hn::Zero(d), ahL = hn::Zero(d);
   for (int k = 0; k < 4; ++k) {
     const hn::Vec<D16> x = hn::BitCast(d16, hn::Xor(hn::LoadU(d, r[k] + j), flip));  // (L, H) pairs
-    alL = hn::ReorderWidenMulAccumulate(d, x, TapPair(vmafx_adm_dwt_lo[k], 0), alL, s1);
-    alH = hn::ReorderWidenMulAccumulate(d, x, TapPair(0, vmafx_adm_dwt_lo[k]), alH, s1);
-    ahL = hn::ReorderWidenMulAccumulate(d, x, TapPair(vmafx_adm_dwt_hi[k], 0), ahL, s1);
-    ahH = hn::ReorderWidenMulAccumulate(d, x, TapPair(0, vmafx_adm_dwt_hi[k]), ahH, s1);
+    alL = MulAccPairs(d, x, TapPair(vmafx_adm_dwt_lo[k], 0), alL, s1);
+    alH = MulAccPairs(d, x, TapPair(0, vmafx_adm_dwt_lo[k]), alH, s1);
+    ahL = MulAccPairs(d, x, TapPair(vmafx_adm_dwt_hi[k], 0), ahL, s1);
+    ahH = MulAccPairs(d, x, TapPair(0, vmafx_adm_dwt_hi[k]), ahH, s1);
   }
   const V32 z = hn::Zero(d);
   alL = hn::RearrangeToOddPlusEven(alL, z);
@@ -677,8 +680,8 @@ HWY_INLINE V32 DwtS123H(const std::int16_t* ph, const std::int16_t* pl, std::siz
                         hn::Vec<D16> c23, std::int32_t kc, int sh) {
   const D32 d;
   const D16 d16;
-  const V32 a = Madd2(hn::LoadU(d16, ph + 2 * j), c01, hn::LoadU(d16, ph + 2 * j + 2), c23) + hn::Set(d, kc);
-  const V32 b = Madd2(hn::LoadU(d16, pl + 2 * j), c01, hn::LoadU(d16, pl + 2 * j + 2), c23);
+  const V32 a = Madd2(hn::Set(d, kc), hn::LoadU(d16, ph + 2 * j), c01, hn::LoadU(d16, ph + 2 * j + 2), c23);
+  const V32 b = Madd2(hn::Zero(d), hn::LoadU(d16, pl + 2 * j), c01, hn::LoadU(d16, pl + 2 * j + 2), c23);
   const V32 lo = hn::ShiftRightSame(b + hn::Set(d, std::int32_t{1} << (sh - 1)), sh);
   return (sh == 15 ? hn::ShiftLeft<1>(a) : a) + lo;
 }

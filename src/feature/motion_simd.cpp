@@ -44,10 +44,13 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "core/simd_madd-inl.hpp"
+
 HWY_BEFORE_NAMESPACE();
 namespace vmafx::motion::simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using vmafx::simd_madd::HWY_NAMESPACE::MulAccPairs;
 
 #if HWY_TARGET == HWY_SCALAR
 std::uint64_t Sad(const std::uint8_t*, std::ptrdiff_t, const std::uint8_t*, std::ptrdiff_t, int, int, int) {
@@ -173,10 +176,10 @@ HWY_INLINE std::uint32_t HorizontalRowSum16(const std::int16_t* y, std::size_t w
   // (from = y + j0 - 1).
   const auto half = [&](const std::int16_t* from) {
     V s1 = hn::Zero(d);
-    V s0 = hn::ReorderWidenMulAccumulate(d, hn::LoadU(d16, from), c01, hn::Zero(d), s1);
-    s0 = hn::ReorderWidenMulAccumulate(d, hn::LoadU(d16, from + 2), c23, s0, s1);
-    s0 = hn::ReorderWidenMulAccumulate(d, hn::LoadU(d16, from + 4), c40, s0, s1);
-    return hn::Abs(hn::ShiftRight<VMAFX_MOTION_X_SHIFT>(hn::RearrangeToOddPlusEven(s0, s1) + round));
+    V s0 = MulAccPairs(d, hn::LoadU(d16, from), c01, round, s1);
+    s0 = MulAccPairs(d, hn::LoadU(d16, from + 2), c23, s0, s1);
+    s0 = MulAccPairs(d, hn::LoadU(d16, from + 4), c40, s0, s1);
+    return hn::Abs(hn::ShiftRight<VMAFX_MOTION_X_SHIFT>(hn::RearrangeToOddPlusEven(s0, s1)));
   };
   auto sum = hn::Zero(du);
   std::size_t j = 0;

@@ -56,10 +56,13 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "core/simd_madd-inl.hpp"
+
 HWY_BEFORE_NAMESPACE();
 namespace vmafx::vif::simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using vmafx::simd_madd::HWY_NAMESPACE::MulAccPairs;
 
 #if HWY_TARGET == HWY_SCALAR
 // One lane cannot hold the even/odd pairs; enabled() is false on this target
@@ -267,21 +270,9 @@ using VI16 = hn::Vec<D16>;
 using VI32 = hn::Vec<DI32>;
 constexpr std::size_t kMaxN16 = HWY_LANES(std::int16_t);
 
-// ReorderWidenMulAccumulate(a, b, acc0, acc1): on x86 acc0 + the int32
-// lanes of pmaddwd(a, b), a[2i] * b[2i] + a[2i+1] * b[2i+1], mod 2^32. On
-// AVX3_DL (AVX-512 VNNI, which Highway requires for that target) one
-// vpdpwssd does the multiply-add and the add: its int32 sums wrap as
-// pmaddwd's pair sum and paddd do, so the lanes are the same bits (acc1
-// stays as it is, RearrangeToOddPlusEven ignores it on x86). Highway 1.0's
-// AVX3_DL flags name avxvnni, not avx512vnni, hence the assembly.
-HWY_INLINE void MaddAcc(VI16 a, VI16 b, VI32& acc0, VI32& acc1) {
-#if HWY_TARGET == HWY_AVX3_DL
-  (void)acc1;
-  asm("vpdpwssd %2, %1, %0" : "+v"(acc0.raw) : "v"(a.raw), "v"(b.raw));
-#else
-  acc0 = hn::ReorderWidenMulAccumulate(DI32(), a, b, acc0, acc1);
-#endif
-}
+// acc0 + the pairs' products, mod 2^32 (core/simd_madd-inl.hpp: one
+// vpdpwssd on AVX-512 VNNI).
+HWY_INLINE void MaddAcc(VI16 a, VI16 b, VI32& acc0, VI32& acc1) { acc0 = MulAccPairs(DI32(), a, b, acc0, acc1); }
 
 // sq(a, b) of vif.cpp, (uint64{a} * b + 2^31) >> 32, per uint32 lane.
 HWY_INLINE V SqRound(V a, V b) {
