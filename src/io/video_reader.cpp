@@ -222,6 +222,26 @@ const char* chroma_name(ChromaFormat c) {
   return "?";
 }
 
+namespace {
+// Calls read_at(done, n - done) (a read() or pread() of the bytes from `done`
+// on) until n bytes are in or the file ends; an error other than EINTR goes
+// to fail(errno), which throws. Returns the bytes read.
+template <class Read, class Fail>
+std::size_t read_full(std::size_t n, Read&& read_at, Fail&& fail) {
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t r = read_at(done, n - done);
+    if (r == 0) break;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      fail(errno);
+    }
+    done += std::size_t(r);
+  }
+  return done;
+}
+}  // namespace
+
 FileReader::~FileReader() {
   if (fd_ >= 0) ::close(fd_);
 }
@@ -231,19 +251,13 @@ void FileReader::fail(const std::string& what) const { throw input_error(path_ +
 void FileReader::fail_io(int err) const { fail(std::string("read error: ") + std::strerror(err)); }
 
 std::size_t FileReader::read_bytes(void* dst, std::size_t n) {
-  std::size_t done = std::min(n, pending_.size());
+  const std::size_t done = std::min(n, pending_.size());
   std::memcpy(dst, pending_.data(), done);
   pending_.erase(0, done);
-  while (done < n) {
-    const ssize_t r = ::read(fd_, static_cast<char*>(dst) + done, n - done);
-    if (r == 0) break;
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      fail_io(errno);
-    }
-    done += std::size_t(r);
-  }
-  return done;
+  auto* d = static_cast<char*>(dst) + done;
+  return done + read_full(
+                    n - done, [&](std::size_t at, std::size_t left) { return ::read(fd_, d + at, left); },
+                    [this](int err) { fail_io(err); });
 }
 
 namespace {
@@ -256,17 +270,9 @@ unsigned row_bits(const std::uint16_t* r, int w) {
 }
 
 std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t off, const std::function<void(int)>& fail) {
-  std::size_t done = 0;
-  while (done < n) {
-    const ssize_t r = ::pread(fd, static_cast<char*>(dst) + done, n - done, off_t(off + done));
-    if (r == 0) break;
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      fail(errno);
-    }
-    done += std::size_t(r);
-  }
-  return done;
+  auto* d = static_cast<char*>(dst);
+  return read_full(
+      n, [&](std::size_t at, std::size_t left) { return ::pread(fd, d + at, left, off_t(off + at)); }, fail);
 }
 }  // namespace
 
