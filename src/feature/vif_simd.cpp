@@ -541,7 +541,7 @@ HWY_INLINE void TapPairs(const std::uint16_t* c, VI16* cp) {
 // Two rows' samples of one column form a pair of int16 lanes by
 // InterleaveLower/Upper of the rows widened to int16: per 128-bit block, the
 // lower interleave holds columns 8b .. 8b+3 of block b and the upper one
-// columns 8b+4 .. 8b+7. Reorder2 puts the results back in column order.
+// columns 8b+4 .. 8b+7; the stores at the end put them back in column order.
 template <int TAPS>
 HWY_INLINE void StatV8PairCol(const std::uint8_t* const* rr, const std::uint8_t* const* dr, const VI16* cp,
                               std::size_t j, V mu_round, int mu_shift, std::uint32_t* const* t) {
