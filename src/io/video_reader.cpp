@@ -280,15 +280,8 @@ bool FileReader::or_while_reading() const {
   return fmt_.bytes_per_sample() == 2 && fmt_.bpc < 16 && std::endian::native == std::endian::little;
 }
 
-std::size_t FileReader::read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got,
-                                   unsigned* bits) {
-  // One iovec per plane when its rows are contiguous (the usual sizes),
-  // otherwise one per row; then the tail. With `bits` a plane is cut into
-  // pieces of kHotBytes (an even count: whole samples), and each read takes
-  // pieces of at most kHotBytes together, so the pieces it completes are
-  // still in cache for the OR.
-  iov_.clear();
-  const std::size_t piece = bits ? kHotBytes : ~std::size_t(0);
+void FileReader::payload_pieces(Picture& pic, std::size_t piece, std::vector<::iovec>& out) const {
+  out.clear();
   const int bps = fmt_.bytes_per_sample();
   for (int p = 0; p < fmt_.plane_count(); ++p) {
     const std::size_t row_bytes = std::size_t(fmt_.plane_width(p)) * bps;
@@ -296,11 +289,21 @@ std::size_t FileReader::read_frame(Picture& pic, char* tail, std::size_t tail_by
     if (std::size_t(pic.stride(p)) == row_bytes) {
       auto* base = static_cast<std::uint8_t*>(pic.plane_data(p));
       const std::size_t size = row_bytes * std::size_t(h);
-      for (std::size_t off = 0; off < size; off += piece) iov_.push_back({base + off, std::min(piece, size - off)});
+      for (std::size_t off = 0; off < size; off += piece) out.push_back({base + off, std::min(piece, size - off)});
     } else {
-      for (int y = 0; y < h; ++y) iov_.push_back({pic.row<std::uint8_t>(p, y), row_bytes});
+      for (int y = 0; y < h; ++y) out.push_back({pic.row<std::uint8_t>(p, y), row_bytes});
     }
   }
+}
+
+std::size_t FileReader::read_frame(Picture& pic, char* tail, std::size_t tail_bytes, std::size_t& tail_got,
+                                   unsigned* bits) {
+  // One iovec per plane when its rows are contiguous (the usual sizes),
+  // otherwise one per row; then the tail. With `bits` a plane is cut into
+  // pieces of kHotBytes (an even count: whole samples), and each read takes
+  // pieces of at most kHotBytes together, so the pieces it completes are
+  // still in cache for the OR.
+  payload_pieces(pic, bits ? kHotBytes : ~std::size_t(0), iov_);
   const std::size_t n_payload = iov_.size();
   if (tail_bytes) iov_.push_back({tail, tail_bytes});
   if (bits) pieces_ = iov_;
@@ -397,39 +400,28 @@ VideoReader::At FileReader::read_at(std::uint64_t index, Picture& pic) const {
     if (m[5] != '\n') return At::kIrregular;
     off += sizeof m;
   }
-  // Positional reads of at most kHotBytes, per plane when its rows are
-  // contiguous, else per row; a short read means the file ends inside this
+  // Positional reads of the payload's pieces (payload_pieces: at most
+  // kHotBytes, or a row); a short read means the file ends inside this
   // frame. Samples of 9 to 15 bits are OR-ed while the bytes just read are
   // still in cache (a second pass over a 4K frame runs from memory and
   // halved the 10-bit read rate); only a frame with a stray bit is scanned
   // again, by check_samples, for the first culprit. The truncation is
-  // reported before any sample, as the sequential path does.
+  // reported before any sample, as the sequential path does. The piece list
+  // is per thread: several readers call this at once.
   const bool hot = or_while_reading();
   unsigned bits = 0;
   std::size_t got = 0;
-  const int bps = fmt_.bytes_per_sample();
-  for (int p = 0; p < fmt_.plane_count(); ++p) {
-    const std::size_t row_bytes = std::size_t(fmt_.plane_width(p)) * bps;
-    const int h = fmt_.plane_height(p);
-    const bool packed = std::size_t(pic.stride(p)) == row_bytes;
-    const std::size_t want = packed ? row_bytes * std::size_t(h) : row_bytes;
-    bool short_read = false;
-    for (int y = 0; y < (packed ? 1 : h) && !short_read; ++y) {
-      std::uint8_t* dst = pic.row<std::uint8_t>(p, y);
-      for (std::size_t done = 0; done < want && !short_read;) {
-        const std::size_t n = std::min(kHotBytes, want - done);
-        const std::size_t r = pread_full(fd_, dst + done, n, off + got, io_fail);
-        if (hot) bits |= row_bits(reinterpret_cast<const std::uint16_t*>(dst + done), int(r / 2));
-        got += r;
-        done += r;
-        short_read = r < n;
-      }
-    }
-    if (short_read) break;
+  thread_local std::vector<::iovec> pieces;
+  payload_pieces(pic, kHotBytes, pieces);
+  for (const ::iovec& piece : pieces) {
+    const std::size_t r = pread_full(fd_, piece.iov_base, piece.iov_len, off + got, io_fail);
+    if (hot) bits |= row_bits(static_cast<const std::uint16_t*>(piece.iov_base), int(r / 2));
+    got += r;
+    if (r < piece.iov_len) break;
   }
   if (got == 0 && !marker_) return At::kEnd;
   if (got != fmt_.frame_bytes()) fail(frame + ": " + truncated_message());
-  if (!hot || bits >= (1u << fmt_.bpc)) check_samples(pic, index);
+  finish_check(pic, index, hot ? &bits : nullptr);
   return At::kFrame;
 }
 

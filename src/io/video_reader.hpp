@@ -15,7 +15,8 @@ namespace vmafx {
 // A reader on a file descriptor: frames are read with vectored read()s
 // straight into the picture's rows (one for the whole frame, or pieces of
 // kHotBytes where the range check ORs the samples as they arrive; no
-// intermediate buffer, no per-frame allocation). Every error is an Error whose message starts with the path.
+// intermediate buffer, no per-frame allocation). Every error is an Error
+// whose message starts with the path.
 class FileReader : public VideoReader {
  public:
   ~FileReader() override;
@@ -43,6 +44,10 @@ class FileReader : public VideoReader {
     if (!bits || *bits >= (1u << fmt_.bpc)) check_samples(pic, index);
   }
   static constexpr std::size_t kHotBytes = std::size_t(1) << 18;
+  // The frame's payload in `pic` as iovecs in file order: a plane whose rows
+  // are contiguous as pieces of at most `piece` bytes (kHotBytes is even:
+  // whole samples), any other plane a row each.
+  void payload_pieces(Picture& pic, std::size_t piece, std::vector<::iovec>& out) const;
   [[noreturn]] void fail(const std::string& what) const;
   // "<path>: read error: <strerror(err)>".
   [[noreturn]] void fail_io(int err) const;
