@@ -619,7 +619,8 @@ PY
           --backend "$be" -q --json --precision max -o "$out" 2> "$C/stats.txt" || rc=1
         echo "  2160p$bt $be readers $r: $(grep -o '"fps": [0-9.]*' "$out");" \
           "$(grep -o 'first frame scored.*' "$C/stats.txt" | tr -s ' ');" \
-          "$(grep -o 'process CPU time.*' "$C/stats.txt" | tr -s ' ')"
+          "$(grep -o 'process CPU time.*' "$C/stats.txt" | tr -s ' ');" \
+          "$(grep -o 'peak resident memory.*' "$C/stats.txt" | tr -s ' ')"
         if [ "$be" = opencl ]; then  # a collapse: OpenCL under a quarter of CUDA's rate on the same row
           local cu oc
           cu=$(grep -o '"fps": [0-9.]*' "$C/limits-cuda-$bt-r$r.json" | grep -o '[0-9.]*$')
