@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <tuple>
 #include <memory>
@@ -26,6 +25,7 @@
 #include "backend/backends.hpp"
 #include "bench_common.hpp"
 #include "core/engine.hpp"
+#include "core/proc_status.hpp"
 #include "model/model.hpp"
 #ifdef VMAFX_HAVE_CUDA
 #include "backend/cuda/cuda_runtime.hpp"
@@ -55,14 +55,6 @@ std::unique_ptr<Backend>& cuda_backend() {
     }
   }
   return b;
-}
-
-long rss_kb() {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  return -1;
 }
 
 // Runs `frames` frames of vmaf_v0.6.1 features through an engine. Pictures
@@ -272,7 +264,7 @@ void BM_RssFlat(benchmark::State& state) {
   long first = -1, last = -1, peak = -1;
   for (auto _ : state) {
     run_engine(fmt, backend, 8, 10000, [&](int frame) {
-      const long r = rss_kb();
+      const long r = proc_status_kib("VmRSS");
       std::fprintf(stderr, "rss: frame %d VmRSS %ld kB\n", frame, r);
       if (frame == 1000) first = r;
       last = r;
