@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <tuple>
 #include <memory>
@@ -25,7 +26,6 @@
 #include "backend/backends.hpp"
 #include "bench_common.hpp"
 #include "core/engine.hpp"
-#include "core/proc_status.hpp"
 #include "model/model.hpp"
 #ifdef VMAFX_HAVE_CUDA
 #include "backend/cuda/cuda_runtime.hpp"
@@ -55,6 +55,14 @@ std::unique_ptr<Backend>& cuda_backend() {
     }
   }
   return b;
+}
+
+long rss_kb() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
 }
 
 // Runs `frames` frames of vmaf_v0.6.1 features through an engine. Pictures
@@ -264,7 +272,7 @@ void BM_RssFlat(benchmark::State& state) {
   long first = -1, last = -1, peak = -1;
   for (auto _ : state) {
     run_engine(fmt, backend, 8, 10000, [&](int frame) {
-      const long r = proc_status_kib("VmRSS");
+      const long r = rss_kb();
       std::fprintf(stderr, "rss: frame %d VmRSS %ld kB\n", frame, r);
       if (frame == 1000) first = r;
       last = r;
