@@ -534,9 +534,10 @@ std::string Engine::timing_report() const {
     std::snprintf(buf, sizeof buf, "  %-28s %9.3f s user, %.3f s system\n", "process CPU time", sec(ru.ru_utime),
                   sec(ru.ru_stime));
     out += buf;
-    // The peak resident set (Linux counts it in KiB): pinned host buffers
-    // and read-ahead pictures included, so a GPU run's host memory shows here.
-    std::snprintf(buf, sizeof buf, "  %-28s %9.1f MB\n", "peak resident memory", double(ru.ru_maxrss) * 1024 * 1e-6);
+    // The peak resident set in kB, as the kernel counts it (what
+    // scripts/rss-check.sh prints): pinned host buffers and read-ahead
+    // pictures included, so a GPU run's host memory shows here.
+    std::snprintf(buf, sizeof buf, "  %-28s %9ld kB\n", "peak resident memory", long(ru.ru_maxrss));
     out += buf;
   }
   return out;
