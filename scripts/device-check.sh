@@ -332,7 +332,14 @@ libav_check() {
       wall "score, cuda, --decode-segments $k" env VMAFX_STATS=1 LD_LIBRARY_PATH="$LD" "$D/vmaf" -r "$r" -d "$d" \
         --backend cuda --decode-segments "$k" --json -o "$OUT/libav-$c-rate-seg$k.json" -q
       grep '"fps"' "$OUT/libav-$c-rate-seg$k.json" | sed 's/^ */    the report (from the first frame on): /'
-      [ "$k" = 0 ] || same "$OUT/libav-$c-rate-seg0.json" "$OUT/libav-$c-rate-seg$k.json"
+      [ "$k" = 0 ] && continue
+      same "$OUT/libav-$c-rate-seg0.json" "$OUT/libav-$c-rate-seg$k.json"
+      # Each decoder on a CUDA stream of its own (io/decoder_stream.hpp).
+      wall "score, cuda, --decode-segments $k, VMAFX_DECODE_STREAMS=own" env VMAFX_STATS=1 VMAFX_DECODE_STREAMS=own \
+        LD_LIBRARY_PATH="$LD" "$D/vmaf" -r "$r" -d "$d" --backend cuda --decode-segments "$k" --json \
+        -o "$OUT/libav-$c-rate-seg$k-own.json" -q
+      grep '"fps"' "$OUT/libav-$c-rate-seg$k-own.json" | sed 's/^ */    the report (from the first frame on): /'
+      same "$OUT/libav-$c-rate-seg0.json" "$OUT/libav-$c-rate-seg$k-own.json"
     done
     case $c in hevc*)
       vm -r "$r" -d "$d" --decode-only -q 2>&1 | sed 's/^/  cpu decode only: /'

@@ -22,6 +22,9 @@ constexpr Variable kVariables[] = {
     {"VMAFX_DECODE_LOOKAHEAD",
      "0..1024: packets after a keyframe checked before --decode-segments cuts there (default 32; small values "
      "test the checks)"},
+    {"VMAFX_DECODE_STREAMS",
+     "own: each --decode-segments NVDEC decoder maps and copies frames on a CUDA stream of its own (default shared: "
+     "CUDA's legacy default stream)"},
     {"VMAFX_OPENCL_PROFILE", "1: record each OpenCL command's device time (the OpenCL bench prints it)"},
     {"VMAFX_OPENCL_WAIT", "driver (default: clWaitForEvents) or callback: sleep on a completion callback instead"},
     {"VMAFX_OPENCL_CACHE", "0: build the OpenCL programs from source every run (no program-binary cache)"},
@@ -87,6 +90,10 @@ int decode_lookahead() {
                            : int(std::strtol(value("VMAFX_DECODE_LOOKAHEAD").c_str(), nullptr, 10));
   return v;
 }
+bool decode_streams_own() {
+  static const bool v = value("VMAFX_DECODE_STREAMS") == "own";
+  return v;
+}
 bool opencl_profile() {
   static const bool v = flag("VMAFX_OPENCL_PROFILE");
   return v;
@@ -149,6 +156,7 @@ void check() {
   one_of("VMAFX_OPENCL_PAGEABLE", {"0", "1"});
   one_of("VMAFX_HWDEC_HOST", {"0", "1"});
   one_of("VMAFX_OPENCL_PROFILE", {"0", "1"});
+  one_of("VMAFX_DECODE_STREAMS", {"shared", "own"});
   one_of("VMAFX_OPENCL_WAIT", {"driver", "callback"});
   one_of("VMAFX_OPENCL_CACHE", {"0", "1"});
   one_of("VMAFX_LIBVMAF_CPU", {"auto", "intel", "amd", "generic"});

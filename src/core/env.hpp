@@ -38,6 +38,11 @@ unsigned readers();
 // VMAFX_DECODE_LOOKAHEAD=N: packets after a keyframe that decoding in
 // segments checks before cutting there; -1 when unset (the reader's own).
 int decode_lookahead();
+// VMAFX_DECODE_STREAMS=own: with --hwdec cuda --decode-segments, each
+// decoder maps and copies its frames on a non-blocking CUDA stream of its
+// own (io/decoder_stream.hpp) instead of the legacy default stream (shared,
+// the default), so that imports wait for no other decoder's work.
+bool decode_streams_own();
 // VMAFX_OPENCL_PROFILE=1: record every OpenCL command's device time (the
 // OpenCL bench prints it).
 bool opencl_profile();

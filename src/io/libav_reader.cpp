@@ -32,6 +32,7 @@ std::string compressed_input_versions() { return {}; }
 
 #include "core/env.hpp"
 #include "core/error.hpp"
+#include "io/decoder_stream.hpp"
 #include "io/ffmpeg_dl.hpp"
 #include "io/libav_reader.hpp"
 
@@ -66,6 +67,17 @@ std::string av_error(int e) {
   char buf[AV_ERROR_MAX_STRING_SIZE] = {};
   av_strerror(e, buf, sizeof buf);
   return buf;
+}
+
+// An FFmpeg CUDA device on the driver's primary context of device `index`
+// (the one the CUDA backend, through the runtime API, uses, so that decoded
+// surfaces are readable there); FFmpeg's error code.
+int cuda_device(AVBufferRef** out, int index) {
+  AVDictionary* o = nullptr;
+  av_dict_set(&o, "primary_ctx", "1", 0);
+  const int r = av_hwdevice_ctx_create(out, AV_HWDEVICE_TYPE_CUDA, std::to_string(index).c_str(), o, 0);
+  av_dict_free(&o);
+  return r;
 }
 
 // FFmpeg's own log lines would break the one-line error rule: errors reach
@@ -316,6 +328,18 @@ class LibavReader::Segments {
         decoders_.push_back(d);
         if (int e = avcodec_parameters_to_context(d, r_.fmt_ctx_->streams[r_.stream_]->codecpar); e < 0)
           fail("cannot set up a " + std::string(r_.codec_->name) + " decoder for segments: " + av_error(e));
+        if (r_.hw_device_ && r_.hw_pix_ != AV_PIX_FMT_NONE && env::decode_streams_own()) {
+          AVBufferRef* dev = nullptr;
+          if (int e = cuda_device(&dev, r_.hw_index_); e < 0)
+            fail("cannot make a CUDA device for a segment decoder: " + av_error(e), Error::Kind::kDevice);
+          try {
+            streams_.push_back(std::make_unique<DecoderStream>(dev));
+          } catch (const Error& e) {
+            fail(std::string("cannot make ") + e.what(), Error::Kind::kDevice);
+          }
+          d->hw_device_ctx = av_buffer_ref(streams_.back()->device());
+          if (!d->hw_device_ctx) throw std::bad_alloc();
+        }
         r_.configure(d, std::max(1, cores / workers_));
         if (int e = avcodec_open2(d, r_.codec_, nullptr); e < 0)
           fail("cannot open a " + std::string(r_.codec_->name) + " decoder for segments: " + av_error(e),
@@ -418,6 +442,7 @@ class LibavReader::Segments {
     for (AVPacket*& p : replay_) av_packet_free(&p);
     for (AVPacket*& p : held_) av_packet_free(&p);
     av_buffer_unref(&pool_);
+    streams_.clear();  // after the decoders that map on them
   }
 
   // ---- demuxer thread ----
@@ -628,7 +653,7 @@ class LibavReader::Segments {
         if (!f) throw std::bad_alloc();
         if (used) avcodec_flush_buffers(d);
         used = true;
-        decode(d, *s, k, f);
+        decode(d, *s, k, f, streams_.empty() ? nullptr : streams_[std::size_t(w)].get());
       } catch (...) {
         std::lock_guard lk(mu_);
         s->exception = std::current_exception();
@@ -639,8 +664,9 @@ class LibavReader::Segments {
     av_frame_free(&f);
   }
 
-  // Decodes segment `s` (number k) to its end.
-  void decode(AVCodecContext* d, Segment& s, std::size_t k, AVFrame* f) {
+  // Decodes segment `s` (number k) to its end; `stream`: the decoder's own
+  // CUDA stream, if it has one.
+  void decode(AVCodecContext* d, Segment& s, std::size_t k, AVFrame* f, const DecoderStream* stream) {
     bool draining = false;
     for (;;) {
       const int e = avcodec_receive_frame(d, f);
@@ -648,7 +674,7 @@ class LibavReader::Segments {
         AVFrame* out = av_frame_alloc();
         if (!out) throw std::bad_alloc();
         av_frame_move_ref(out, f);
-        out = own(out);
+        out = own(out, stream);
         std::unique_lock lk(mu_);
         // The segment the reader takes frames from waits only for the
         // reader, a few frames ahead; the others for room in the budget.
@@ -689,10 +715,11 @@ class LibavReader::Segments {
   // it; a decoder has its DPB and two more, 32 at most) until it is freed.
   // Frames that wait in the queues are copied device to device into frames
   // of a pool of ours, which grows, and the surface goes back at once. The
-  // copy runs on FFmpeg's stream (the legacy default one); the CUDA
-  // backend's import stream is a blocking one and waits for it, and a copy
-  // to the host synchronizes.
-  AVFrame* own(AVFrame* src) {
+  // copy runs on the decoder's device stream: by default the legacy default
+  // one, which the CUDA backend's blocking import stream waits for (a copy
+  // to the host synchronizes); with a stream of its own (`stream`), the
+  // copy is waited for here, so the frame is complete when handed on.
+  AVFrame* own(AVFrame* src, const DecoderStream* stream) {
     if (!src->hw_frames_ctx || src->format != r_.hw_pix_) return src;
     struct Free {
       AVFrame*& f;
@@ -730,6 +757,14 @@ class LibavReader::Segments {
       av_frame_free(&dst);
       fail("copying a decoded frame on the GPU failed: " + av_error(e), Error::Kind::kDevice);
     }
+    if (stream) {
+      try {
+        stream->sync();
+      } catch (const Error& x) {
+        av_frame_free(&dst);
+        fail(x.what(), Error::Kind::kDevice);
+      }
+    }
     return dst;
   }
 
@@ -756,6 +791,7 @@ class LibavReader::Segments {
     std::int64_t segment_packets = 0;
   } cuts_;
   std::vector<AVCodecContext*> decoders_;
+  std::vector<std::unique_ptr<DecoderStream>> streams_;  // one per decoder (VMAFX_DECODE_STREAMS=own), or none
   std::thread demuxer_;
   std::vector<std::thread> threads_;
   std::mutex mu_;
@@ -1017,11 +1053,7 @@ void LibavReader::configure(AVCodecContext* d, int threads) {
 // readable there.
 int LibavReader::create_cuda_device(int index) {
   hw_index_ = index;
-  AVDictionary* o = nullptr;
-  av_dict_set(&o, "primary_ctx", "1", 0);
-  const int r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, std::to_string(index).c_str(), o, 0);
-  av_dict_free(&o);
-  return r;
+  return cuda_device(&hw_device_, index);
 }
 
 bool LibavReader::next_frame() {

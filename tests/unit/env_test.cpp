@@ -46,6 +46,8 @@ TEST(Env, BadValuesAreErrorsNamingTheVariable) {
   EXPECT_EQ(error_with("VMAFX_OPENCL_CACHE", "off"), "VMAFX_OPENCL_CACHE=off: expected 0, 1");
   EXPECT_EQ(error_with("VMAFX_OPENCL_WAIT", "spin"), "VMAFX_OPENCL_WAIT=spin: expected driver, callback");
   EXPECT_EQ(error_with("VMAFX_OPENCL_WAIT", "callback"), "");
+  EXPECT_EQ(error_with("VMAFX_DECODE_STREAMS", "each"), "VMAFX_DECODE_STREAMS=each: expected shared, own");
+  EXPECT_EQ(error_with("VMAFX_DECODE_STREAMS", "own"), "");
   EXPECT_EQ(error_with("VMAFX_OPENCL_CACHE_DIR", "any/path"), "");
   EXPECT_EQ(error_with("VMAFX_HWDEC_HOST", "yes"), "VMAFX_HWDEC_HOST=yes: expected 0, 1");
   EXPECT_EQ(error_with("VMAFX_LIBVMAF_PRECISION", "18"), "VMAFX_LIBVMAF_PRECISION=18: expected max or 1 to 17");
