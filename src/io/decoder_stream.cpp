@@ -69,20 +69,24 @@ int in_context(CUcontext ctx, F call) {
   return r;
 }
 
+AVCUDADeviceContext* cuda_hwctx(AVBufferRef* device) {
+  return static_cast<AVCUDADeviceContext*>(reinterpret_cast<AVHWDeviceContext*>(device->data)->hwctx);
+}
+
 }  // namespace
 
 DecoderStream::DecoderStream(AVBufferRef* device) : device_(device) {
   const Driver& d = driver();
   if (!d.error.empty()) {
     av_buffer_unref(&device_);
-    throw device_error("a CUDA stream for a segment decoder: " + d.error);
+    throw device_error("cannot make a CUDA stream for a segment decoder: " + d.error);
   }
-  auto* hw = static_cast<AVCUDADeviceContext*>(reinterpret_cast<AVHWDeviceContext*>(device_->data)->hwctx);
+  AVCUDADeviceContext* hw = cuda_hwctx(device_);
   context_ = hw->cuda_ctx;
   CUstream s = nullptr;
   if (int e = in_context(hw->cuda_ctx, [&] { return d.create(&s, kNonBlocking); })) {
     av_buffer_unref(&device_);
-    throw device_error("a CUDA stream for a segment decoder: CUDA error " + std::to_string(e));
+    throw device_error("cannot make a CUDA stream for a segment decoder: CUDA error " + std::to_string(e));
   }
   stream_ = s;
   hw->stream = s;  // read by each decoder opened on device_ and by FFmpeg's frame copies
@@ -91,7 +95,7 @@ DecoderStream::DecoderStream(AVBufferRef* device) : device_(device) {
 DecoderStream::~DecoderStream() {
   // The decoders and frames using device_ are gone (their owner frees them
   // first); the device context's last reference goes with it.
-  static_cast<AVCUDADeviceContext*>(reinterpret_cast<AVHWDeviceContext*>(device_->data)->hwctx)->stream = nullptr;
+  cuda_hwctx(device_)->stream = nullptr;
   in_context(static_cast<CUcontext>(context_), [&] { return driver().destroy(static_cast<CUstream>(stream_)); });
   av_buffer_unref(&device_);
 }

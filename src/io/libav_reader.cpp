@@ -335,7 +335,7 @@ class LibavReader::Segments {
           try {
             streams_.push_back(std::make_unique<DecoderStream>(dev));
           } catch (const Error& e) {
-            fail(std::string("cannot make ") + e.what(), Error::Kind::kDevice);
+            fail(e.what(), Error::Kind::kDevice);  // with the file's name
           }
           d->hw_device_ctx = av_buffer_ref(streams_.back()->device());
           if (!d->hw_device_ctx) throw std::bad_alloc();
@@ -1048,9 +1048,7 @@ void LibavReader::configure(AVCodecContext* d, int threads) {
   }
 }
 
-// The decoder's CUDA device: the driver's primary context of device `index`,
-// the one the CUDA backend (the runtime API) uses, so that its surfaces are
-// readable there.
+// The decoder's CUDA device (cuda_device) and its index.
 int LibavReader::create_cuda_device(int index) {
   hw_index_ = index;
   return cuda_device(&hw_device_, index);
